@@ -1,0 +1,224 @@
+/*--------------------------------------------------------------------*/
+/*--- ws: a working-set measurement tool.            ws_global.h ---*/
+/*--------------------------------------------------------------------*/
+
+/*
+   This file is part of ws, a Valgrind tool that measures a program's
+   instruction and data working sets over time.
+
+   Copyright (C) 2026 the ws authors.
+
+   This program is free software; you can redistribute it and/or
+   modify it under the terms of the GNU General Public License as
+   published by the Free Software Foundation; either version 2 of the
+   License, or (at your option) any later version.
+
+   This program is distributed in the hope that it will be useful, but
+   WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   General Public License for more details.
+
+   The GNU General Public License is contained in the file COPYING.
+*/
+
+/* What the modules of ws share.  Each module owns one concern:
+
+     ws_options.c     command-line options: parsing, checking, usage
+     ws_pagetable.c   the two-level page tables (one stamp per page)
+     ws_sampler.c     the clock, stamps, window counters and samples
+     ws_threads.c     per-thread working sets and shared pages
+     ws_instrument.c  the VEX IR emitted for every superblock
+     ws_syscalls.c    memory touched by the kernel, unmapped ranges
+     ws_output.c      the output file and the stderr summary
+     ws_main.c        tool registration, start-up and exit
+
+   Data flow: guest code -> instrumentation -> page table -> sampler
+   -> output.  The fast path lives entirely in the IR that
+   ws_instrument.c emits; the C functions here run only when a page
+   changes state or a time boundary is crossed. */
+
+#ifndef __WS_GLOBAL_H
+#define __WS_GLOBAL_H
+
+#include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
+
+#define WS_(str)    VGAPPEND(vgWS_,str)
+
+#define WS_VERSION        "0.1.0"
+#define WS_FORMAT_VERSION 1
+
+/*------------------------------------------------------------*/
+/*--- Options (ws_options.c)                               ---*/
+/*------------------------------------------------------------*/
+
+typedef enum { WS_TimeInsns, WS_TimeMillis } WS_TimeUnit;
+
+extern ULong        WS_(clo_every);      /* sampling interval T */
+extern ULong        WS_(clo_tau);        /* window; 0 = same as T until
+                                            post_clo_init fixes it */
+extern UInt         WS_(clo_pagesize);
+extern WS_TimeUnit  WS_(clo_time_unit);
+extern const HChar* WS_(clo_file);
+extern Bool         WS_(clo_per_thread);
+extern Bool         WS_(clo_syscalls);
+
+extern UInt         WS_(page_shift);     /* log2(clo_pagesize) */
+
+Bool WS_(process_cmd_line_option)(const HChar* arg);
+void WS_(print_usage)(void);
+void WS_(print_debug_usage)(void);
+void WS_(post_clo_check)(void);
+
+/*------------------------------------------------------------*/
+/*--- Page tables (ws_pagetable.c)                         ---*/
+/*------------------------------------------------------------*/
+
+/* A page's state is one 32-bit stamp: the epoch of its most recent
+   access.  0 means never touched; the top bit means "unmapped since
+   that access", so the next touch counts as a new page in the totals
+   while the stamp still tells whether it is in the window. */
+typedef UInt Stamp;
+#define WS_STAMP_NEVER  0u
+#define WS_STAMP_DEAD   0x80000000u
+#define WS_STAMP_MASK   0x7FFFFFFFu
+
+/* Two levels: a fixed first level of WS_L1_ENTRIES pointers, each to a
+   chunk of 2^chunk_bits stamps.  Untouched first-level slots point to
+   one shared all-zero chunk, so the inline lookup needs no NULL test;
+   only the slow path ever writes a stamp, and it gives a slot its own
+   chunk first.  Addresses above the 47-bit user space alias lower ones
+   (the index is masked); see docs/limits.md. */
+#define WS_L1_BITS      17
+#define WS_L1_ENTRIES   (1u << WS_L1_BITS)
+#define WS_ADDR_BITS    47
+
+typedef struct {
+   Stamp** l1;          /* WS_L1_ENTRIES chunk pointers */
+   UInt    chunk_bits;  /* pages per chunk = 2^chunk_bits */
+   Bool    sparse;      /* NULL slots instead of the zero chunk */
+} WS_PageTable;
+
+void   WS_(pt_init)(WS_PageTable* pt, Bool sparse);
+void   WS_(pt_free)(WS_PageTable* pt);
+/* The stamp slot of page number |page|, creating its chunk. */
+Stamp* WS_(pt_slot)(WS_PageTable* pt, Addr page);
+/* The slot if its chunk exists, else NULL (never allocates). */
+Stamp* WS_(pt_slot_if_any)(WS_PageTable* pt, Addr page);
+/* Calls |fn| on every existing slot for pages [first, last]. */
+void   WS_(pt_for_range)(WS_PageTable* pt, Addr first, Addr last,
+                         void (*fn)(Stamp* slot, Addr page, void* opaque),
+                         void* opaque);
+
+/*------------------------------------------------------------*/
+/*--- Window counters and the sampler (ws_sampler.c)       ---*/
+/*------------------------------------------------------------*/
+
+/* Counts, for one set of pages, how many pages have their latest
+   stamp s in [first, current]: a ring indexed by stamp.  |size| is the
+   sum of the ring, i.e. the working set size, kept up to date on
+   every change so that a sample never scans the pages. */
+typedef struct {
+   UInt*  counts;   /* ring of 'cap' counters, index = stamp & (cap-1) */
+   UInt   cap;      /* power of two, > current - first */
+   Stamp  first;    /* oldest stamp still in the window */
+   ULong  size;     /* pages whose stamp is in [first, current] */
+} WS_Window;
+
+void  WS_(win_init)(WS_Window* w);
+void  WS_(win_free)(WS_Window* w);
+/* A page's stamp moves from |old| to |new| (either may be 0, never, or
+   older than the window). */
+void  WS_(win_set)(WS_Window* w, Stamp old, Stamp new);
+/* Drop stamps older than |first| from the window. */
+void  WS_(win_advance)(WS_Window* w, Stamp first);
+
+typedef enum { WS_Insn = 0, WS_Data = 1 } WS_Kind;
+
+/* Read by the instrumentation on every superblock; written only by
+   the sampler. */
+extern ULong WS_(clock);        /* instructions executed so far */
+extern ULong WS_(next_event);   /* clock value of the next boundary */
+extern Stamp WS_(cur_stamp);    /* current epoch */
+extern WS_PageTable WS_(tables)[2];
+
+void  WS_(sampler_init)(void);
+/* Called (from IR) at the start of a superblock whose clock value is
+   at or past WS_(next_event). */
+void  WS_(boundary)(void);
+/* A new epoch now (e.g. another thread starts running). */
+void  WS_(new_stamp)(void);
+/* Records an access of |kind| to bytes [a, a+size-1]. */
+void  WS_(touch_range)(WS_Kind kind, Addr a, SizeT size);
+/* The slow paths called from IR. */
+VG_REGPARM(2) void WS_(data_miss)(Addr a, HWord size);
+VG_REGPARM(1) void WS_(insn_miss)(Addr page);
+/* Marks pages [a, a+len) as unmapped. */
+void  WS_(unmapped)(Addr a, SizeT len);
+/* The current time in the user's time unit. */
+ULong WS_(now)(void);
+void  WS_(sampler_fini)(void);
+
+/* Run-wide statistics for the summaries. */
+typedef struct {
+   ULong samples;
+   ULong sum[2];        /* sum of sample sizes, per kind */
+   ULong peak[2];
+   ULong total[2];      /* distinct pages ever touched */
+} WS_Stats;
+extern WS_Stats WS_(stats);
+
+/*------------------------------------------------------------*/
+/*--- Threads (ws_threads.c)                               ---*/
+/*------------------------------------------------------------*/
+
+void  WS_(threads_init)(void);
+/* Slow-path hook: thread |tid| touched |page| of |kind|, whose stamp
+   before this touch was |prev|. */
+void  WS_(thread_touch)(ThreadId tid, WS_Kind kind, Addr page, Stamp prev);
+/* Before a sample: move every thread's window to start at |first|. */
+void  WS_(threads_advance)(Stamp first);
+/* Appends " shared tid insn data ..." columns to a sample line. */
+void  WS_(threads_write_columns)(void);
+void  WS_(thread_created)(ThreadId parent, ThreadId child);
+void  WS_(thread_exited)(ThreadId tid);
+void  WS_(thread_running)(ThreadId tid, ULong blocks_dispatched);
+
+/*------------------------------------------------------------*/
+/*--- Instrumentation (ws_instrument.c)                    ---*/
+/*------------------------------------------------------------*/
+
+IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
+                      const VexGuestLayout* layout,
+                      const VexGuestExtents* vge,
+                      const VexArchInfo* archinfo_host,
+                      IRType gWordTy, IRType hWordTy);
+
+/*------------------------------------------------------------*/
+/*--- Kernel-side accesses and unmaps (ws_syscalls.c)      ---*/
+/*------------------------------------------------------------*/
+
+void WS_(syscalls_init)(void);
+
+/*------------------------------------------------------------*/
+/*--- Output (ws_output.c)                                 ---*/
+/*------------------------------------------------------------*/
+
+void WS_(out_open)(void);
+void WS_(out_header)(void);
+/* printf-style: appends to the current line buffer. */
+void WS_(out_printf)(const HChar* format, ...) PRINTF_CHECK(1, 2);
+/* Ends a record; whole records are what reach the file. */
+void WS_(out_end_line)(void);
+void WS_(out_event)(const HChar* format, ...) PRINTF_CHECK(1, 2);
+void WS_(out_maybe_flush)(void);
+void WS_(out_trailer)(void);
+void WS_(out_stderr_summary)(void);
+void WS_(out_after_fork)(ThreadId tid);
+const HChar* WS_(out_name)(void);
+
+#endif /* __WS_GLOBAL_H */
+
+/*--------------------------------------------------------------------*/
+/*--- end                                              ws_global.h ---*/
+/*--------------------------------------------------------------------*/

@@ -1,0 +1,457 @@
+/*--------------------------------------------------------------------*/
+/*--- ws: instrumentation.                         ws_instrument.c ---*/
+/*--------------------------------------------------------------------*/
+
+/*
+   This file is part of ws, a Valgrind tool that measures a program's
+   instruction and data working sets over time.
+
+   Copyright (C) 2026 the ws authors.
+
+   This program is free software; you can redistribute it and/or
+   modify it under the terms of the GNU General Public License as
+   published by the Free Software Foundation; either version 2 of the
+   License, or (at your option) any later version.
+
+   The GNU General Public License is contained in the file COPYING.
+*/
+
+/* Owns the IR that runs on every superblock.  This is where ws wins or
+   loses on speed, so the common case is inline IR and a helper is
+   called only when a page's stamp is not the current epoch's (at most
+   once per page per epoch).  It does not print and does not count:
+   the helpers it calls (ws_sampler.c) do.
+
+   Per superblock:
+     - on entry, one compare of the clock with the next boundary, and a
+       guarded call to WS_(boundary) when it is due; then the current
+       stamp is loaded once into a temporary;
+     - the clock is stored (entry value + instructions so far) before
+       every side exit and at the end: the clock is exact at every
+       superblock boundary;
+     - one check per distinct code page, placed at the first
+       instruction on that page (a page after a taken side exit is not
+       counted); its table slot is known at translation time, so the
+       check is a load from a constant address and a compare.
+   Per data access: page number -> two-level table -> compare the slot
+   with the stamp; an access that may straddle two pages also takes the
+   helper, which touches both.
+
+   A check is left out when earlier unconditional checks in the same
+   superblock already made its pages current.  Addresses are tracked as
+   "root temporary + constant" through Add/Sub of constants and through
+   guest registers that were PUT and read back, so stack-frame accesses
+   off one stack pointer value, read-modify-write pairs and repeated
+   accesses to one global share one check.  Two checked points p1 <= p2
+   of the same root with p2 - p1 < page size lie on the same page or on
+   adjacent ones; any byte between them lies on one of those two
+   current pages, so it needs no check of its own. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_tooliface.h"
+
+#include "ws_global.h"
+
+/*------------------------------------------------------------*/
+/*--- Address analysis for check elision                   ---*/
+/*------------------------------------------------------------*/
+
+#define ROOT_CONST   (-1)    /* offset is an absolute address */
+#define ROOT_NONE    (-2)    /* nothing known */
+#define MAX_POINTS   64
+#define MAX_REGS     16
+
+typedef struct { Int root; Long off; } SymAddr;
+typedef struct { Int offset; SymAddr val; } RegVal;
+
+typedef struct {
+   IRSB*    sb;
+   IRTemp   stamp;        /* current stamp, loaded on entry */
+   IRTemp   clock;        /* clock on entry */
+   UInt     insns;        /* IMarks seen so far */
+   SymAddr* tmp;          /* per input temporary */
+   Int      n_tmps;
+   SymAddr  points[MAX_POINTS];   /* checked, unconditionally */
+   Int      n_points;
+   RegVal   regs[MAX_REGS];       /* guest registers holding SymAddrs */
+   Int      n_regs;
+   Addr     code_pages[8];        /* code pages already checked */
+   Int      n_code_pages;
+} SBState;
+
+static SymAddr sym_of_atom(const SBState* s, IRExpr* e)
+{
+   SymAddr r = { ROOT_NONE, 0 };
+   if (e->tag == Iex_Const && e->Iex.Const.con->tag == Ico_U64) {
+      r.root = ROOT_CONST;
+      r.off  = (Long)e->Iex.Const.con->Ico.U64;
+   } else if (e->tag == Iex_RdTmp && e->Iex.RdTmp.tmp < s->n_tmps) {
+      r = s->tmp[e->Iex.RdTmp.tmp];
+   }
+   return r;
+}
+
+static Long const_value(IRExpr* e, Bool* ok)
+{
+   *ok = e->tag == Iex_Const && e->Iex.Const.con->tag == Ico_U64;
+   return *ok ? (Long)e->Iex.Const.con->Ico.U64 : 0;
+}
+
+static void forget_regs(SBState* s, Int offset, Int size)
+{
+   Int i, j = 0;
+   for (i = 0; i < s->n_regs; i++) {
+      Int o = s->regs[i].offset;
+      if (o + 8 <= offset || o >= offset + size)
+         s->regs[j++] = s->regs[i];
+   }
+   s->n_regs = j;
+}
+
+static void note_put(SBState* s, Int offset, IRExpr* data)
+{
+   IRType ty = typeOfIRExpr(s->sb->tyenv, data);
+   forget_regs(s, offset, sizeofIRType(ty));
+   if (ty == Ity_I64 && s->n_regs < MAX_REGS) {
+      SymAddr v = sym_of_atom(s, data);
+      if (v.root != ROOT_NONE) {
+         s->regs[s->n_regs].offset = offset;
+         s->regs[s->n_regs].val = v;
+         s->n_regs++;
+      }
+   }
+}
+
+/* Records what temporary |t| holds, for the statement "t = e". */
+static void note_wrtmp(SBState* s, IRTemp t, IRExpr* e)
+{
+   SymAddr v = { (Int)t, 0 };
+   if (e->tag == Iex_Binop
+       && (e->Iex.Binop.op == Iop_Add64 || e->Iex.Binop.op == Iop_Sub64)) {
+      Bool ok;
+      Long c = const_value(e->Iex.Binop.arg2, &ok);
+      SymAddr base = sym_of_atom(s, e->Iex.Binop.arg1);
+      if (ok && base.root != ROOT_NONE) {
+         v = base;
+         v.off += e->Iex.Binop.op == Iop_Add64 ? c : -c;
+      }
+   } else if (e->tag == Iex_Get && e->Iex.Get.ty == Ity_I64) {
+      Int i;
+      for (i = 0; i < s->n_regs; i++)
+         if (s->regs[i].offset == e->Iex.Get.offset)
+            v = s->regs[i].val;
+   } else if (e->tag == Iex_RdTmp || e->tag == Iex_Const) {
+      SymAddr a = sym_of_atom(s, e);
+      if (a.root != ROOT_NONE)
+         v = a;
+   }
+   if (t < s->n_tmps)
+      s->tmp[t] = v;
+}
+
+static Bool point_covered(const SBState* s, Int root, Long y)
+{
+   Long ps = WS_(clo_pagesize);
+   Int i, j;
+   for (i = 0; i < s->n_points; i++) {
+      if (s->points[i].root != root || s->points[i].off > y)
+         continue;
+      for (j = 0; j < s->n_points; j++)
+         if (s->points[j].root == root && s->points[j].off >= y
+             && s->points[j].off - s->points[i].off < ps)
+            return True;
+   }
+   return False;
+}
+
+static void add_point(SBState* s, Int root, Long off)
+{
+   if (s->n_points < MAX_POINTS && !point_covered(s, root, off)) {
+      s->points[s->n_points].root = root;
+      s->points[s->n_points].off = off;
+      s->n_points++;
+   }
+}
+
+/*------------------------------------------------------------*/
+/*--- IR building                                          ---*/
+/*------------------------------------------------------------*/
+
+static IRExpr* bind(SBState* s, IRType ty, IRExpr* e)
+{
+   IRTemp t = newIRTemp(s->sb->tyenv, ty);
+   addStmtToIRSB(s->sb, IRStmt_WrTmp(t, e));
+   return IRExpr_RdTmp(t);
+}
+
+static IRExpr* c64(ULong v)
+{
+   return IRExpr_Const(IRConst_U64(v));
+}
+
+static void call_if(SBState* s, IRExpr* guard, const HChar* name, void* fn,
+                    Int regparms, IRExpr** args)
+{
+   IRDirty* di = unsafeIRDirty_0_N(regparms, name,
+                                   VG_(fnptr_to_fnentry)(fn), args);
+   di->guard = guard;
+   addStmtToIRSB(s->sb, IRStmt_Dirty(di));
+}
+
+/* True (an Ity_I1 expression) if the stamp in |slot_addr| is stale. */
+static IRExpr* stale(SBState* s, IRExpr* slot_addr)
+{
+   IRExpr* slot = bind(s, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32, slot_addr));
+   return bind(s, Ity_I1, IRExpr_Binop(Iop_CmpNE32, slot,
+                                       IRExpr_RdTmp(s->stamp)));
+}
+
+static void prologue(SBState* s)
+{
+   IRExpr* next;
+   IRExpr* due;
+   s->clock = newIRTemp(s->sb->tyenv, Ity_I64);
+   addStmtToIRSB(s->sb, IRStmt_WrTmp(s->clock,
+                 IRExpr_Load(Iend_LE, Ity_I64, c64((Addr)&WS_(clock)))));
+   next = bind(s, Ity_I64,
+               IRExpr_Load(Iend_LE, Ity_I64, c64((Addr)&WS_(next_event))));
+   due = bind(s, Ity_I1, IRExpr_Binop(Iop_CmpLE64U, next,
+                                      IRExpr_RdTmp(s->clock)));
+   call_if(s, due, "ws_boundary", WS_(boundary), 0, mkIRExprVec_0());
+   s->stamp = newIRTemp(s->sb->tyenv, Ity_I32);
+   addStmtToIRSB(s->sb, IRStmt_WrTmp(s->stamp,
+                 IRExpr_Load(Iend_LE, Ity_I32, c64((Addr)&WS_(cur_stamp)))));
+}
+
+static void store_clock(SBState* s)
+{
+   IRExpr* now = bind(s, Ity_I64, IRExpr_Binop(Iop_Add64,
+                                               IRExpr_RdTmp(s->clock),
+                                               c64(s->insns)));
+   addStmtToIRSB(s->sb, IRStmt_Store(Iend_LE, c64((Addr)&WS_(clock)), now));
+}
+
+static void check_code_page(SBState* s, Addr page)
+{
+   Int i;
+   Stamp* slot;
+   for (i = 0; i < s->n_code_pages; i++)
+      if (s->code_pages[i] == page)
+         return;
+   if (s->n_code_pages < (Int)(sizeof s->code_pages / sizeof(Addr)))
+      s->code_pages[s->n_code_pages++] = page;
+   slot = WS_(pt_slot)(&WS_(tables)[WS_Insn], page);
+   call_if(s, stale(s, c64((Addr)slot)), "ws_insn_miss", WS_(insn_miss), 1,
+           mkIRExprVec_1(mkIRExpr_HWord(page)));
+}
+
+static void check_insn(SBState* s, Addr a, UInt len)
+{
+   Addr first = a >> WS_(page_shift);
+   Addr last  = (a + (len ? len : 1) - 1) >> WS_(page_shift);
+   check_code_page(s, first);
+   if (last != first)
+      check_code_page(s, last);
+}
+
+/* The address of the stamp slot of the data page holding |addr|. */
+static IRExpr* data_slot_addr(SBState* s, IRExpr* addr)
+{
+   const WS_PageTable* pt = &WS_(tables)[WS_Data];
+   UInt shift = WS_(page_shift);
+   UInt l1_shift = shift + pt->chunk_bits;    /* 30 on amd64 */
+   /* Index and scale in one shift-and-mask each. */
+   IRExpr* l1_off = bind(s, Ity_I64, IRExpr_Binop(Iop_And64,
+                       bind(s, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
+                            IRExpr_Const(IRConst_U8(l1_shift - 3)))),
+                       c64((ULong)(WS_L1_ENTRIES - 1) << 3)));
+   IRExpr* chunk = bind(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
+                       bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, l1_off,
+                                                     c64((Addr)pt->l1)))));
+   IRExpr* l2_off = bind(s, Ity_I64, IRExpr_Binop(Iop_And64,
+                       bind(s, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
+                            IRExpr_Const(IRConst_U8(shift - 2)))),
+                       c64((((ULong)1 << pt->chunk_bits) - 1) << 2)));
+   return bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, chunk, l2_off));
+}
+
+/* Emits the check for an access of |size| bytes at |addr| (an atom),
+   executed only when |guard| (an Ity_I1 atom, or NULL) holds. */
+static void check_data(SBState* s, IRExpr* addr, Int size, IRExpr* guard)
+{
+   SymAddr sym = sym_of_atom(s, addr);
+   Long    ps = WS_(clo_pagesize);
+   IRExpr* cond;
+
+   if (size <= 0)
+      return;
+   if (sym.root != ROOT_NONE && size <= ps
+       && point_covered(s, sym.root, sym.off)
+       && point_covered(s, sym.root, sym.off + size - 1))
+      return;
+
+   if (size > ps) {
+      cond = guard ? guard : IRExpr_Const(IRConst_U1(True));
+   } else {
+      cond = stale(s, data_slot_addr(s, addr));
+      if (size > 1) {
+         /* Straddles when (addr mod ps) > ps - size. */
+         IRExpr* in_page = bind(s, Ity_I64, IRExpr_Binop(Iop_And64, addr,
+                                                         c64(ps - 1)));
+         IRExpr* straddles = bind(s, Ity_I1, IRExpr_Binop(Iop_CmpLT64U,
+                                  c64(ps - size), in_page));
+         cond = bind(s, Ity_I1, IRExpr_Binop(Iop_Or1, cond, straddles));
+      }
+      if (guard)
+         cond = bind(s, Ity_I1, IRExpr_Binop(Iop_And1, cond, guard));
+   }
+   call_if(s, cond, "ws_data_miss", WS_(data_miss), 2,
+           mkIRExprVec_2(addr, mkIRExpr_HWord(size)));
+
+   if (guard == NULL && sym.root != ROOT_NONE && size <= ps) {
+      add_point(s, sym.root, sym.off);
+      add_point(s, sym.root, sym.off + size - 1);
+   }
+}
+
+/*------------------------------------------------------------*/
+/*--- The instrumentation pass                             ---*/
+/*------------------------------------------------------------*/
+
+static void check_stmt_accesses(SBState* s, IRStmt* st)
+{
+   IRTypeEnv* tyenv = s->sb->tyenv;
+   switch (st->tag) {
+      case Ist_WrTmp:
+         if (st->Ist.WrTmp.data->tag == Iex_Load)
+            check_data(s, st->Ist.WrTmp.data->Iex.Load.addr,
+                       sizeofIRType(st->Ist.WrTmp.data->Iex.Load.ty), NULL);
+         break;
+      case Ist_Store:
+         check_data(s, st->Ist.Store.addr,
+                    sizeofIRType(typeOfIRExpr(tyenv, st->Ist.Store.data)),
+                    NULL);
+         break;
+      case Ist_StoreG: {
+         IRStoreG* sg = st->Ist.StoreG.details;
+         check_data(s, sg->addr, sizeofIRType(typeOfIRExpr(tyenv, sg->data)),
+                    sg->guard);
+         break;
+      }
+      case Ist_LoadG: {
+         IRLoadG* lg = st->Ist.LoadG.details;
+         IRType loaded = Ity_INVALID, widened = Ity_INVALID;
+         typeOfIRLoadGOp(lg->cvt, &widened, &loaded);
+         check_data(s, lg->addr, sizeofIRType(loaded), lg->guard);
+         break;
+      }
+      case Ist_Dirty: {
+         IRDirty* d = st->Ist.Dirty.details;
+         if (d->mFx != Ifx_None) {
+            IRExpr* g = d->guard;
+            if (g && g->tag == Iex_Const && g->Iex.Const.con->Ico.U1)
+               g = NULL;
+            check_data(s, d->mAddr, d->mSize, g);
+         }
+         break;
+      }
+      case Ist_CAS: {
+         IRCAS* cas = st->Ist.CAS.details;
+         Int size = sizeofIRType(typeOfIRExpr(tyenv, cas->dataLo));
+         check_data(s, cas->addr, cas->dataHi ? 2 * size : size, NULL);
+         break;
+      }
+      case Ist_LLSC: {
+         IRType ty = st->Ist.LLSC.storedata == NULL
+                        ? typeOfIRTemp(tyenv, st->Ist.LLSC.result)
+                        : typeOfIRExpr(tyenv, st->Ist.LLSC.storedata);
+         check_data(s, st->Ist.LLSC.addr, sizeofIRType(ty), NULL);
+         break;
+      }
+      default:
+         break;
+   }
+}
+
+/* Keeps the address analysis in step with what |st| defines. */
+static void track_stmt(SBState* s, IRStmt* st)
+{
+   switch (st->tag) {
+      case Ist_WrTmp:
+         note_wrtmp(s, st->Ist.WrTmp.tmp, st->Ist.WrTmp.data);
+         break;
+      case Ist_Put:
+         note_put(s, st->Ist.Put.offset, st->Ist.Put.data);
+         break;
+      case Ist_PutI:
+         s->n_regs = 0;
+         break;
+      case Ist_Dirty: {
+         IRDirty* d = st->Ist.Dirty.details;
+         Int i;
+         for (i = 0; i < d->nFxState; i++)
+            if (d->fxState[i].fx != Ifx_Read)
+               s->n_regs = 0;
+         break;
+      }
+      default:
+         break;
+   }
+}
+
+IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
+                      const VexGuestLayout* layout,
+                      const VexGuestExtents* vge,
+                      const VexArchInfo* archinfo_host,
+                      IRType gWordTy, IRType hWordTy)
+{
+   SBState s;
+   Int i;
+   Bool started = False;
+
+   tl_assert(gWordTy == Ity_I64 && hWordTy == Ity_I64);
+   VG_(memset)(&s, 0, sizeof s);
+   s.sb = deepCopyIRSBExceptStmts(sbIn);
+   s.n_tmps = sbIn->tyenv->types_used;
+   s.tmp = VG_(malloc)("ws.instrument.tmp", (s.n_tmps + 1) * sizeof(SymAddr));
+   for (i = 0; i < s.n_tmps; i++) {
+      s.tmp[i].root = ROOT_NONE;
+      s.tmp[i].off = 0;
+   }
+
+   for (i = 0; i < sbIn->stmts_used; i++) {
+      IRStmt* st = sbIn->stmts[i];
+      if (st == NULL || st->tag == Ist_NoOp)
+         continue;
+      if (st->tag == Ist_IMark) {
+         addStmtToIRSB(s.sb, st);
+         if (!started) {
+            prologue(&s);
+            started = True;
+         }
+         s.insns++;
+         check_insn(&s, st->Ist.IMark.addr, st->Ist.IMark.len);
+         continue;
+      }
+      if (started) {
+         check_stmt_accesses(&s, st);
+         if (st->tag == Ist_Exit)
+            store_clock(&s);
+      }
+      track_stmt(&s, st);
+      addStmtToIRSB(s.sb, st);
+   }
+   if (started)
+      store_clock(&s);
+   VG_(free)(s.tmp);
+   return s.sb;
+}
+
+/*--------------------------------------------------------------------*/
+/*--- end                                           ws_instrument.c ---*/
+/*--------------------------------------------------------------------*/

@@ -1,0 +1,83 @@
+/*--------------------------------------------------------------------*/
+/*--- ws: a working-set measurement tool.                ws_main.c ---*/
+/*--------------------------------------------------------------------*/
+
+/*
+   This file is part of ws, a Valgrind tool that measures a program's
+   instruction and data working sets over time.
+
+   Copyright (C) 2026 the ws authors.
+
+   This program is free software; you can redistribute it and/or
+   modify it under the terms of the GNU General Public License as
+   published by the Free Software Foundation; either version 2 of the
+   License, or (at your option) any later version.
+
+   This program is distributed in the hope that it will be useful, but
+   WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   General Public License for more details.
+
+   The GNU General Public License is contained in the file COPYING.
+*/
+
+/* ws measures the working set of a program over time: the pages (or
+   cache lines) from which it fetched instructions, and those it loaded
+   from or stored to, in the last tau time units, sampled every T time
+   units.  See docs/ for the definitions and the output format.
+
+   This file only wires the modules into the core: registration,
+   start-up in the right order, and exit.  ws_global.h lists the
+   modules and what each owns. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_tooliface.h"
+
+#include "ws_global.h"
+
+static void ws_post_clo_init(void)
+{
+   WS_(post_clo_check)();
+   WS_(out_open)();       /* exits with status 1 if it cannot */
+   WS_(sampler_init)();
+   WS_(threads_init)();
+   WS_(syscalls_init)();
+   WS_(out_header)();
+   VG_(atfork)(NULL, NULL, WS_(out_after_fork));
+}
+
+static void ws_fini(Int exitcode)
+{
+   WS_(sampler_fini)();
+   WS_(out_trailer)();
+   WS_(out_stderr_summary)();
+}
+
+static void ws_pre_clo_init(void)
+{
+   VG_(details_name)            ("ws");
+   VG_(details_version)         (WS_VERSION);
+   VG_(details_description)     ("a working-set profiler");
+   VG_(details_copyright_author)("Copyright (C) 2026, the ws authors.");
+   VG_(details_bug_reports_to)  ("the ws issue tracker");
+   VG_(details_avg_translation_sizeB)(275);
+
+   VG_(basic_tool_funcs)        (ws_post_clo_init,
+                                 WS_(instrument),
+                                 ws_fini);
+   VG_(needs_command_line_options)(WS_(process_cmd_line_option),
+                                   WS_(print_usage),
+                                   WS_(print_debug_usage));
+
+   VG_(track_pre_thread_ll_create)(WS_(thread_created));
+   VG_(track_pre_thread_ll_exit)  (WS_(thread_exited));
+   VG_(track_start_client_code)   (WS_(thread_running));
+}
+
+VG_DETERMINE_INTERFACE_VERSION(ws_pre_clo_init)
+
+/*--------------------------------------------------------------------*/
+/*--- end                                                 ws_main.c ---*/
+/*--------------------------------------------------------------------*/

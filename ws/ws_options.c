@@ -1,0 +1,160 @@
+/*--------------------------------------------------------------------*/
+/*--- ws: command-line options.                     ws_options.c ---*/
+/*--------------------------------------------------------------------*/
+
+/*
+   This file is part of ws, a Valgrind tool that measures a program's
+   instruction and data working sets over time.
+
+   Copyright (C) 2026 the ws authors.
+
+   This program is free software; you can redistribute it and/or
+   modify it under the terms of the GNU General Public License as
+   published by the Free Software Foundation; either version 2 of the
+   License, or (at your option) any later version.
+
+   The GNU General Public License is contained in the file COPYING.
+*/
+
+/* Owns the option variables, their parsing and their checking.  Every
+   bad value is refused here, before the client runs, with Valgrind's
+   own "Bad option" message (which exits with status 1).  Nothing here
+   measures or prints results. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_options.h"
+
+#include "ws_global.h"
+
+ULong        WS_(clo_every)      = 100000;
+ULong        WS_(clo_tau)        = 0;     /* 0: not given, = every */
+UInt         WS_(clo_pagesize)   = 4096;
+WS_TimeUnit  WS_(clo_time_unit)  = WS_TimeInsns;
+const HChar* WS_(clo_file)       = "ws.out.%p";
+Bool         WS_(clo_per_thread) = False;
+Bool         WS_(clo_syscalls)   = True;
+
+UInt         WS_(page_shift)     = 12;
+
+#define WS_MIN_PAGESIZE   64
+#define WS_MAX_PAGESIZE   (2 * 1024 * 1024)
+/* Times are kept in 64 bits; this bound leaves room for sums. */
+#define WS_MAX_INTERVAL   1000000000000000ULL
+
+/* Parses the decimal value of |arg| (after "option=") into |out|,
+   refusing anything but a whole number in [1, WS_MAX_INTERVAL]. */
+static void parse_interval(const HChar* arg, const HChar* option,
+                           ULong* out)
+{
+   const HChar* val = arg + VG_(strlen)(option) + 1;
+   HChar* end;
+   Long n;
+   if (val[0] < '0' || val[0] > '9') {
+      VG_(fmsg_bad_option)(arg, "%s takes a whole number from 1 to %llu\n",
+                           option, WS_MAX_INTERVAL);
+      return;
+   }
+   n = VG_(strtoll10)(val, &end);
+   if (*end != '\0' || n < 1 || (ULong)n > WS_MAX_INTERVAL) {
+      VG_(fmsg_bad_option)(arg, "%s takes a whole number from 1 to %llu\n",
+                           option, WS_MAX_INTERVAL);
+      return;
+   }
+   *out = (ULong)n;
+}
+
+static Bool is_option(const HChar* arg, const HChar* option)
+{
+   SizeT len = VG_(strlen)(option);
+   return VG_(strncmp)(arg, option, len) == 0 && arg[len] == '=';
+}
+
+static void parse_pagesize(const HChar* arg)
+{
+   const HChar* val = arg + VG_(strlen)("--ws-pagesize=");
+   HChar* end;
+   Long n = (val[0] >= '0' && val[0] <= '9') ? VG_(strtoll10)(val, &end) : 0;
+   if (n == 0 || *end != '\0' || n < WS_MIN_PAGESIZE || n > WS_MAX_PAGESIZE
+       || (n & (n - 1)) != 0) {
+      VG_(fmsg_bad_option)(arg, "--ws-pagesize takes a power of two from "
+                           "%d to %d (bytes)\n",
+                           WS_MIN_PAGESIZE, WS_MAX_PAGESIZE);
+      return;
+   }
+   WS_(clo_pagesize) = (UInt)n;
+}
+
+static void parse_yes_no(const HChar* arg, const HChar* option, Bool* out)
+{
+   const HChar* val = arg + VG_(strlen)(option) + 1;
+   if (VG_STREQ(val, "yes"))      *out = True;
+   else if (VG_STREQ(val, "no"))  *out = False;
+   else VG_(fmsg_bad_option)(arg, "%s takes yes or no\n", option);
+}
+
+Bool WS_(process_cmd_line_option)(const HChar* arg)
+{
+   if (is_option(arg, "--ws-every"))
+      parse_interval(arg, "--ws-every", &WS_(clo_every));
+   else if (is_option(arg, "--ws-tau"))
+      parse_interval(arg, "--ws-tau", &WS_(clo_tau));
+   else if (is_option(arg, "--ws-pagesize"))
+      parse_pagesize(arg);
+   else if (is_option(arg, "--ws-time-unit")) {
+      const HChar* val = arg + VG_(strlen)("--ws-time-unit=");
+      if (VG_STREQ(val, "i"))        WS_(clo_time_unit) = WS_TimeInsns;
+      else if (VG_STREQ(val, "ms"))  WS_(clo_time_unit) = WS_TimeMillis;
+      else VG_(fmsg_bad_option)(arg, "--ws-time-unit takes i "
+                                "(instructions) or ms (milliseconds)\n");
+   }
+   else if (is_option(arg, "--ws-file") || is_option(arg, "--ws-out-file")) {
+      const HChar* val = VG_(strchr)(arg, '=') + 1;
+      if (val[0] == '\0')
+         VG_(fmsg_bad_option)(arg, "--ws-file takes a file name "
+                              "(%%p, %%q{VAR} and %%n are expanded)\n");
+      WS_(clo_file) = val;
+   }
+   else if (is_option(arg, "--ws-per-thread"))
+      parse_yes_no(arg, "--ws-per-thread", &WS_(clo_per_thread));
+   else if (is_option(arg, "--ws-syscalls"))
+      parse_yes_no(arg, "--ws-syscalls", &WS_(clo_syscalls));
+   else
+      return False;
+   return True;
+}
+
+void WS_(post_clo_check)(void)
+{
+   UInt shift = 0;
+   if (WS_(clo_tau) == 0)
+      WS_(clo_tau) = WS_(clo_every);
+   while ((1u << shift) < WS_(clo_pagesize))
+      shift++;
+   WS_(page_shift) = shift;
+}
+
+void WS_(print_usage)(void)
+{
+   VG_(printf)(
+"    --ws-every=<n>            take a sample every <n> time units [100000]\n"
+"    --ws-tau=<n>              working-set window, in time units [= every]\n"
+"    --ws-pagesize=<n>         page size in bytes, a power of two from 64\n"
+"                              (a cache line) to 2097152 (a huge page) [4096]\n"
+"    --ws-time-unit=i|ms       time unit: instructions or milliseconds [i]\n"
+"    --ws-file=<file>          output file name [ws.out.%%p]\n"
+"                              (also --ws-out-file; %%p, %%q{VAR}, %%n expanded)\n"
+"    --ws-per-thread=no|yes    per-thread columns in each sample [no]\n"
+"    --ws-syscalls=yes|no      count memory accessed by system calls [yes]\n"
+   );
+}
+
+void WS_(print_debug_usage)(void)
+{
+   VG_(printf)("    (none)\n");
+}
+
+/*--------------------------------------------------------------------*/
+/*--- end                                             ws_options.c ---*/
+/*--------------------------------------------------------------------*/

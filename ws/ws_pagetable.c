@@ -1,0 +1,137 @@
+/*--------------------------------------------------------------------*/
+/*--- ws: page tables.                            ws_pagetable.c ---*/
+/*--------------------------------------------------------------------*/
+
+/*
+   This file is part of ws, a Valgrind tool that measures a program's
+   instruction and data working sets over time.
+
+   Copyright (C) 2026 the ws authors.
+
+   This program is free software; you can redistribute it and/or
+   modify it under the terms of the GNU General Public License as
+   published by the Free Software Foundation; either version 2 of the
+   License, or (at your option) any later version.
+
+   The GNU General Public License is contained in the file COPYING.
+*/
+
+/* Owns the two-level tables that map a page number to its stamp.  The
+   layout is shared with ws_instrument.c, which walks it inline; this
+   file only creates chunks and visits slots.  It knows nothing of
+   windows or time.
+
+   The first level always has 2^17 slots, so the chunk size follows
+   the page size: a chunk covers 2^(47-17) bytes = 1 GiB of address
+   space whatever the page size.  Chunks are anonymous mappings, so
+   the kernel backs only the parts of them whose pages are touched:
+   the table's resident size grows with the pages the program uses,
+   not with the address range it spans. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+
+#include "ws_global.h"
+
+/* The chunk all unused slots of non-sparse tables share.  It is
+   never written, so every lookup through it reads WS_STAMP_NEVER. */
+static Stamp* zero_chunk = NULL;
+
+static SizeT chunk_bytes(const WS_PageTable* pt)
+{
+   return ((SizeT)1 << pt->chunk_bits) * sizeof(Stamp);
+}
+
+static Stamp* new_chunk(const WS_PageTable* pt)
+{
+   Stamp* c = VG_(am_shadow_alloc)(chunk_bytes(pt));
+   if (c == NULL)
+      VG_(out_of_memory_NORETURN)("ws.pagetable.chunk", chunk_bytes(pt));
+   return c;   /* fresh anonymous memory reads as zero */
+}
+
+void WS_(pt_init)(WS_PageTable* pt, Bool sparse)
+{
+   UInt i;
+   pt->chunk_bits = WS_ADDR_BITS - WS_L1_BITS - WS_(page_shift);
+   pt->sparse = sparse;
+   pt->l1 = VG_(am_shadow_alloc)(WS_L1_ENTRIES * sizeof(Stamp*));
+   if (pt->l1 == NULL)
+      VG_(out_of_memory_NORETURN)("ws.pagetable.l1",
+                                  WS_L1_ENTRIES * sizeof(Stamp*));
+   if (sparse)
+      return;   /* zero-filled: all slots NULL */
+   if (zero_chunk == NULL)
+      zero_chunk = new_chunk(pt);
+   for (i = 0; i < WS_L1_ENTRIES; i++)
+      pt->l1[i] = zero_chunk;
+}
+
+static Bool is_unused(const WS_PageTable* pt, const Stamp* chunk)
+{
+   return chunk == NULL || chunk == zero_chunk;
+}
+
+void WS_(pt_free)(WS_PageTable* pt)
+{
+   UInt i;
+   if (pt->l1 == NULL)
+      return;
+   for (i = 0; i < WS_L1_ENTRIES; i++)
+      if (!is_unused(pt, pt->l1[i]))
+         VG_(am_munmap_valgrind)((Addr)pt->l1[i], chunk_bytes(pt));
+   VG_(am_munmap_valgrind)((Addr)pt->l1, WS_L1_ENTRIES * sizeof(Stamp*));
+   pt->l1 = NULL;
+}
+
+static UInt l1_index(const WS_PageTable* pt, Addr page)
+{
+   return (UInt)((page >> pt->chunk_bits) & (WS_L1_ENTRIES - 1));
+}
+
+static UWord l2_index(const WS_PageTable* pt, Addr page)
+{
+   return page & (((UWord)1 << pt->chunk_bits) - 1);
+}
+
+Stamp* WS_(pt_slot)(WS_PageTable* pt, Addr page)
+{
+   UInt i = l1_index(pt, page);
+   if (is_unused(pt, pt->l1[i]))
+      pt->l1[i] = new_chunk(pt);
+   return &pt->l1[i][l2_index(pt, page)];
+}
+
+Stamp* WS_(pt_slot_if_any)(WS_PageTable* pt, Addr page)
+{
+   Stamp* chunk = pt->l1[l1_index(pt, page)];
+   return is_unused(pt, chunk) ? NULL : &chunk[l2_index(pt, page)];
+}
+
+void WS_(pt_for_range)(WS_PageTable* pt, Addr first, Addr last,
+                       void (*fn)(Stamp* slot, Addr page, void* opaque),
+                       void* opaque)
+{
+   Addr page = first;
+   while (page <= last) {
+      Stamp* chunk = pt->l1[l1_index(pt, page)];
+      Addr chunk_end = (page | (((Addr)1 << pt->chunk_bits) - 1));
+      Addr stop = chunk_end < last ? chunk_end : last;
+      if (!is_unused(pt, chunk)) {
+         Addr p;
+         for (p = page; p <= stop; p++)
+            fn(&chunk[l2_index(pt, p)], p, opaque);
+      }
+      if (stop == last)
+         break;
+      page = stop + 1;
+   }
+}
+
+/*--------------------------------------------------------------------*/
+/*--- end                                           ws_pagetable.c ---*/
+/*--------------------------------------------------------------------*/

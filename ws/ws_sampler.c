@@ -1,0 +1,341 @@
+/*--------------------------------------------------------------------*/
+/*--- ws: clock, epochs, windows and samples.        ws_sampler.c ---*/
+/*--------------------------------------------------------------------*/
+
+/*
+   This file is part of ws, a Valgrind tool that measures a program's
+   instruction and data working sets over time.
+
+   Copyright (C) 2026 the ws authors.
+
+   This program is free software; you can redistribute it and/or
+   modify it under the terms of the GNU General Public License as
+   published by the Free Software Foundation; either version 2 of the
+   License, or (at your option) any later version.
+
+   The GNU General Public License is contained in the file COPYING.
+*/
+
+/* Owns time and the counting scheme.  It never scans the page tables:
+   a sample costs the same whether the program touched ten pages or
+   ten million.
+
+   Time is cut into epochs, each with a stamp (1, 2, 3, ...).  A new
+   epoch begins at the first superblock boundary at or after every
+   window start k*T - tau, so that the window of the sample taken at
+   the first boundary at or after k*T is exactly "the epochs that began
+   at or after k*T - tau".  Each page remembers the stamp of the epoch
+   of its latest access; the inline check in the instrumented code
+   compares that with the current stamp and calls the slow path only
+   when they differ, i.e. at most once per page per epoch.
+
+   For each set of pages (instruction, data, and per thread) a WS_Window
+   counts how many pages have their latest stamp in each epoch still in
+   the window, and keeps the sum: moving a page to the current epoch is
+   O(1), and dropping the epochs that left the window at a sample is
+   O(epochs dropped), which is bounded by the number of epochs per
+   window, not by the number of pages. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_threadstate.h"
+
+#include "ws_global.h"
+
+ULong        WS_(clock)      = 0;
+ULong        WS_(next_event) = 0;
+Stamp        WS_(cur_stamp)  = 1;
+WS_PageTable WS_(tables)[2];
+WS_Stats     WS_(stats);
+
+/* In ms mode the IR cannot see the wall clock, so the boundary
+   handler runs every this many instructions to look at it. */
+#define WS_MS_POLL_INSNS  20000
+
+static WS_Window windows[2];
+
+/* When each epoch still in the window began, in time units: a ring
+   like the windows', indexed by stamp. */
+static ULong* stamp_time     = NULL;
+static UInt   stamp_time_cap = 0;
+static Stamp  window_first   = 1;   /* oldest stamp in the window */
+
+static ULong next_sample_k;         /* next sample at k*T */
+static ULong next_window_j;         /* next epoch at j*T - tau */
+static UInt  ms_origin;             /* timer value at start-up */
+
+/*------------------------------------------------------------*/
+/*--- Window counters                                      ---*/
+/*------------------------------------------------------------*/
+
+#define WS_INITIAL_RING 16
+
+void WS_(win_init)(WS_Window* w)
+{
+   w->cap    = WS_INITIAL_RING;
+   w->counts = VG_(calloc)("ws.window.counts", w->cap, sizeof(UInt));
+   w->first  = window_first;
+   w->size   = 0;
+}
+
+void WS_(win_free)(WS_Window* w)
+{
+   VG_(free)(w->counts);
+   w->counts = NULL;
+}
+
+/* Invariant: every non-zero counter belongs to a stamp in
+   [first, first + cap), so each ring slot names one stamp. */
+static void win_grow(WS_Window* w, Stamp upto)
+{
+   UInt   new_cap = w->cap;
+   UInt*  ring;
+   Stamp  s;
+   while (upto - w->first >= new_cap)
+      new_cap *= 2;
+   ring = VG_(calloc)("ws.window.counts", new_cap, sizeof(UInt));
+   for (s = w->first; s - w->first < w->cap; s++)
+      ring[s & (new_cap - 1)] = w->counts[s & (w->cap - 1)];
+   VG_(free)(w->counts);
+   w->counts = ring;
+   w->cap = new_cap;
+}
+
+void WS_(win_set)(WS_Window* w, Stamp old, Stamp new)
+{
+   Bool old_in = old != WS_STAMP_NEVER && old >= w->first;
+   Bool new_in = new != WS_STAMP_NEVER && new >= w->first;
+   if (new_in && new - w->first >= w->cap)
+      win_grow(w, new);
+   if (old_in)
+      w->counts[old & (w->cap - 1)]--;
+   if (new_in)
+      w->counts[new & (w->cap - 1)]++;
+   w->size = w->size + new_in - old_in;
+}
+
+void WS_(win_advance)(WS_Window* w, Stamp first)
+{
+   Stamp s;
+   if (first <= w->first)
+      return;
+   for (s = w->first; s < first && s - w->first < w->cap; s++) {
+      UInt* c = &w->counts[s & (w->cap - 1)];
+      w->size -= *c;
+      *c = 0;
+   }
+   w->first = first;
+}
+
+/*------------------------------------------------------------*/
+/*--- Epochs                                               ---*/
+/*------------------------------------------------------------*/
+
+ULong WS_(now)(void)
+{
+   if (WS_(clo_time_unit) == WS_TimeMillis)
+      return VG_(read_millisecond_timer)() - ms_origin;
+   return WS_(clock);
+}
+
+static void set_stamp_time(Stamp s, ULong t)
+{
+   if (s - window_first >= stamp_time_cap) {
+      UInt   new_cap = stamp_time_cap ? stamp_time_cap : WS_INITIAL_RING;
+      ULong* ring;
+      Stamp  i;
+      while (s - window_first >= new_cap)
+         new_cap *= 2;
+      ring = VG_(calloc)("ws.stamp_time", new_cap, sizeof(ULong));
+      for (i = window_first; i < s && stamp_time_cap > 0; i++)
+         ring[i & (new_cap - 1)] = stamp_time[i & (stamp_time_cap - 1)];
+      if (stamp_time)
+         VG_(free)(stamp_time);
+      stamp_time = ring;
+      stamp_time_cap = new_cap;
+   }
+   stamp_time[s & (stamp_time_cap - 1)] = t;
+}
+
+static ULong get_stamp_time(Stamp s)
+{
+   return stamp_time[s & (stamp_time_cap - 1)];
+}
+
+void WS_(new_stamp)(void)
+{
+   if (WS_(cur_stamp) == WS_STAMP_MASK - 1) {
+      /* 2^31 epochs: at the default T that is 10^14 instructions. */
+      VG_(umsg)("ws: epoch counter exhausted; later accesses are counted "
+                "in the last epoch\n");
+      return;
+   }
+   WS_(cur_stamp)++;
+   set_stamp_time(WS_(cur_stamp), WS_(now)());
+}
+
+/*------------------------------------------------------------*/
+/*--- Touching pages (the slow path)                       ---*/
+/*------------------------------------------------------------*/
+
+static void touch_page(WS_Kind kind, Addr page)
+{
+   Stamp* slot = WS_(pt_slot)(&WS_(tables)[kind], page);
+   Stamp  old  = *slot;
+   if (old == WS_(cur_stamp))
+      return;
+   if (old == WS_STAMP_NEVER || (old & WS_STAMP_DEAD))
+      WS_(stats).total[kind]++;
+   WS_(win_set)(&windows[kind], old & WS_STAMP_MASK, WS_(cur_stamp));
+   *slot = WS_(cur_stamp);
+   if (WS_(clo_per_thread))
+      WS_(thread_touch)(VG_(get_running_tid)(), kind, page, old);
+}
+
+void WS_(touch_range)(WS_Kind kind, Addr a, SizeT size)
+{
+   Addr page, last;
+   if (size == 0)
+      return;
+   last = (a + size - 1) >> WS_(page_shift);
+   if (last < (a >> WS_(page_shift)))   /* wraps the address space */
+      last = ~(Addr)0 >> WS_(page_shift);
+   for (page = a >> WS_(page_shift); page <= last; page++) {
+      touch_page(kind, page);
+      if (page == last)
+         break;
+   }
+}
+
+VG_REGPARM(2) void WS_(data_miss)(Addr a, HWord size)
+{
+   WS_(touch_range)(WS_Data, a, size);
+}
+
+VG_REGPARM(1) void WS_(insn_miss)(Addr page)
+{
+   touch_page(WS_Insn, page);
+}
+
+static void mark_dead(Stamp* slot, Addr page, void* opaque)
+{
+   if (*slot != WS_STAMP_NEVER)
+      *slot |= WS_STAMP_DEAD;
+}
+
+void WS_(unmapped)(Addr a, SizeT len)
+{
+   /* Only pages wholly inside the range are gone: with pages larger
+      than the kernel's, the rest of a partly unmapped page lives on. */
+   Addr first = (a + (1UL << WS_(page_shift)) - 1) >> WS_(page_shift);
+   Addr end   = (a + len) >> WS_(page_shift);
+   Int  kind;
+   if (len == 0 || end <= first)
+      return;
+   for (kind = 0; kind < 2; kind++)
+      WS_(pt_for_range)(&WS_(tables)[kind], first, end - 1, mark_dead, NULL);
+}
+
+/*------------------------------------------------------------*/
+/*--- Samples                                              ---*/
+/*------------------------------------------------------------*/
+
+static void take_sample(ULong t, ULong k)
+{
+   ULong  w = k * WS_(clo_every);
+   Stamp  first = window_first;
+   Int    kind;
+
+   /* The window is the epochs that began at or after k*T - tau. */
+   if (w > WS_(clo_tau)) {
+      w -= WS_(clo_tau);
+      /* boundary() opened an epoch when the clock passed w, so one
+         that began at or after w exists. */
+      while (first < WS_(cur_stamp) && get_stamp_time(first) < w)
+         first++;
+      tl_assert(get_stamp_time(first) >= w);
+   } else {
+      first = window_first;
+   }
+   for (kind = 0; kind < 2; kind++)
+      WS_(win_advance)(&windows[kind], first);
+   if (WS_(clo_per_thread))
+      WS_(threads_advance)(first);
+   window_first = first;
+
+   WS_(stats).samples++;
+   for (kind = 0; kind < 2; kind++) {
+      ULong size = windows[kind].size;
+      WS_(stats).sum[kind] += size;
+      if (size > WS_(stats).peak[kind])
+         WS_(stats).peak[kind] = size;
+   }
+   WS_(out_printf)("%llu %llu %llu", t, windows[WS_Insn].size,
+                   windows[WS_Data].size);
+   if (WS_(clo_per_thread))
+      WS_(threads_write_columns)();
+   WS_(out_end_line)();
+   WS_(out_maybe_flush)();
+}
+
+static void schedule_next(void)
+{
+   if (WS_(clo_time_unit) == WS_TimeMillis) {
+      WS_(next_event) = WS_(clock) + WS_MS_POLL_INSNS;
+   } else {
+      ULong sample_at = next_sample_k * WS_(clo_every);
+      ULong window_at = next_window_j * WS_(clo_every) - WS_(clo_tau);
+      WS_(next_event) = sample_at < window_at ? sample_at : window_at;
+   }
+}
+
+/* The smallest j >= 1 with j*T - tau > t. */
+static ULong first_window_after(ULong t)
+{
+   return (t + WS_(clo_tau)) / WS_(clo_every) + 1;
+}
+
+void WS_(boundary)(void)
+{
+   ULong t = WS_(now)();
+   ULong every = WS_(clo_every);
+
+   if (next_window_j * every - WS_(clo_tau) <= t) {
+      WS_(new_stamp)();
+      next_window_j = first_window_after(t);
+   }
+   if (next_sample_k * every <= t) {
+      ULong k = t / every;
+      take_sample(t, k);
+      next_sample_k = k + 1;
+   }
+   schedule_next();
+}
+
+void WS_(sampler_init)(void)
+{
+   Int kind;
+   ms_origin = VG_(read_millisecond_timer)();
+   for (kind = 0; kind < 2; kind++) {
+      WS_(pt_init)(&WS_(tables)[kind], False);
+      WS_(win_init)(&windows[kind]);
+   }
+   set_stamp_time(WS_(cur_stamp), 0);
+   next_sample_k = 1;
+   next_window_j = first_window_after(0);
+   schedule_next();
+}
+
+void WS_(sampler_fini)(void)
+{
+   /* Pages touched since the last sample still count in the totals,
+      which touch_page keeps; nothing else to settle. */
+}
+
+/*--------------------------------------------------------------------*/
+/*--- end                                              ws_sampler.c ---*/
+/*--------------------------------------------------------------------*/

@@ -1,0 +1,160 @@
+/*--------------------------------------------------------------------*/
+/*--- ws: per-thread working sets and shared pages.  ws_threads.c ---*/
+/*--------------------------------------------------------------------*/
+
+/*
+   This file is part of ws, a Valgrind tool that measures a program's
+   instruction and data working sets over time.
+
+   Copyright (C) 2026 the ws authors.
+
+   This program is free software; you can redistribute it and/or
+   modify it under the terms of the GNU General Public License as
+   published by the Free Software Foundation; either version 2 of the
+   License, or (at your option) any later version.
+
+   The GNU General Public License is contained in the file COPYING.
+*/
+
+/* Owns what --ws-per-thread=yes adds: each thread's own working sets
+   and the number of data pages in the window touched by more than one
+   thread.  All of it runs on the slow path only.
+
+   The inline check compares a page's stamp with the current epoch, so
+   a second thread touching a page the first already touched in this
+   epoch would go unseen.  With per-thread columns on, a new epoch
+   therefore begins whenever a different thread starts running: the
+   first touch of each page by each thread in each epoch then reaches
+   thread_touch.
+
+   Shared pages: a page is shared in the window if some thread other
+   than its latest toucher touched it in the window.  Keeping, per
+   page, the latest toucher's id and the stamp of the latest touch by
+   any *other* thread is enough: when thread X touches a page last
+   touched by Y != X, the latest touch by a thread other than X is
+   Y's, i.e. the page's previous stamp; when X touches it again, that
+   stamp is unchanged.  A window counter over those "other" stamps
+   gives the shared count without a scan. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_threadstate.h"
+
+#include "ws_global.h"
+
+typedef struct {
+   Bool         live;
+   WS_PageTable tables[2];    /* this thread's stamps, sparse */
+   WS_Window    windows[2];
+} ThreadWS;
+
+static ThreadWS*    threads = NULL;   /* VG_N_THREADS entries */
+static ThreadId     running = VG_INVALID_THREADID;
+
+static WS_PageTable last_toucher;     /* data page -> tid, 0 = none */
+static WS_PageTable other_stamp;      /* data page -> stamp, see above */
+static WS_Window    shared;           /* counts other_stamp values */
+
+void WS_(threads_init)(void)
+{
+   if (!WS_(clo_per_thread))
+      return;
+   threads = VG_(calloc)("ws.threads", VG_N_THREADS, sizeof(ThreadWS));
+   WS_(pt_init)(&last_toucher, True);
+   WS_(pt_init)(&other_stamp, True);
+   WS_(win_init)(&shared);
+}
+
+static ThreadWS* thread_state(ThreadId tid)
+{
+   ThreadWS* t = &threads[tid];
+   Int kind;
+   if (!t->live) {
+      for (kind = 0; kind < 2; kind++) {
+         WS_(pt_init)(&t->tables[kind], True);
+         WS_(win_init)(&t->windows[kind]);
+      }
+      t->live = True;
+   }
+   return t;
+}
+
+void WS_(thread_touch)(ThreadId tid, WS_Kind kind, Addr page, Stamp prev)
+{
+   ThreadWS* t;
+   Stamp*    slot;
+   if (tid == VG_INVALID_THREADID || tid >= VG_N_THREADS)
+      return;
+   t = thread_state(tid);
+   slot = WS_(pt_slot)(&t->tables[kind], page);
+   WS_(win_set)(&t->windows[kind], *slot, WS_(cur_stamp));
+   *slot = WS_(cur_stamp);
+
+   if (kind == WS_Data) {
+      Stamp* last  = WS_(pt_slot)(&last_toucher, page);
+      Stamp* other = WS_(pt_slot)(&other_stamp, page);
+      if (*last != WS_STAMP_NEVER && *last != tid) {
+         WS_(win_set)(&shared, *other, prev & WS_STAMP_MASK);
+         *other = prev & WS_STAMP_MASK;
+      }
+      *last = tid;
+   }
+}
+
+void WS_(threads_advance)(Stamp first)
+{
+   ThreadId tid;
+   Int kind;
+   for (tid = 1; tid < VG_N_THREADS; tid++) {
+      if (!threads[tid].live)
+         continue;
+      for (kind = 0; kind < 2; kind++)
+         WS_(win_advance)(&threads[tid].windows[kind], first);
+   }
+   WS_(win_advance)(&shared, first);
+}
+
+void WS_(threads_write_columns)(void)
+{
+   ThreadId tid;
+   WS_(out_printf)(" %llu", shared.size);
+   for (tid = 1; tid < VG_N_THREADS; tid++)
+      if (threads[tid].live)
+         WS_(out_printf)(" %u %llu %llu", tid,
+                         threads[tid].windows[WS_Insn].size,
+                         threads[tid].windows[WS_Data].size);
+}
+
+void WS_(thread_created)(ThreadId parent, ThreadId child)
+{
+   WS_(out_event)("thread-start %u", child);
+   if (WS_(clo_per_thread))
+      thread_state(child);
+}
+
+void WS_(thread_exited)(ThreadId tid)
+{
+   Int kind;
+   WS_(out_event)("thread-exit %u", tid);
+   if (!WS_(clo_per_thread) || !threads[tid].live)
+      return;
+   for (kind = 0; kind < 2; kind++) {
+      WS_(pt_free)(&threads[tid].tables[kind]);
+      WS_(win_free)(&threads[tid].windows[kind]);
+   }
+   threads[tid].live = False;
+}
+
+void WS_(thread_running)(ThreadId tid, ULong blocks_dispatched)
+{
+   if (WS_(clo_per_thread) && tid != running)
+      WS_(new_stamp)();
+   running = tid;
+}
+
+/*--------------------------------------------------------------------*/
+/*--- end                                              ws_threads.c ---*/
+/*--------------------------------------------------------------------*/
