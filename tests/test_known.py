@@ -1,0 +1,351 @@
+"""Working sets that are known from a program's source and parameters.
+
+The programs (tests/progs/) run their measured loops in assembly, each loop
+alone on its own code page (see wsprog.h), with no stack access and no
+call.  A window that lies entirely inside such a loop therefore has exactly
+one instruction page, and its data pages are exactly the ones the loop's
+accesses reach.  A window that overlaps start-up, main() or libc has more
+instruction pages.  So "the samples with insn == 1" are exactly the samples
+whose window lies inside a loop, and for those the data count is known
+exactly; the tests also check that there are as many of them as the
+program's length says there must be.
+
+Time: every loop's instruction count per element is known (wsprog.h), so
+phase lengths and window contents follow from the parameters.  T = 100000
+instructions unless said otherwise; start-up of a dynamically linked
+program takes about 130000 instructions under Valgrind (2 samples).
+"""
+
+import pytest
+
+import wslib
+
+T = 100000
+PAGE = 4096
+
+
+def P(name):
+    return wslib.prog(name)
+
+
+def per_element(delay, a=1):
+    """Instructions per element of a WS_LOOP (wsprog.h)."""
+    return a + 4 + 2 * delay
+
+
+def inside(samples, insn=1):
+    return [s for s in samples if s.insn == insn]
+
+
+def longest_run(samples):
+    """(insn, data) of the longest run of consecutive equal samples, and
+    the run's length."""
+    best, cur, n, bestn = None, None, 0, 0
+    for s in samples:
+        v = (s.insn, s.data)
+        n = n + 1 if v == cur else 1
+        cur = v
+        if n > bestn:
+            best, bestn = v, n
+    return best, bestn
+
+
+# ----------------------------------------------------------------------
+# Phases with exact plateaus
+
+# Three phases on disjoint pages of one mapping: 100 pages (pages 0..99),
+# then 500 (100..599), then 50 (600..649), one byte written per page,
+# delay 10 (25 instructions per page, so one sweep of the 500 pages takes
+# 12504 instructions, well inside any window of T), each phase about
+# 2,000,000 instructions = 20 samples.
+PHASES = [P("touch"), "650",
+          "st,0,100,4096,10,2000000",
+          "st,%d,500,4096,10,2000000" % (100 * PAGE),
+          "st,%d,50,4096,10,2000000" % (600 * PAGE)]
+
+
+def _three_plateaus(out, min_len):
+    runs = wslib.runs_of(out.samples, lambda s: s.insn == 1)
+    assert len(runs) == 3, (
+        "expected 3 runs of samples inside the phases (insn == 1), got %d: %s"
+        % (len(runs), wslib.show(out.samples)))
+    for run, pages in zip(runs, (100, 500, 50)):
+        assert {s.data for s in run} == {pages}, (
+            "phase of %d pages: data %s" % (pages, wslib.show(run)))
+        assert len(run) >= min_len, (
+            "phase of %d pages: only %d samples inside it: %s"
+            % (pages, len(run), wslib.show(run)))
+    return runs
+
+
+def _between(out, a, b):
+    """Samples strictly between runs a and b."""
+    return [s for s in out.samples if a[-1].t < s.t < b[0].t]
+
+
+def test_phases_tau_equals_T(ws):
+    out = ws(PHASES, "--ws-every=%d" % T).output
+    assert out.tau == T
+    # 20 samples per phase; the window that contains a phase boundary has
+    # insn 2 (main's page too); first and last windows may overlap main.
+    runs = _three_plateaus(out, 18)
+    for a, b, union in ((runs[0], runs[1], 600), (runs[1], runs[2], 550)):
+        mid = _between(out, a, b)
+        # With tau = T, one window (two if a boundary falls within a
+        # superblock of a sample) contains the boundary; it holds at most
+        # both phases' pages, plus main's stack frame and its return-address
+        # slot: 3 pages at most.
+        assert 1 <= len(mid) <= 2, wslib.show(mid)
+        for s in mid:
+            assert s.data <= union + 3, wslib.show(mid)
+
+
+def test_phases_tau_3T(ws):
+    """tau > T: windows overlap, so each phase boundary lies in three
+    consecutive windows; in at least two of them the window reaches more
+    than a full sweep into both phases (a sweep takes at most 12504
+    instructions, the boundary is at least T - 12504 from one end of two
+    of the windows) and holds both phases' pages: 600 = 100 + 500 and
+    550 = 500 + 50, plus main's stack (at most 3 pages)."""
+    out = ws(PHASES, "--ws-every=%d" % T, "--ws-tau=%d" % (3 * T)).output
+    assert (out.every, out.tau) == (T, 3 * T)
+    runs = _three_plateaus(out, 15)
+    for a, b, union in ((runs[0], runs[1], 600), (runs[1], runs[2], 550)):
+        mid = _between(out, a, b)
+        assert 3 <= len(mid) <= 4, wslib.show(mid)
+        full = [s for s in mid if union <= s.data <= union + 3]
+        assert len(full) >= 2, (
+            "expected >= 2 windows holding both phases (%d pages): %s"
+            % (union, wslib.show(mid)))
+        for s in mid:
+            assert s.data <= union + 3, wslib.show(mid)
+
+
+# ----------------------------------------------------------------------
+# tau shorter and longer than T: a window holds one page per element it
+# spans
+
+# One sweep over 2048 pages, delay 100: E = 205 instructions per page, a
+# sweep takes 419,844 instructions, longer than any window below, so a
+# window of length L inside the loop holds floor(L/E) or floor(L/E) + 1
+# pages (no page twice).  ws's window for a sample at t >= k*T starts at the
+# first superblock boundary s >= k*T - tau, s < k*T - tau + 50, and t <
+# k*T + 50, so L lies in (tau - 50, tau + 50): the count lies in
+# [floor((tau - 50)/E), floor((tau + 50)/E) + 1].
+SWEEP = [P("touch"), "2048", "st,0,2048,4096,100,3000000"]
+E_SWEEP = per_element(100)
+
+
+def _rate_check(out, tau, min_inside):
+    lo = (tau - 50) // E_SWEEP
+    hi = (tau + 50) // E_SWEEP + 1
+    ins = inside(out.samples)
+    assert len(ins) >= min_inside, wslib.show(out.samples)
+    bad = [s for s in ins if not lo <= s.data <= hi]
+    assert not bad, ("tau=%d: data must be in [%d, %d]: %s"
+                     % (tau, lo, hi, wslib.show(bad)))
+
+
+def test_tau_shorter_than_T(ws):
+    tau = 20000                        # 97 or 98 pages
+    out = ws(SWEEP, "--ws-every=%d" % T, "--ws-tau=%d" % tau).output
+    assert (out.every, out.tau) == (T, tau)
+    # 3,000,000 instructions: 30 samples, at most 2 overlap start-up
+    _rate_check(out, tau, 27)
+
+
+def test_tau_longer_than_T(ws):
+    tau = 300000                       # 1463 or 1464 pages
+    out = ws(SWEEP, "--ws-every=%d" % T, "--ws-tau=%d" % tau).output
+    assert (out.every, out.tau) == (T, tau)
+    # the first 4 windows reach back into start-up
+    _rate_check(out, tau, 24)
+
+
+# ----------------------------------------------------------------------
+# Kinds of data access
+
+# 10 pages, one access per page: every kind must count 10 data pages.
+# atom is `lock xadd` (an atomic read-modify-write: a CAS in Valgrind's IR),
+# fxs is fxsave and fld is fldt, both implemented by helper functions in
+# Valgrind (the accesses are declared on the helper call, not as loads or
+# stores in the IR).
+@pytest.mark.parametrize("kind", ["st", "ld", "rmw", "atom", "fxs", "fld"])
+def test_access_kinds(ws, kind):
+    out = ws([P("touch"), "20", "%s,0,10,4096,10,1000000" % kind]).output
+    ins = inside(out.samples)
+    assert len(ins) >= 8, wslib.show(out.samples)
+    assert {s.data for s in ins} == {10}, wslib.show(ins)
+
+
+def test_data_access_straddles_pages(ws):
+    """A 4-byte store at offset 4094 of every second page touches that page
+    and the next: 10 stores, 20 pages (10 if straddling is ignored)."""
+    out = ws([P("touch"), "22", "st4,4094,10,8192,10,1000000"]).output
+    ins = inside(out.samples)
+    assert len(ins) >= 8, wslib.show(out.samples)
+    assert {s.data for s in ins} == {20}, wslib.show(ins)
+
+
+# ----------------------------------------------------------------------
+# Instruction pages
+
+def test_code_pages(ws):
+    """cp_drive (its own page) calls 8 functions, each alone on its own
+    page: 9 instruction pages.  The only data page is the stack slot the
+    calls push their return address to.  50000 iterations of 26
+    instructions: 13 samples, 2 of them overlapping start-up."""
+    out = ws([P("codepages"), "calls", "50000"]).output
+    value, n = longest_run(out.samples)
+    assert value == (9, 1) and n >= 10, (value, n, wslib.show(out.samples))
+
+
+def test_instruction_straddles_pages(ws):
+    """A loop whose jmp instruction starts 2 bytes before the end of the
+    loop's page: 2 instruction pages (1 if straddling is ignored), no data.
+    1,000,000 iterations of 3 instructions: 30 samples."""
+    out = ws([P("codepages"), "straddle", "1000000"]).output
+    value, n = longest_run(out.samples)
+    assert value == (2, 0) and n >= 27, (value, n, wslib.show(out.samples))
+
+
+def test_code_read_as_data(ws):
+    """A loop that loads a byte from its own page and from 3 more code
+    pages: 1 instruction page, 4 data pages (the loop's page is in both
+    sets).  200000 iterations of 6 instructions: 12 samples."""
+    out = ws([P("readcode"), "200000"]).output
+    ins = inside(out.samples)
+    assert len(ins) >= 10, wslib.show(out.samples)
+    assert {s.data for s in ins} == {4}, wslib.show(ins)
+
+
+# ----------------------------------------------------------------------
+# Memory accessed by system calls
+
+# read() of 20 pages from /dev/zero into pages the program never touches,
+# 400 times, 10,005 instructions apart (delay 5000): 40 samples.  The loop
+# itself makes no load or store: its windows hold the 20 pages if system
+# call accesses count, none if not.
+@pytest.mark.parametrize("syscalls,pages", [("yes", 20), ("no", 0)])
+def test_syscall_read(ws, syscalls, pages):
+    out = ws([P("sysread"), "20", "400", "5000"],
+             "--ws-syscalls=%s" % syscalls).output
+    assert out.header["syscalls"] == syscalls
+    ins = inside(out.samples)
+    assert len(ins) >= 36, wslib.show(out.samples)
+    assert {s.data for s in ins} == {pages}, wslib.show(ins)
+
+
+def test_syscalls_default_yes(ws):
+    out = ws([P("sysread"), "20", "100", "5000"]).output
+    assert out.header["syscalls"] == "yes"
+    ins = inside(out.samples)
+    assert len(ins) >= 7 and {s.data for s in ins} == {20}, wslib.show(ins)
+
+
+# ----------------------------------------------------------------------
+# Pages unmapped and mapped again
+
+# remap MODE 50 2000000: 50 pages touched for ~2,000,000 instructions, the
+# memory given back and taken again at the same address, the same pages
+# touched again for ~2,000,000.  Mode m/b gives back the touched pages
+# (munmap / brk shrink), control mode M/B gives back other pages with the
+# same calls.  tau = 2T, so that some window reaches at least 50,000
+# instructions (far more than a 1254-instruction sweep) both before and
+# after the remapping.
+@pytest.mark.parametrize("mode,control", [("m", "M"), ("b", "B")])
+def test_remapped_page_is_new_in_totals(ws, mode, control):
+    opts = ("--ws-every=%d" % T, "--ws-tau=%d" % (2 * T))
+    new = ws([P("remap"), mode, "50", "2000000"], *opts)
+    same = ws([P("remap"), control, "50", "2000000"], *opts)
+    mids = []
+    for r in (new, same):
+        runs = wslib.runs_of(r.output.samples, lambda s: s.insn == 1)
+        assert len(runs) == 2, (
+            "expected 2 runs of samples inside the loop, before and after "
+            "the remapping: %s" % wslib.show(r.output.samples))
+        for run in runs:
+            assert len(run) >= 15 and {s.data for s in run} == {50}, (
+                wslib.show(run))
+        mids.append(_between(r.output, runs[0], runs[1]))
+    # totals: the 50 pages touched again after the remapping are new pages
+    n_total = new.output.summary["data"][2]
+    s_total = same.output.summary["data"][2]
+    assert n_total - s_total == 50, (
+        "data totals: %s %d, control %s %d: the difference must be the 50 "
+        "remapped pages" % (mode, n_total, control, s_total))
+    assert new.output.summary["insn"][2] == same.output.summary["insn"][2]
+    # ... but a window that sees both lives of a page counts it once: the
+    # windows around the remapping (tau = 2T: two of them) hold what the
+    # control's hold (the 50 pages plus what munmap/mmap or sbrk touch, the
+    # dynamic linker's lazy binding included), give or take one page for
+    # the one-instruction difference between the modes.
+    n_mid, s_mid = mids
+    assert len(n_mid) == len(s_mid) == 2, (wslib.show(n_mid),
+                                           wslib.show(s_mid))
+    for a, b in zip(n_mid, s_mid):
+        assert a.data <= b.data + 1, (
+            "windows around the remapping: %s, control: %s: the remapped "
+            "pages were counted twice in one window"
+            % (wslib.show(n_mid), wslib.show(s_mid)))
+        assert b.data < 100, wslib.show(s_mid)
+
+
+# ----------------------------------------------------------------------
+# Threads
+
+# threads 30 10 20 3000000: both threads write to 30 shared pages and to
+# their own pages (tid 1: 10, tid 2: 20), taking turns sweep by sweep
+# (sched_yield with --fair-sched=yes); a round of both sweeps takes
+# 1008 + 1258 instructions, so every window inside the loops holds both.
+THREADS = [P("threads"), "30", "10", "20", "3000000"]
+
+
+def test_threads_process_wide(ws):
+    out = ws(THREADS, "--fair-sched=yes").output
+    ins = inside(out.samples)
+    # ~2,400 rounds of 2266 instructions: 54 samples with both threads
+    assert len(ins) >= 45, wslib.show(out.samples)
+    both = [s for s in ins if s.data == 60]
+    assert len(both) >= 45, (
+        "a page touched by two threads counts once: 30 + 10 + 20 = 60: %s"
+        % wslib.show(ins))
+
+
+def test_threads_per_thread(ws):
+    out = ws(THREADS, "--fair-sched=yes", "--ws-per-thread=yes").output
+    assert out.header["per-thread"] == "yes"
+    starts = [e for e in out.events if e.kind == "thread-start"]
+    assert [e.args for e in starts][-1:] == [["2"]], out.events
+    two = [s for s in out.samples if s.insn == 1 and len(s.threads) == 2]
+    assert len(two) >= 45, out.samples
+    bad = [s for s in two
+           if (s.data, s.shared, s.threads) != (60, 30, {1: (1, 40), 2: (1, 50)})]
+    assert not bad, (
+        "expected process 1/60 with 30 shared, tid 1: 1/40, tid 2: 1/50; "
+        "got %r" % bad[:10])
+
+
+# ----------------------------------------------------------------------
+# --ws-pagesize=64: pages are cache lines
+
+@pytest.mark.parametrize("argv,expected,why", [
+    ([P("touch"), "20", "st,0,1000,64,10,2000000"], (1, 1000),
+     "1000 stores 64 bytes apart: 1000 lines; the loop is 37 bytes"),
+    ([P("touch"), "22", "st4,62,10,8192,10,1000000"], (1, 20),
+     "a 4-byte store at offset 62 straddles two lines: 10 stores, 20"),
+    ([P("touch"), "20", "fxs,0,10,4096,10,1000000"], (1, 70),
+     "fxsave writes bytes 0..415 of its area (FCW..XMM15; Valgrind does "
+     "not write the reserved bytes 416..511): 7 lines, 10 areas"),
+    ([P("codepages"), "calls", "50000"], (9, 1),
+     "the driver loop (46 bytes) and 8 two-byte functions: 9 lines; one "
+     "8-byte stack slot"),
+    ([P("codepages"), "straddle", "1000000"], (3, 0),
+     "line 0 (dec, jnz) and lines 63 and 64 (the straddling jmp)"),
+])
+def test_pagesize_64(ws, argv, expected, why):
+    out = ws(argv, "--ws-pagesize=64").output
+    assert out.pagesize == 64
+    value, n = longest_run(out.samples)
+    assert value == expected and n >= 8, (why, value, n,
+                                          wslib.show(out.samples))

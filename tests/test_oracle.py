@@ -1,0 +1,223 @@
+"""ws against an independent oracle: working sets recomputed exactly from
+lackey's trace of every instruction and data access (tests/oracle.py).
+
+First the oracle itself is checked, on hand-written traces and on a lackey
+trace of one of our programs whose answer is known.  Then ws and lackey run
+the same command through the same vg-in-place, with the same current
+directory, standard input and standard output (/dev/null: glibc's stdio
+runs different code for a pipe), so that the client sees the same
+environment and executes the same instructions (checked: ws's clock at
+exit equals lackey's instruction count) and, for every sample ws
+took, ws's |WSi| and |WSd| must lie within the oracle's bounds for that
+sample.
+
+Tolerance.  ws takes the k-th sample at the first superblock boundary
+t >= k*T and starts its window at the first superblock boundary s >= k*T -
+tau, so its window is (s, t] with k*T - tau <= s < k*T - tau + 50 (a
+superblock holds at most 50 instructions, VEX's default
+--vex-guest-max-insns).  Working sets grow as the window starts earlier, so
+ws's count must lie in [lo, hi] where lo counts the pages last touched in
+(k*T - tau + 50, t] and hi those in (k*T - tau, t]; the oracle computes both
+at ws's own t.  hi - lo is the number of pages whose last touch falls in
+those 50 instructions: 0 to 2 in the samples of ordinary code seen here
+(the test prints the largest gap).  The bounds are exact: no page more is
+allowed, and nothing is widened to let a mismatch pass.  Memory accessed by
+system calls is invisible to lackey, so ws runs with --ws-syscalls=no.
+"""
+
+import os
+import random
+import shutil
+import subprocess
+
+import pytest
+
+import oracle
+import wslib
+
+# ----------------------------------------------------------------------
+# The oracle on hand-written traces
+
+
+def _compute(trace, times, tau, pagesize=4096, every=None):
+    return oracle.compute(trace.splitlines(True), times, tau, pagesize,
+                          every or tau)
+
+
+def test_oracle_counts_windows_exactly():
+    # instruction n touches code page n (so its page is n << 12)
+    trace = "".join("I  %08x,4\n S %08x,8\n" % (n << 12, 0x100000 + (n << 12))
+                    for n in range(1, 11))
+    res = _compute(trace, [4, 10], tau=3, every=3)
+    # window (t - 3, t]: instructions t-2, t-1, t
+    assert [(s.insn, s.data) for s in res.samples] == [(3, 3), (3, 3)]
+    assert res.instructions == 10
+    assert (res.insn_total, res.data_total) == (10, 10)
+    # bounds: sample at t=4 is the 1st (k=1, T=3): hi window (0, 4],
+    # lo window (50, 4] (empty)
+    s = res.samples[0]
+    assert (s.k, s.insn_hi, s.insn_lo, s.data_hi, s.data_lo) == (1, 4, 0, 4, 0)
+
+
+def test_oracle_state_at_t_includes_data_of_instruction_t():
+    trace = "I  00001000,4\n L 00050000,4\nI  00001004,4\n S 00060000,4\n"
+    res = _compute(trace, [1, 2], tau=1)
+    assert [(s.insn, s.data) for s in res.samples] == [(1, 1), (1, 1)]
+    res = _compute(trace, [2], tau=2)
+    assert (res.samples[0].insn, res.samples[0].data) == (1, 2)
+
+
+def test_oracle_splits_straddling_accesses():
+    trace = ("I  00000ffe,5\n"            # code pages 0 and 1
+             " M 00010ffc,8\n"            # data pages 0x10 and 0x11
+             " S 00020000,160\n"          # 1 page; 3 lines of 64 bytes
+             "==1== a Valgrind message\n"
+             "I  00001003,2\n")
+    res = _compute(trace, [2], tau=2)
+    assert (res.samples[0].insn, res.samples[0].data) == (2, 3)
+    res = _compute(trace, [2], tau=2, pagesize=64)
+    # code: 0xffe..0x1002 -> lines 0x3f and 0x40; 0x1003..0x1004 -> 0x40
+    # data: 0x10ffc..0x11003 -> 2 lines; 0x20000..0x2009f -> 3 lines
+    assert (res.samples[0].insn, res.samples[0].data) == (2, 5)
+
+
+def test_oracle_refuses_what_it_does_not_understand():
+    with pytest.raises(oracle.LackeyError):
+        _compute("I  00001000,4\nX something\n", [1], tau=1)
+    with pytest.raises(oracle.LackeyError):
+        _compute("I  00001000,4\n", [2], tau=1)     # beyond the trace
+    with pytest.raises(ValueError):
+        _compute("I  00001000,4\n", [1, 1], tau=1)
+
+
+# ----------------------------------------------------------------------
+# The oracle on a real lackey trace of a program with a known answer
+
+def test_oracle_on_known_program(tmp_path):
+    """codepages straddle: 2 instruction pages, no data page, in every
+    window inside its loop (600,000 instructions after ~130,000 of
+    start-up)."""
+    argv = [wslib.prog("codepages"), "straddle", "200000"]
+    wslib.require_built(argv[0])
+    T = 100000
+    res = oracle.run(wslib.VG_IN_PLACE, argv, [k * T for k in range(1, 8)],
+                     T, 4096, T, cwd=str(tmp_path))
+    vals = [(s.insn, s.data) for s in res.samples]
+    assert vals[2:] == [(2, 0)] * 5, vals
+    assert 700000 < res.instructions < 800000, res.instructions
+
+
+# ----------------------------------------------------------------------
+# ws against the oracle
+
+def _xz_input(tmp_path):
+    rnd = random.Random(1)
+    words = ["alpha", "beta", "gamma", "delta", "working", "set", "page",
+             "valgrind", "sample", "window", "tau", "every"]
+    text = " ".join(rnd.choice(words) + str(rnd.randrange(1000))
+                    for _ in range(1400))
+    path = tmp_path / "input.txt"
+    path.write_text(text[:12000])
+    return str(path)
+
+
+SQL = """\
+CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT, c REAL);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i<300)
+INSERT INTO t SELECT i, printf('row%05d', (i*7919)%300), i*0.5 FROM n;
+CREATE INDEX tb ON t(b);
+SELECT count(*), sum(c), max(b) FROM t WHERE b LIKE 'row001%';
+"""
+
+
+def _case(name, tmp_path):
+    """(argv, stdin file or None, T, tau) of each compared program; each
+    runs about 5,000,000 instructions: some 50 samples."""
+    if name == "xz":
+        xz = shutil.which("xz") or "/usr/bin/xz"
+        return [xz, "-1", "-T1", "-c", _xz_input(tmp_path)], None, 100000, \
+            100000
+    if name == "sqlite3":
+        sql = tmp_path / "script.sql"
+        sql.write_text(SQL)
+        sq = shutil.which("sqlite3") or "/usr/bin/sqlite3"
+        return [sq, ":memory:"], str(sql), 100000, 250000
+    if name == "touch":
+        # our own program: stores, x87 helper loads, fxsave, atomics and
+        # straddling stores, 1,000,000 instructions each, tau < T
+        return [wslib.prog("touch"), "80",
+                "st,0,40,4096,10,1000000",
+                "fld,%d,30,4096,10,1000000" % (40 * 4096),
+                "fxs,0,60,4096,3,1000000",
+                "atom,8,20,8192,10,1000000",
+                "st4,4094,25,8192,10,1000000"], None, 100000, 40000
+    raise ValueError(name)
+
+
+def _run_with_stdin(fn, stdin_path):
+    if stdin_path is None:
+        return fn(subprocess.DEVNULL)
+    with open(stdin_path, "rb") as f:
+        return fn(f)
+
+
+@pytest.mark.parametrize("name", ["xz", "sqlite3", "touch"])
+def test_ws_agrees_with_oracle(tmp_path, name):
+    argv, stdin_path, T, tau = _case(name, tmp_path)
+    for p in argv[:1]:
+        if not os.access(p, os.X_OK):
+            pytest.fail("%s is not installed (scripts/install-deps.sh "
+                        "installs it)" % p)
+    opts = ("--ws-every=%d" % T, "--ws-tau=%d" % tau, "--ws-syscalls=no")
+    out_path = str(tmp_path / "ws.out")
+    run = _run_with_stdin(
+        lambda f: wslib.run_ws(argv, opts, out_path=out_path, stdin=f,
+                               stdout=subprocess.DEVNULL),
+        stdin_path)
+    out = run.output
+    assert (out.every, out.tau, out.header["syscalls"]) == (T, tau, "no")
+    wslib.check_sample_times(out)
+    times = [s.t for s in out.samples]
+    assert len(times) >= 20, times
+
+    res = _run_with_stdin(
+        lambda f: oracle.run(wslib.VG_IN_PLACE, argv, times, tau, 4096, T,
+                             cwd=str(tmp_path), stdin=f),
+        stdin_path)
+
+    # ws and lackey must have run the same instructions: as many samples
+    # as multiples of T fit in lackey's instruction count (the last may
+    # fall after the last superblock boundary).
+    assert res.instructions // T - 1 <= len(times) <= res.instructions // T, (
+        "ws took %d samples, lackey counted %d instructions (T=%d)"
+        % (len(times), res.instructions, T))
+
+    # ... exactly: the main thread's exit event is at ws's final count
+    exits = [e.t for e in out.events if e.kind == "thread-exit"
+             and e.args == ["1"]]
+    assert exits == [res.instructions], (
+        "ws's clock at exit %r, lackey counted %d instructions"
+        % (exits, res.instructions))
+
+    bad = []
+    d_insn = d_data = gap = 0
+    for w, o in zip(out.samples, res.samples):
+        assert w.t == o.t
+        d_insn = max(d_insn, abs(w.insn - o.insn))
+        d_data = max(d_data, abs(w.data - o.data))
+        gap = max(gap, o.insn_hi - o.insn_lo, o.data_hi - o.data_lo)
+        if not (o.insn_lo <= w.insn <= o.insn_hi
+                and o.data_lo <= w.data <= o.data_hi):
+            bad.append("t=%d: ws insn %d data %d, oracle %r"
+                       % (w.t, w.insn, w.data, o))
+    print("%s: %d samples, %d instructions; max |ws - exact|: insn %d, "
+          "data %d; widest bound %d; totals ws %s/%s oracle %d/%d"
+          % (name, len(times), res.instructions, d_insn, d_data, gap,
+             out.summary["insn"][2], out.summary["data"][2],
+             res.insn_total, res.data_total))
+    assert not bad, "%d of %d samples outside the oracle's bounds:\n%s" % (
+        len(bad), len(times), "\n".join(bad[:20]))
+    # totals: every page the oracle saw, and more only for pages unmapped
+    # and mapped again (which lackey cannot tell)
+    assert out.summary["insn"][2] >= res.insn_total
+    assert out.summary["data"][2] >= res.data_total
