@@ -1,0 +1,79 @@
+"""Bad option values are refused before the program runs.
+
+Each case runs `vg-in-place --tool=ws OPTION marker PATH`: valgrind must exit
+with status 1, print a line that names the option and says what it accepts,
+and not run the program (marker would create PATH).  A control run with
+good options shows that marker does create PATH when it runs.
+"""
+
+import os
+import subprocess
+
+import pytest
+
+import wslib
+
+MARKER = wslib.prog("marker")
+
+
+def _run(tmp_path, *options):
+    wslib.require_built(MARKER)
+    mark = tmp_path / "ran"
+    p = subprocess.run([wslib.VG_IN_PLACE, "--tool=ws", *options, MARKER,
+                        str(mark)], cwd=tmp_path, stdin=subprocess.DEVNULL,
+                       capture_output=True, timeout=120)
+    return p.returncode, p.stderr.decode(errors="replace"), mark.exists()
+
+
+def test_good_options_run_the_program(tmp_path):
+    rc, err, ran = _run(tmp_path, "--ws-every=1000", "--ws-tau=3000",
+                        "--ws-pagesize=64", "--ws-time-unit=i",
+                        "--ws-syscalls=no",
+                        "--ws-file=%s" % (tmp_path / "ws.out"))
+    assert rc == 0 and ran, err
+    for ps in ("64", "2097152"):
+        rc, err, ran = _run(tmp_path, "--ws-pagesize=" + ps,
+                            "--ws-file=%s" % (tmp_path / "ws.out"))
+        assert rc == 0 and ran, err
+
+
+# (option=value, names that may stand for the option, substrings of the
+# same line that say what is accepted)
+BAD = [
+    ("--ws-every=abc", ["--ws-every"], ["1 to"]),
+    ("--ws-every=0", ["--ws-every"], ["1 to"]),
+    ("--ws-every=-5", ["--ws-every"], ["1 to"]),
+    ("--ws-every=", ["--ws-every"], ["1 to"]),
+    ("--ws-tau=0", ["--ws-tau"], ["1 to"]),
+    ("--ws-tau=-1", ["--ws-tau"], ["1 to"]),
+    ("--ws-tau=x", ["--ws-tau"], ["1 to"]),
+    ("--ws-pagesize=100", ["--ws-pagesize"], ["power of two", "64", "2097152"]),
+    ("--ws-pagesize=32", ["--ws-pagesize"], ["power of two", "64", "2097152"]),
+    ("--ws-pagesize=4194304", ["--ws-pagesize"],
+     ["power of two", "64", "2097152"]),
+    ("--ws-pagesize=0", ["--ws-pagesize"], ["power of two", "64", "2097152"]),
+    ("--ws-pagesize=4k", ["--ws-pagesize"], ["power of two", "64", "2097152"]),
+    ("--ws-time-unit=s", ["--ws-time-unit"], ["ms"]),
+    ("--ws-time-unit=", ["--ws-time-unit"], ["ms"]),
+    ("--ws-time-unit=instructions", ["--ws-time-unit"], ["ms"]),
+    ("--ws-file=/nonexistent-dir/ws.out", ["--ws-file"], ["writable"]),
+    ("--ws-file=/etc/passwd/ws.out", ["--ws-file"], ["writable"]),
+    # /proc refuses new files even to root (a mode 0500 folder would not)
+    ("--ws-file=/proc/ws.out", ["--ws-file"], ["writable"]),
+    ("--ws-out-file=/nonexistent-dir/ws.out", ["--ws-out-file", "--ws-file"],
+     ["writable"]),
+]
+
+
+@pytest.mark.parametrize("option,names,accepted", BAD,
+                         ids=[b[0] for b in BAD])
+def test_bad_option_refused(tmp_path, option, names, accepted):
+    rc, err, ran = _run(tmp_path, option)
+    assert rc == 1, "exit status %d for %s; stderr:\n%s" % (rc, option, err)
+    assert not ran, "%s: the program ran" % option
+    lines = [l for l in err.splitlines()
+             if any(n in l for n in names) and all(a in l for a in accepted)]
+    assert lines, ("%s: no stderr line names %s and says %s:\n%s"
+                   % (option, " or ".join(names), " and ".join(accepted), err))
+    # nor does it leave a default output file (ws.out.<pid>) behind
+    assert not [f for f in os.listdir(tmp_path) if f.startswith("ws.out")]
