@@ -187,6 +187,16 @@ def test_data_access_straddles_pages(ws):
     assert {s.data for s in ins} == {20}, wslib.show(ins)
 
 
+def test_straddle_after_first_page_touched(ws):
+    """Per element: a byte stored at the start of an even page, then 4 bytes
+    at offset 4094 of it: the straddling store reaches the next page while
+    its first page is already in the working set.  10 elements, 20 pages."""
+    out = ws([P("touch"), "22", "pair,0,10,8192,10,1000000"]).output
+    ins = inside(out.samples)
+    assert len(ins) >= 8, wslib.show(out.samples)
+    assert {s.data for s in ins} == {20}, wslib.show(ins)
+
+
 # ----------------------------------------------------------------------
 # Instruction pages
 
@@ -294,36 +304,43 @@ def test_remapped_page_is_new_in_totals(ws, mode, control):
 # ----------------------------------------------------------------------
 # Threads
 
-# threads 30 10 20 3000000: both threads write to 30 shared pages and to
-# their own pages (tid 1: 10, tid 2: 20), taking turns sweep by sweep
-# (sched_yield with --fair-sched=yes); a round of both sweeps takes
-# 1008 + 1258 instructions, so every window inside the loops holds both.
-THREADS = [P("threads"), "30", "10", "20", "3000000"]
+# threads 30 10 20 6000000: both threads write to 30 shared pages and to
+# their own pages (tid 1: 10, tid 2: 20), taking strict turns (a turn word
+# on a page of its own, read and written by both, and futex wait/wake); a
+# round of both sweeps takes about 2310 instructions, so every window
+# inside the loops holds dozens of both threads' sweeps: 61 data pages
+# process-wide (30 + 10 + 20 + the turn word's page), 31 of them shared,
+# tid 1 41, tid 2 51, and one instruction page (the loop both run: shared
+# code is not counted in `shared`, which is about data).  About 2600
+# rounds: 60 samples, the first two overlapping start-up.
+THREADS = [P("threads"), "30", "10", "20", "6000000"]
 
 
 def test_threads_process_wide(ws):
-    out = ws(THREADS, "--fair-sched=yes").output
+    out = ws(THREADS).output
     ins = inside(out.samples)
-    # ~2,400 rounds of 2266 instructions: 54 samples with both threads
-    assert len(ins) >= 45, wslib.show(out.samples)
-    both = [s for s in ins if s.data == 60]
-    assert len(both) >= 45, (
-        "a page touched by two threads counts once: 30 + 10 + 20 = 60: %s"
-        % wslib.show(ins))
+    assert len(ins) >= 55, wslib.show(out.samples)
+    assert {s.data for s in ins} == {61}, (
+        "a page touched by two threads counts once: 30 + 10 + 20 + 1 = 61: "
+        "%s" % wslib.show(ins))
 
 
 def test_threads_per_thread(ws):
-    out = ws(THREADS, "--fair-sched=yes", "--ws-per-thread=yes").output
+    out = ws(THREADS, "--ws-per-thread=yes").output
     assert out.header["per-thread"] == "yes"
-    starts = [e for e in out.events if e.kind == "thread-start"]
-    assert [e.args for e in starts][-1:] == [["2"]], out.events
-    two = [s for s in out.samples if s.insn == 1 and len(s.threads) == 2]
-    assert len(two) >= 45, out.samples
-    bad = [s for s in two
-           if (s.data, s.shared, s.threads) != (60, 30, {1: (1, 40), 2: (1, 50)})]
+    starts = [e.args for e in out.events if e.kind == "thread-start"]
+    exits = [e.args for e in out.events if e.kind == "thread-exit"]
+    assert sorted(starts) == sorted(exits) == [["1"], ["2"]], out.events
+    ins = inside(out.samples)
+    assert len(ins) >= 55, out.samples
+    bad = [s for s in ins
+           if (s.data, s.shared, s.threads) != (61, 31, {1: (1, 41),
+                                                         2: (1, 51)})]
     assert not bad, (
-        "expected process 1/60 with 30 shared, tid 1: 1/40, tid 2: 1/50; "
+        "expected process 1/61 with 31 shared, tid 1: 1/41, tid 2: 1/51; "
         "got %r" % bad[:10])
+    # one live thread before tid 2 starts: its triple only
+    assert len(out.samples[0].threads) == 1, out.samples[0]
 
 
 # ----------------------------------------------------------------------
@@ -334,6 +351,9 @@ def test_threads_per_thread(ws):
      "1000 stores 64 bytes apart: 1000 lines; the loop is 37 bytes"),
     ([P("touch"), "22", "st4,62,10,8192,10,1000000"], (1, 20),
      "a 4-byte store at offset 62 straddles two lines: 10 stores, 20"),
+    ([P("touch"), "22", "pair,0,10,8192,10,1000000"], (1, 30),
+     "a byte in line 0, then 4 bytes straddling lines 63 and 64: 3 lines "
+     "per element"),
     ([P("touch"), "20", "fxs,0,10,4096,10,1000000"], (1, 70),
      "fxsave writes bytes 0..415 of its area (FCW..XMM15; Valgrind does "
      "not write the reserved bytes 416..511): 7 lines, 10 areas"),

@@ -2,21 +2,25 @@
 
    usage: threads SHARED PRIV1 PRIV2 INSNS
 
-   Maps SHARED + PRIV1 + PRIV2 pages.  The main thread (Valgrind tid 1) and
-   one created thread (tid 2) both run th_loop (alone on its page): each
-   sweep writes one byte to each of the SHARED shared pages, then to each
-   of the thread's own pages (PRIV1 for tid 1, PRIV2 for tid 2), then calls
-   sched_yield with a raw `syscall`, so that under Valgrind's serialised
-   scheduler (--fair-sched=yes) the two threads take turns sweep by sweep.
-   Each thread sweeps for about INSNS instructions.  The loop uses
-   registers only (callee-saved ones are pushed before, popped after).
+   Maps SHARED + PRIV1 + PRIV2 + 1 pages: the shared pages, thread 1's,
+   thread 2's, and a page holding the turn word.  The main thread
+   (Valgrind tid 1) and one created thread (tid 2) both run th_loop (alone
+   on its page).  They take strict turns, whatever the schedulers do: a
+   thread waits (futex) until the turn word names it, sweeps (one byte
+   written to each of the SHARED shared pages, then to each of its own
+   pages), gives the turn to the other thread and wakes it (futex).  Both
+   do the same number of sweeps, about INSNS instructions' worth of
+   rounds.  Apart from the turn word, the loop uses registers only
+   (callee-saved ones are pushed before, popped after).
 
-   A window in which both threads sweep has, process-wide, 1 instruction
-   page and SHARED + PRIV1 + PRIV2 data pages; per thread 1 instruction
-   page each and SHARED + PRIV1 (tid 1) and SHARED + PRIV2 (tid 2) data
-   pages; `shared` (data pages touched by more than one thread) is SHARED:
-   the code page both threads run counts in neither thread's data nor in
-   shared.  Instructions per sweep: 8 + (SHARED + PRIVn) * 25.
+   A window in which both threads sweep several times has, process-wide,
+   1 instruction page and SHARED + PRIV1 + PRIV2 + 1 data pages (the turn
+   word's page is read and written by both); per thread 1 instruction page
+   each and SHARED + PRIV1 + 1 (tid 1) and SHARED + PRIV2 + 1 (tid 2) data
+   pages; `shared` (data pages touched by more than one thread) is
+   SHARED + 1: the code page both threads run counts in neither thread's
+   data nor in shared.  A round (both sweeps) takes about
+   (2*SHARED + PRIV1 + PRIV2) * 25 + 60 instructions.
 
    Exit status 0, 2 on bad arguments, 3 if the thread cannot be made. */
 
@@ -30,8 +34,7 @@ __asm__(".pushsection .text.wsprog.threads,\"ax\",@progbits\n"
         "   .p2align 12\n"
         "   .globl th_loop\n"
         "   .type th_loop, @function\n"
-        /* rdi = shared base, rsi = shared pages, rdx = own base,
-           rcx = own pages, r8 = sweeps, r9 = delay */
+        /* rdi = struct job *; syscall clobbers rax, rcx, r11 only */
         "th_loop:\n"
         "   push %rbx\n"
         "   push %rbp\n"
@@ -39,31 +42,47 @@ __asm__(".pushsection .text.wsprog.threads,\"ax\",@progbits\n"
         "   push %r13\n"
         "   push %r14\n"
         "   push %r15\n"
-        "   mov %rdi, %rbx\n"
-        "   mov %rsi, %rbp\n"
-        "   mov %rdx, %r12\n"
-        "   mov %rcx, %r13\n"
-        "   mov %r8, %r14\n"
-        "   mov %r9, %r15\n"
-        "1: mov %rbx, %rdi\n"
-        "   mov %rbp, %rsi\n"
-        "2: movb $1, (%rdi)\n"
-        "   mov %r15, %rax\n"
-        "3: dec %rax\n"
-        "   jnz 3b\n"
-        "   add $4096, %rdi\n"
-        "   dec %rsi\n"
-        "   jnz 2b\n"
-        "   mov %r12, %rdi\n"
-        "   mov %r13, %rsi\n"
+        "   mov 0(%rdi), %rbx\n"         /* shared pages */
+        "   mov 8(%rdi), %rbp\n"         /* their end */
+        "   mov 16(%rdi), %r12\n"        /* own pages */
+        "   mov 24(%rdi), %r13\n"        /* their end */
+        "   mov 32(%rdi), %r14\n"        /* sweeps */
+        "   mov 40(%rdi), %r15\n"        /* &turn */
+        "   mov 48(%rdi), %r8\n"         /* me: 0 or 1 */
+        "   mov 56(%rdi), %r9\n"         /* delay */
+        "1: mov (%r15), %eax\n"          /* whose turn? */
+        "   cmp %r8d, %eax\n"
+        "   je 3f\n"
+        "   mov %r15, %rdi\n"            /* futex(&turn, FUTEX_WAIT_PRIVATE, */
+        "   mov $128, %esi\n"            /*       turn, NULL)               */
+        "   mov %eax, %edx\n"
+        "   xor %r10d, %r10d\n"
+        "   mov $202, %eax\n"
+        "   syscall\n"
+        "   jmp 1b\n"
+        "3: mov %rbx, %rdi\n"
         "4: movb $1, (%rdi)\n"
-        "   mov %r15, %rax\n"
+        "   mov %r9, %rax\n"
         "5: dec %rax\n"
         "   jnz 5b\n"
         "   add $4096, %rdi\n"
-        "   dec %rsi\n"
-        "   jnz 4b\n"
-        "   mov $24, %eax\n"             /* SYS_sched_yield */
+        "   cmp %rbp, %rdi\n"
+        "   jb 4b\n"
+        "   mov %r12, %rdi\n"
+        "6: movb $1, (%rdi)\n"
+        "   mov %r9, %rax\n"
+        "7: dec %rax\n"
+        "   jnz 7b\n"
+        "   add $4096, %rdi\n"
+        "   cmp %r13, %rdi\n"
+        "   jb 6b\n"
+        "   mov $1, %eax\n"              /* turn = 1 - me */
+        "   sub %r8d, %eax\n"
+        "   mov %eax, (%r15)\n"
+        "   mov %r15, %rdi\n"            /* futex(&turn, FUTEX_WAKE_PRIVATE, 1) */
+        "   mov $129, %esi\n"
+        "   mov $1, %edx\n"
+        "   mov $202, %eax\n"
         "   syscall\n"
         "   dec %r14\n"
         "   jnz 1b\n"
@@ -77,25 +96,20 @@ __asm__(".pushsection .text.wsprog.threads,\"ax\",@progbits\n"
         "   .p2align 12, 0xcc\n"
         ".popsection\n");
 
-void th_loop(char *shared, long nshared, char *own, long nown, long sweeps,
-             long delay);
-
-struct job {
-   char *shared, *own;
-   long nshared, nown, insns;
+struct job {                     /* the offsets th_loop reads */
+   char *shared, *shared_end;    /* 0, 8 */
+   char *own, *own_end;          /* 16, 24 */
+   long  sweeps;                 /* 32 */
+   int  *turn;                   /* 40 */
+   long  me;                     /* 48 */
+   long  delay;                  /* 56 */
 };
 
-static void run(const struct job *j)
-{
-   long per_sweep = 8 + (j->nshared + j->nown) * (4 + 1 + 2 * DELAY);
-   long sweeps = j->insns / per_sweep;
-   th_loop(j->shared, j->nshared, j->own, j->nown, sweeps < 1 ? 1 : sweeps,
-           DELAY);
-}
+void th_loop(struct job *j);
 
 static void *second(void *arg)
 {
-   run(arg);
+   th_loop(arg);
    return NULL;
 }
 
@@ -111,15 +125,23 @@ int main(int argc, char **argv)
    long insns = ws_arg(argv[4], "insns");
    if (ns < 1 || n1 < 1 || n2 < 1)
       return 2;
-   char *base = ws_map((ns + n1 + n2) * 4096);
-   struct job j1 = { base, base + ns * 4096, ns, n1, insns };
-   struct job j2 = { base, base + (ns + n1) * 4096, ns, n2, insns };
+   char *base = ws_map((ns + n1 + n2 + 1) * 4096);
+   char *own1 = base + ns * 4096, *own2 = own1 + n1 * 4096;
+   int *turn = (int *)(own2 + n2 * 4096);   /* 0: thread 1's turn */
+   long round = (2 * ns + n1 + n2) * (4 + 1 + 2 * DELAY) + 60;
+   long sweeps = insns / round < 1 ? 1 : insns / round;
+   struct job *j = calloc(2, sizeof *j);
+   if (!j)
+      return 3;
+   j[0] = (struct job){ base, own1, own1, own2, sweeps, turn, 0, DELAY };
+   j[1] = (struct job){ base, own1, own2, own2 + n2 * 4096, sweeps, turn, 1,
+                        DELAY };
    pthread_t t;
-   if (pthread_create(&t, NULL, second, &j2) != 0) {
+   if (pthread_create(&t, NULL, second, &j[1]) != 0) {
       fprintf(stderr, "threads: pthread_create failed\n");
       return 3;
    }
-   run(&j1);
+   th_loop(&j[0]);
    pthread_join(t, NULL);
    return 0;
 }

@@ -22,6 +22,12 @@
                                          bytes (OFFSET and STRIDE must be
                                          multiples of 16)
    fld   fldt (%rdi); fstp %st(0)    2   helper-implemented 10-byte load
+   pair  movb $1,(%rdi);             2   a byte at the element, then four
+         movl $1,4094(%rdi)              bytes that straddle from the
+                                         element's page into the next one
+                                         (the first page is already in the
+                                         working set when the straddling
+                                         store comes)
 
    Exit status 0, or 2 on bad arguments.  Prints nothing on success. */
 
@@ -34,6 +40,7 @@ WS_LOOP(touch_atom, "lock xaddl %r11d, (%rdi)");
 WS_LOOP(touch_st4, "movl $1, (%rdi)");
 WS_LOOP(touch_fxs, "fxsave (%rdi)");
 WS_LOOP(touch_fld, "fldt (%rdi)\n   fstp %st(0)");
+WS_LOOP(touch_pair, "movb $1, (%rdi)\n   movl $1, 4094(%rdi)");
 
 typedef void loop_fn(char *, long, long, long, long);
 
@@ -41,11 +48,12 @@ static const struct kind {
    const char *name;
    loop_fn    *fn;
    long        a;          /* instructions in the access */
+   long        reach;      /* bytes from the element its accesses reach */
 } kinds[] = {
-   { "st", touch_st, 1 },   { "ld", touch_ld, 1 },
-   { "rmw", touch_rmw, 1 }, { "atom", touch_atom, 1 },
-   { "st4", touch_st4, 1 }, { "fxs", touch_fxs, 1 },
-   { "fld", touch_fld, 2 },
+   { "st", touch_st, 1, 1 },     { "ld", touch_ld, 1, 1 },
+   { "rmw", touch_rmw, 1, 1 },   { "atom", touch_atom, 1, 4 },
+   { "st4", touch_st4, 1, 4 },   { "fxs", touch_fxs, 1, 512 },
+   { "fld", touch_fld, 2, 10 },  { "pair", touch_pair, 2, 4098 },
 };
 
 struct phase {
@@ -95,8 +103,8 @@ int main(int argc, char **argv)
       return 2;
    for (int i = 0; i < nphases; i++) {
       parse_phase(argv[i + 2], &ph[i]);
-      /* The last byte any access of the phase may reach (fxsave: 512). */
-      long last = ph[i].offset + (ph[i].count - 1) * ph[i].stride + 512;
+      long last = ph[i].offset + (ph[i].count - 1) * ph[i].stride
+                  + ph[i].kind->reach;
       if (last > map_pages * 4096) {
          fprintf(stderr, "touch: phase %d goes past the mapping\n", i + 1);
          return 2;
