@@ -97,9 +97,14 @@ typedef struct {
    Stamp** l1;          /* WS_L1_ENTRIES chunk pointers */
    UInt    chunk_bits;  /* pages per chunk = 2^chunk_bits */
    Bool    sparse;      /* NULL slots instead of the zero chunk */
+   Bool    owns_l1;     /* l1 was allocated by pt_init */
 } WS_PageTable;
 
-void   WS_(pt_init)(WS_PageTable* pt, Bool sparse);
+/* |l1_storage|: WS_L1_ENTRIES slots to use as the first level, or NULL
+   to allocate them.  The tables the IR walks use static storage in the
+   tool image, whose address fits in an instruction's 32-bit
+   displacement. */
+void   WS_(pt_init)(WS_PageTable* pt, Bool sparse, Stamp** l1_storage);
 void   WS_(pt_free)(WS_PageTable* pt);
 /* The stamp slot of page number |page|, creating its chunk. */
 Stamp* WS_(pt_slot)(WS_PageTable* pt, Addr page);
@@ -158,6 +163,20 @@ void  WS_(unmapped)(Addr a, SizeT len);
 /* The current time in the user's time unit. */
 ULong WS_(now)(void);
 void  WS_(sampler_fini)(void);
+
+/* How often the slow paths and the instrumentation ran, for
+   --stats=yes (they tell where the time goes). */
+typedef struct {
+   ULong data_misses;      /* WS_(data_miss) calls */
+   ULong insn_misses;      /* WS_(insn_miss) calls */
+   ULong boundaries;       /* WS_(boundary) calls */
+   ULong sbs;              /* superblocks instrumented */
+   ULong data_checks;      /* inline data checks emitted */
+   ULong data_elided;      /* data checks left out */
+   ULong insn_checks;      /* inline code-page checks emitted */
+} WS_Counters;
+extern WS_Counters WS_(counters);
+void WS_(print_counters)(void);
 
 /* Run-wide statistics for the summaries. */
 typedef struct {

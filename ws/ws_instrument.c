@@ -69,6 +69,15 @@
 typedef struct { Int root; Long off; } SymAddr;
 typedef struct { Int offset; SymAddr val; } RegVal;
 
+/* One memory access of the input superblock, found by the first pass. */
+typedef struct {
+   IRExpr* addr;       /* an atom; NULL: the statement accesses nothing */
+   Int     size;
+   IRExpr* guard;      /* NULL when unconditional */
+   SymAddr sym;
+   Int     segment;    /* number of side exits before it */
+} Access;
+
 typedef struct {
    IRSB*    sb;
    IRTemp   stamp;        /* current stamp, loaded on entry */
@@ -76,10 +85,11 @@ typedef struct {
    UInt     insns;        /* IMarks seen so far */
    SymAddr* tmp;          /* per input temporary */
    Int      n_tmps;
-   SymAddr  points[MAX_POINTS];   /* checked, unconditionally */
-   Int      n_points;
    RegVal   regs[MAX_REGS];       /* guest registers holding SymAddrs */
    Int      n_regs;
+   Access*  access;               /* per input statement */
+   SymAddr  points[MAX_POINTS];   /* checked, unconditionally */
+   Int      n_points;
    Addr     code_pages[8];        /* code pages already checked */
    Int      n_code_pages;
 } SBState;
@@ -154,6 +164,111 @@ static void note_wrtmp(SBState* s, IRTemp t, IRExpr* e)
       s->tmp[t] = v;
 }
 
+/* Keeps the address analysis in step with what |st| defines. */
+static void track_stmt(SBState* s, IRStmt* st)
+{
+   switch (st->tag) {
+      case Ist_WrTmp:
+         note_wrtmp(s, st->Ist.WrTmp.tmp, st->Ist.WrTmp.data);
+         break;
+      case Ist_Put:
+         note_put(s, st->Ist.Put.offset, st->Ist.Put.data);
+         break;
+      case Ist_PutI:
+         s->n_regs = 0;
+         break;
+      case Ist_Dirty: {
+         IRDirty* d = st->Ist.Dirty.details;
+         Int i;
+         for (i = 0; i < d->nFxState; i++)
+            if (d->fxState[i].fx != Ifx_Read)
+               s->n_regs = 0;
+         break;
+      }
+      default:
+         break;
+   }
+}
+
+/* The memory access |st| makes, if any (addr stays NULL if none). */
+static Access access_of(const SBState* s, IRStmt* st)
+{
+   IRTypeEnv* tyenv = s->sb->tyenv;
+   Access a = { NULL, 0, NULL, { ROOT_NONE, 0 }, 0 };
+   switch (st->tag) {
+      case Ist_WrTmp:
+         if (st->Ist.WrTmp.data->tag == Iex_Load) {
+            a.addr = st->Ist.WrTmp.data->Iex.Load.addr;
+            a.size = sizeofIRType(st->Ist.WrTmp.data->Iex.Load.ty);
+         }
+         break;
+      case Ist_Store:
+         a.addr = st->Ist.Store.addr;
+         a.size = sizeofIRType(typeOfIRExpr(tyenv, st->Ist.Store.data));
+         break;
+      case Ist_StoreG: {
+         IRStoreG* sg = st->Ist.StoreG.details;
+         a.addr  = sg->addr;
+         a.size  = sizeofIRType(typeOfIRExpr(tyenv, sg->data));
+         a.guard = sg->guard;
+         break;
+      }
+      case Ist_LoadG: {
+         IRLoadG* lg = st->Ist.LoadG.details;
+         IRType loaded = Ity_INVALID, widened = Ity_INVALID;
+         typeOfIRLoadGOp(lg->cvt, &widened, &loaded);
+         a.addr  = lg->addr;
+         a.size  = sizeofIRType(loaded);
+         a.guard = lg->guard;
+         break;
+      }
+      case Ist_Dirty: {
+         IRDirty* d = st->Ist.Dirty.details;
+         if (d->mFx != Ifx_None) {
+            a.addr = d->mAddr;
+            a.size = d->mSize;
+            a.guard = d->guard;
+            if (a.guard->tag == Iex_Const && a.guard->Iex.Const.con->Ico.U1)
+               a.guard = NULL;
+         }
+         break;
+      }
+      case Ist_CAS: {
+         IRCAS* cas = st->Ist.CAS.details;
+         Int size = sizeofIRType(typeOfIRExpr(tyenv, cas->dataLo));
+         a.addr = cas->addr;
+         a.size = cas->dataHi ? 2 * size : size;
+         break;
+      }
+      case Ist_LLSC:
+         a.addr = st->Ist.LLSC.addr;
+         a.size = sizeofIRType(st->Ist.LLSC.storedata == NULL
+                                  ? typeOfIRTemp(tyenv, st->Ist.LLSC.result)
+                                  : typeOfIRExpr(tyenv, st->Ist.LLSC.storedata));
+         break;
+      default:
+         break;
+   }
+   if (a.addr)
+      a.sym = sym_of_atom(s, a.addr);
+   return a;
+}
+
+/* First pass: every statement's access with its symbolic address as
+   it stands at that statement. */
+static void find_accesses(SBState* s, IRSB* sbIn)
+{
+   Int i, segment = 0;
+   for (i = 0; i < sbIn->stmts_used; i++) {
+      IRStmt* st = sbIn->stmts[i];
+      s->access[i] = access_of(s, st);
+      s->access[i].segment = segment;
+      if (st->tag == Ist_Exit)
+         segment++;
+      track_stmt(s, st);
+   }
+}
+
 static Bool point_covered(const SBState* s, Int root, Long y)
 {
    Long ps = WS_(clo_pagesize);
@@ -175,6 +290,35 @@ static void add_point(SBState* s, Int root, Long off)
       s->points[s->n_points].root = root;
       s->points[s->n_points].off = off;
       s->n_points++;
+   }
+}
+
+/* Widens the byte range [*lo, *hi] of access |i| to the unconditional
+   accesses off the same root later in the same exit-free stretch of
+   the superblock, as long as the whole stays shorter than a page.
+   Those accesses are sure to run once access |i| does (no exit comes
+   between), so checking the range's two ends at |i| is exact, and
+   leaves each of them covered. */
+static void widen_to_group(const SBState* s, Int i, Int n_stmts,
+                           Long* lo, Long* hi)
+{
+   const Access* a = &s->access[i];
+   Long ps = WS_(clo_pagesize);
+   Int j;
+   for (j = i + 1; j < n_stmts; j++) {
+      const Access* b = &s->access[j];
+      Long blo, bhi;
+      if (b->segment != a->segment)
+         break;
+      if (b->addr == NULL || b->guard != NULL || b->sym.root != a->sym.root
+          || b->size > ps)
+         continue;
+      blo = b->sym.off < *lo ? b->sym.off : *lo;
+      bhi = b->sym.off + b->size - 1 > *hi ? b->sym.off + b->size - 1 : *hi;
+      if (bhi - blo < ps) {
+         *lo = blo;
+         *hi = bhi;
+      }
    }
 }
 
@@ -246,6 +390,7 @@ static void check_code_page(SBState* s, Addr page)
    if (s->n_code_pages < (Int)(sizeof s->code_pages / sizeof(Addr)))
       s->code_pages[s->n_code_pages++] = page;
    slot = WS_(pt_slot)(&WS_(tables)[WS_Insn], page);
+   WS_(counters).insn_checks++;
    call_if(s, stale(s, c64((Addr)slot)), "ws_insn_miss", WS_(insn_miss), 1,
            mkIRExprVec_1(mkIRExpr_HWord(page)));
 }
@@ -259,13 +404,16 @@ static void check_insn(SBState* s, Addr a, UInt len)
       check_code_page(s, last);
 }
 
-/* The address of the stamp slot of the data page holding |addr|. */
-static IRExpr* data_slot_addr(SBState* s, IRExpr* addr)
+/* Non-zero (Ity_I64) unless the data page holding |addr| is current
+   and [addr, addr+size-1] stays on that page:
+      (slot ^ stamp) | (((addr mod ps) + size - 1) >> shift)
+   One compare then guards the helper, which sorts out both cases. */
+static IRExpr* data_stale(SBState* s, IRExpr* addr, Int size)
 {
    const WS_PageTable* pt = &WS_(tables)[WS_Data];
    UInt shift = WS_(page_shift);
-   UInt l1_shift = shift + pt->chunk_bits;    /* 30 on amd64 */
-   /* Index and scale in one shift-and-mask each. */
+   UInt l1_shift = shift + pt->chunk_bits;
+   /* Index and scale each level with one shift and one mask. */
    IRExpr* l1_off = bind(s, Ity_I64, IRExpr_Binop(Iop_And64,
                        bind(s, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
                             IRExpr_Const(IRConst_U8(l1_shift - 3)))),
@@ -277,132 +425,76 @@ static IRExpr* data_slot_addr(SBState* s, IRExpr* addr)
                        bind(s, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
                             IRExpr_Const(IRConst_U8(shift - 2)))),
                        c64((((ULong)1 << pt->chunk_bits) - 1) << 2)));
-   return bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, chunk, l2_off));
+   IRExpr* slot = bind(s, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32,
+                       bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, chunk,
+                                                     l2_off))));
+   IRExpr* diff = bind(s, Ity_I64, IRExpr_Unop(Iop_32Uto64,
+                       bind(s, Ity_I32, IRExpr_Binop(Iop_Xor32, slot,
+                                        IRExpr_RdTmp(s->stamp)))));
+   if (size > 1) {
+      IRExpr* end = bind(s, Ity_I64, IRExpr_Binop(Iop_Add64,
+                       bind(s, Ity_I64, IRExpr_Binop(Iop_And64, addr,
+                            c64(WS_(clo_pagesize) - 1))),
+                       c64(size - 1)));
+      IRExpr* crosses = bind(s, Ity_I64, IRExpr_Binop(Iop_Shr64, end,
+                             IRExpr_Const(IRConst_U8(shift))));
+      diff = bind(s, Ity_I64, IRExpr_Binop(Iop_Or64, diff, crosses));
+   }
+   return diff;
 }
 
-/* Emits the check for an access of |size| bytes at |addr| (an atom),
-   executed only when |guard| (an Ity_I1 atom, or NULL) holds. */
-static void check_data(SBState* s, IRExpr* addr, Int size, IRExpr* guard)
+/* Emits the check for the access at statement |i|, unless earlier
+   checks already cover it. */
+static void check_access(SBState* s, Int i, Int n_stmts)
 {
-   SymAddr sym = sym_of_atom(s, addr);
+   const Access* a = &s->access[i];
    Long    ps = WS_(clo_pagesize);
+   Long    lo = a->sym.off, hi = a->sym.off + a->size - 1;
+   IRExpr* addr = a->addr;
    IRExpr* cond;
+   Int     size = a->size;
+   Bool    known = a->sym.root != ROOT_NONE && size <= ps;
 
    if (size <= 0)
       return;
-   if (sym.root != ROOT_NONE && size <= ps
-       && point_covered(s, sym.root, sym.off)
-       && point_covered(s, sym.root, sym.off + size - 1))
+   if (known && point_covered(s, a->sym.root, lo)
+       && point_covered(s, a->sym.root, hi)) {
+      WS_(counters).data_elided++;
       return;
+   }
+   WS_(counters).data_checks++;
+
+   if (known && a->guard == NULL) {
+      widen_to_group(s, i, n_stmts, &lo, &hi);
+      if (lo != a->sym.off) {
+         addr = a->sym.root == ROOT_CONST
+                   ? c64(lo)
+                   : bind(s, Ity_I64, IRExpr_Binop(Iop_Add64,
+                          IRExpr_RdTmp(a->sym.root), c64(lo)));
+      }
+      size = hi - lo + 1;
+   }
 
    if (size > ps) {
-      cond = guard ? guard : IRExpr_Const(IRConst_U1(True));
+      cond = a->guard ? a->guard : IRExpr_Const(IRConst_U1(True));
    } else {
-      cond = stale(s, data_slot_addr(s, addr));
-      if (size > 1) {
-         /* Straddles when (addr mod ps) > ps - size. */
-         IRExpr* in_page = bind(s, Ity_I64, IRExpr_Binop(Iop_And64, addr,
-                                                         c64(ps - 1)));
-         IRExpr* straddles = bind(s, Ity_I1, IRExpr_Binop(Iop_CmpLT64U,
-                                  c64(ps - size), in_page));
-         cond = bind(s, Ity_I1, IRExpr_Binop(Iop_Or1, cond, straddles));
-      }
-      if (guard)
-         cond = bind(s, Ity_I1, IRExpr_Binop(Iop_And1, cond, guard));
+      cond = bind(s, Ity_I1, IRExpr_Binop(Iop_CmpNE64,
+                  data_stale(s, addr, size), c64(0)));
+      if (a->guard)
+         cond = bind(s, Ity_I1, IRExpr_Binop(Iop_And1, cond, a->guard));
    }
    call_if(s, cond, "ws_data_miss", WS_(data_miss), 2,
            mkIRExprVec_2(addr, mkIRExpr_HWord(size)));
 
-   if (guard == NULL && sym.root != ROOT_NONE && size <= ps) {
-      add_point(s, sym.root, sym.off);
-      add_point(s, sym.root, sym.off + size - 1);
+   if (known && a->guard == NULL) {
+      add_point(s, a->sym.root, lo);
+      add_point(s, a->sym.root, hi);
    }
 }
 
 /*------------------------------------------------------------*/
 /*--- The instrumentation pass                             ---*/
 /*------------------------------------------------------------*/
-
-static void check_stmt_accesses(SBState* s, IRStmt* st)
-{
-   IRTypeEnv* tyenv = s->sb->tyenv;
-   switch (st->tag) {
-      case Ist_WrTmp:
-         if (st->Ist.WrTmp.data->tag == Iex_Load)
-            check_data(s, st->Ist.WrTmp.data->Iex.Load.addr,
-                       sizeofIRType(st->Ist.WrTmp.data->Iex.Load.ty), NULL);
-         break;
-      case Ist_Store:
-         check_data(s, st->Ist.Store.addr,
-                    sizeofIRType(typeOfIRExpr(tyenv, st->Ist.Store.data)),
-                    NULL);
-         break;
-      case Ist_StoreG: {
-         IRStoreG* sg = st->Ist.StoreG.details;
-         check_data(s, sg->addr, sizeofIRType(typeOfIRExpr(tyenv, sg->data)),
-                    sg->guard);
-         break;
-      }
-      case Ist_LoadG: {
-         IRLoadG* lg = st->Ist.LoadG.details;
-         IRType loaded = Ity_INVALID, widened = Ity_INVALID;
-         typeOfIRLoadGOp(lg->cvt, &widened, &loaded);
-         check_data(s, lg->addr, sizeofIRType(loaded), lg->guard);
-         break;
-      }
-      case Ist_Dirty: {
-         IRDirty* d = st->Ist.Dirty.details;
-         if (d->mFx != Ifx_None) {
-            IRExpr* g = d->guard;
-            if (g && g->tag == Iex_Const && g->Iex.Const.con->Ico.U1)
-               g = NULL;
-            check_data(s, d->mAddr, d->mSize, g);
-         }
-         break;
-      }
-      case Ist_CAS: {
-         IRCAS* cas = st->Ist.CAS.details;
-         Int size = sizeofIRType(typeOfIRExpr(tyenv, cas->dataLo));
-         check_data(s, cas->addr, cas->dataHi ? 2 * size : size, NULL);
-         break;
-      }
-      case Ist_LLSC: {
-         IRType ty = st->Ist.LLSC.storedata == NULL
-                        ? typeOfIRTemp(tyenv, st->Ist.LLSC.result)
-                        : typeOfIRExpr(tyenv, st->Ist.LLSC.storedata);
-         check_data(s, st->Ist.LLSC.addr, sizeofIRType(ty), NULL);
-         break;
-      }
-      default:
-         break;
-   }
-}
-
-/* Keeps the address analysis in step with what |st| defines. */
-static void track_stmt(SBState* s, IRStmt* st)
-{
-   switch (st->tag) {
-      case Ist_WrTmp:
-         note_wrtmp(s, st->Ist.WrTmp.tmp, st->Ist.WrTmp.data);
-         break;
-      case Ist_Put:
-         note_put(s, st->Ist.Put.offset, st->Ist.Put.data);
-         break;
-      case Ist_PutI:
-         s->n_regs = 0;
-         break;
-      case Ist_Dirty: {
-         IRDirty* d = st->Ist.Dirty.details;
-         Int i;
-         for (i = 0; i < d->nFxState; i++)
-            if (d->fxState[i].fx != Ifx_Read)
-               s->n_regs = 0;
-         break;
-      }
-      default:
-         break;
-   }
-}
 
 IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
                       const VexGuestLayout* layout,
@@ -415,6 +507,7 @@ IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    Bool started = False;
 
    tl_assert(gWordTy == Ity_I64 && hWordTy == Ity_I64);
+   WS_(counters).sbs++;
    VG_(memset)(&s, 0, sizeof s);
    s.sb = deepCopyIRSBExceptStmts(sbIn);
    s.n_tmps = sbIn->tyenv->types_used;
@@ -423,6 +516,9 @@ IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
       s.tmp[i].root = ROOT_NONE;
       s.tmp[i].off = 0;
    }
+   s.access = VG_(malloc)("ws.instrument.access",
+                          (sbIn->stmts_used + 1) * sizeof(Access));
+   find_accesses(&s, sbIn);
 
    for (i = 0; i < sbIn->stmts_used; i++) {
       IRStmt* st = sbIn->stmts[i];
@@ -439,15 +535,16 @@ IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
          continue;
       }
       if (started) {
-         check_stmt_accesses(&s, st);
+         if (s.access[i].addr)
+            check_access(&s, i, sbIn->stmts_used);
          if (st->tag == Ist_Exit)
             store_clock(&s);
       }
-      track_stmt(&s, st);
       addStmtToIRSB(s.sb, st);
    }
    if (started)
       store_clock(&s);
+   VG_(free)(s.access);
    VG_(free)(s.tmp);
    return s.sb;
 }

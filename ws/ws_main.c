@@ -33,6 +33,7 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
+#include "pub_tool_options.h"
 #include "pub_tool_tooliface.h"
 
 #include "ws_global.h"
@@ -53,6 +54,8 @@ static void ws_fini(Int exitcode)
    WS_(sampler_fini)();
    WS_(out_trailer)();
    WS_(out_stderr_summary)();
+   if (VG_(clo_stats))
+      WS_(print_counters)();
 }
 
 static void ws_pre_clo_init(void)
@@ -70,6 +73,7 @@ static void ws_pre_clo_init(void)
    VG_(needs_command_line_options)(WS_(process_cmd_line_option),
                                    WS_(print_usage),
                                    WS_(print_debug_usage));
+   VG_(needs_print_stats)         (WS_(print_counters));
 
    VG_(track_pre_thread_ll_create)(WS_(thread_created));
    VG_(track_pre_thread_ll_exit)  (WS_(thread_exited));

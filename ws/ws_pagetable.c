@@ -54,12 +54,14 @@ static Stamp* new_chunk(const WS_PageTable* pt)
    return c;   /* fresh anonymous memory reads as zero */
 }
 
-void WS_(pt_init)(WS_PageTable* pt, Bool sparse)
+void WS_(pt_init)(WS_PageTable* pt, Bool sparse, Stamp** l1_storage)
 {
    UInt i;
    pt->chunk_bits = WS_ADDR_BITS - WS_L1_BITS - WS_(page_shift);
    pt->sparse = sparse;
-   pt->l1 = VG_(am_shadow_alloc)(WS_L1_ENTRIES * sizeof(Stamp*));
+   pt->owns_l1 = l1_storage == NULL;
+   pt->l1 = l1_storage ? l1_storage
+                       : VG_(am_shadow_alloc)(WS_L1_ENTRIES * sizeof(Stamp*));
    if (pt->l1 == NULL)
       VG_(out_of_memory_NORETURN)("ws.pagetable.l1",
                                   WS_L1_ENTRIES * sizeof(Stamp*));
@@ -84,7 +86,8 @@ void WS_(pt_free)(WS_PageTable* pt)
    for (i = 0; i < WS_L1_ENTRIES; i++)
       if (!is_unused(pt, pt->l1[i]))
          VG_(am_munmap_valgrind)((Addr)pt->l1[i], chunk_bytes(pt));
-   VG_(am_munmap_valgrind)((Addr)pt->l1, WS_L1_ENTRIES * sizeof(Stamp*));
+   if (pt->owns_l1)
+      VG_(am_munmap_valgrind)((Addr)pt->l1, WS_L1_ENTRIES * sizeof(Stamp*));
    pt->l1 = NULL;
 }
 

@@ -51,12 +51,14 @@ ULong        WS_(next_event) = 0;
 Stamp        WS_(cur_stamp)  = 1;
 WS_PageTable WS_(tables)[2];
 WS_Stats     WS_(stats);
+WS_Counters  WS_(counters);
 
 /* In ms mode the IR cannot see the wall clock, so the boundary
    handler runs every this many instructions to look at it. */
 #define WS_MS_POLL_INSNS  20000
 
 static WS_Window windows[2];
+static Stamp*    table_l1[2][WS_L1_ENTRIES];
 
 /* When each epoch still in the window began, in time units: a ring
    like the windows', indexed by stamp. */
@@ -213,11 +215,13 @@ void WS_(touch_range)(WS_Kind kind, Addr a, SizeT size)
 
 VG_REGPARM(2) void WS_(data_miss)(Addr a, HWord size)
 {
+   WS_(counters).data_misses++;
    WS_(touch_range)(WS_Data, a, size);
 }
 
 VG_REGPARM(1) void WS_(insn_miss)(Addr page)
 {
+   WS_(counters).insn_misses++;
    touch_page(WS_Insn, page);
 }
 
@@ -304,6 +308,7 @@ void WS_(boundary)(void)
    ULong t = WS_(now)();
    ULong every = WS_(clo_every);
 
+   WS_(counters).boundaries++;
    if (next_window_j * every - WS_(clo_tau) <= t) {
       WS_(new_stamp)();
       next_window_j = first_window_after(t);
@@ -321,13 +326,25 @@ void WS_(sampler_init)(void)
    Int kind;
    ms_origin = VG_(read_millisecond_timer)();
    for (kind = 0; kind < 2; kind++) {
-      WS_(pt_init)(&WS_(tables)[kind], False);
+      WS_(pt_init)(&WS_(tables)[kind], False, table_l1[kind]);
       WS_(win_init)(&windows[kind]);
    }
    set_stamp_time(WS_(cur_stamp), 0);
    next_sample_k = 1;
    next_window_j = first_window_after(0);
    schedule_next();
+}
+
+void WS_(print_counters)(void)
+{
+   const WS_Counters* c = &WS_(counters);
+   VG_(dmsg)("ws: superblocks instrumented: %'llu\n", c->sbs);
+   VG_(dmsg)("ws: checks emitted: %'llu data (%'llu left out), "
+             "%'llu code\n", c->data_checks, c->data_elided, c->insn_checks);
+   VG_(dmsg)("ws: slow-path calls: %'llu data, %'llu code, "
+             "%'llu boundaries\n", c->data_misses, c->insn_misses,
+             c->boundaries);
+   VG_(dmsg)("ws: epochs: %u\n", WS_(cur_stamp));
 }
 
 void WS_(sampler_fini)(void)

@@ -63,8 +63,8 @@ void WS_(threads_init)(void)
    if (!WS_(clo_per_thread))
       return;
    threads = VG_(calloc)("ws.threads", VG_N_THREADS, sizeof(ThreadWS));
-   WS_(pt_init)(&last_toucher, True);
-   WS_(pt_init)(&other_stamp, True);
+   WS_(pt_init)(&last_toucher, True, NULL);
+   WS_(pt_init)(&other_stamp, True, NULL);
    WS_(win_init)(&shared);
 }
 
@@ -74,7 +74,7 @@ static ThreadWS* thread_state(ThreadId tid)
    Int kind;
    if (!t->live) {
       for (kind = 0; kind < 2; kind++) {
-         WS_(pt_init)(&t->tables[kind], True);
+         WS_(pt_init)(&t->tables[kind], True, NULL);
          WS_(win_init)(&t->windows[kind]);
       }
       t->live = True;
