@@ -364,8 +364,24 @@ def test_threads_per_thread(ws):
      "line 0 (dec, jnz) and lines 63 and 64 (the straddling jmp)"),
 ])
 def test_pagesize_64(ws, argv, expected, why):
-    out = ws(argv, "--ws-pagesize=64").output
+    r = ws(argv, "--ws-pagesize=64")
+    out = r.output
     assert out.pagesize == 64
     value, n = longest_run(out.samples)
     assert value == expected and n >= 8, (why, value, n,
                                           wslib.show(out.samples))
+    wslib.check_trailer(r)
+
+
+def test_pagesize_2M(ws):
+    """Pages of 2 MiB: touch's mapping starts on a 2 MiB boundary, so 1024
+    pages of 4 KiB are 2 huge pages; the loop's code is 1.  (At this size
+    start-up's code is 1 page too, so insn == 1 does not tell the loop's
+    windows: the loop's 20 samples are the longest run instead.)"""
+    r = ws([P("touch"), "1024", "st,0,1024,4096,1,2000000"],
+           "--ws-pagesize=2097152")
+    out = r.output
+    assert out.pagesize == 2097152
+    value, n = longest_run(out.samples)
+    assert value == (1, 2) and n >= 17, (value, n, wslib.show(out.samples))
+    wslib.check_trailer(r)

@@ -178,6 +178,19 @@ def test_every_and_tau_other_than_default(ws):
     assert max(s.data for s in out.samples if s.insn == 1) == 500
 
 
+def test_run_shorter_than_T(ws):
+    """No sample at all: the trailer still says so, with the totals."""
+    r = ws([wslib.prog("codepages"), "calls", "1000"], "--ws-every=100000000")
+    out = r.output
+    assert out.samples == [] and out.nsamples == 0
+    assert out.summary["insn"][:2] == (0.0, 0)
+    assert out.summary["data"][:2] == (0.0, 0)
+    # ~156,000 instructions of start-up, main and 9 code pages of the loop
+    assert out.summary["insn"][2] >= 9 + 1
+    assert out.summary["data"][2] >= 1
+    wslib.check_trailer(r)
+
+
 def test_pid_in_file_name(ws, tmp_path):
     r = ws([wslib.prog("codepages"), "calls", "1000"],
            out_path=str(tmp_path / "w.%p.out"))
@@ -216,9 +229,10 @@ def test_time_unit_ms(tmp_path):
     """Milliseconds: about 200,000,000 instructions of a 10-page loop, which
     take one to a few seconds under ws, after start-up.  Samples every
     50 ms: t strictly increasing, at most one sample per multiple of 50 ms,
-    never early, not later than the run itself lasted; in the loop the
+    never early, not later than the run itself lasted; in the loop most
     samples come at the multiples (within 10 ms: the loop reaches a
-    superblock boundary every few microseconds), and its windows (many
+    superblock boundary every few microseconds; some slack for a busy
+    machine that deschedules the process), and its windows (many
     sweeps of 10 pages each) hold 1 code page and 10 data pages."""
     T = 50
     argv = [wslib.prog("touch"), "20", "st,0,10,4096,10,200000000"]
@@ -242,7 +256,7 @@ def test_time_unit_ms(tmp_path):
     loop = [s for s in out.samples if (s.insn, s.data) == (1, 10)]
     assert len(loop) >= 0.6 * n, wslib.show(out.samples)
     punctual = [s for s in loop if s.t % T <= 10]
-    assert len(punctual) >= 0.8 * len(loop), wslib.show(loop)
+    assert len(punctual) >= 0.5 * len(loop), wslib.show(loop)
     wslib.check_trailer(r)
 
 

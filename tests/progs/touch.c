@@ -3,8 +3,9 @@
    usage: touch MAP_PAGES PHASE...
    PHASE: KIND,OFFSET,COUNT,STRIDE,DELAY,INSNS
 
-   Maps MAP_PAGES pages of 4096 bytes (one anonymous mapping, page aligned,
-   never touched otherwise), then for each phase in turn calls the loop of
+   Maps MAP_PAGES pages of 4096 bytes (one anonymous mapping, never touched
+   otherwise; its start is aligned to 2 MiB, so that page counts at
+   --ws-pagesize=2097152 are known too), then for each phase in turn calls the loop of
    KIND (see wsprog.h) on base+OFFSET with COUNT elements STRIDE bytes
    apart, DELAY spins per element, and as many sweeps as take about INSNS
    instructions.  A window that lies inside one phase, and is longer than
@@ -110,7 +111,10 @@ int main(int argc, char **argv)
          return 2;
       }
    }
-   char *base = ws_map(map_pages * 4096);
+   /* Map 2 MiB more and start at the first 2 MiB boundary in it. */
+   long huge = 2L << 20;
+   char *raw = ws_map(map_pages * 4096 + huge);
+   char *base = raw + (huge - (long)((unsigned long)raw % huge)) % huge;
 
    for (int i = 0; i < nphases; i++) {
       long per = WS_LOOP_PER_ELEMENT(ph[i].kind->a, ph[i].delay);
