@@ -29,6 +29,7 @@
      ws_threads.c     per-thread working sets and shared pages
      ws_instrument.c  the VEX IR emitted for every superblock
      ws_syscalls.c    memory touched by the kernel, unmapped ranges
+     ws_regions.c     summaries of named measured regions
      ws_output.c      the output file and the stderr summary
      ws_main.c        tool registration, start-up and exit
 
@@ -62,6 +63,7 @@ extern WS_TimeUnit  WS_(clo_time_unit);
 extern const HChar* WS_(clo_file);
 extern Bool         WS_(clo_per_thread);
 extern Bool         WS_(clo_syscalls);
+extern Bool         WS_(clo_instr_atstart);
 
 extern UInt         WS_(page_shift);     /* log2(clo_pagesize) */
 
@@ -178,6 +180,28 @@ typedef struct {
 extern WS_Counters WS_(counters);
 void WS_(print_counters)(void);
 
+/* Measurement on or off (WS_START / WS_STOP, "ws start" / "ws stop").
+   While off, code runs uninstrumented, the clock stands still and no
+   sample is taken. */
+extern Bool WS_(measuring);
+void  WS_(measure_start)(void);
+void  WS_(measure_stop)(void);
+/* Change T or tau from now on (a new epoch begins at once). */
+void  WS_(set_every)(ULong every);
+void  WS_(set_tau)(ULong tau);
+/* Pages with a stamp in the window of the last sample or later: the
+   working set over a window that started at the last sample's window
+   start (between tau and tau + T long). */
+void  WS_(current_sizes)(ULong sizes[2]);
+Stamp WS_(window_first_stamp)(void);
+/* When epoch |s| began, if it is still in the window; else 0. */
+ULong WS_(stamp_start_time)(Stamp s);
+
+typedef struct { ULong t, insn, data; } WS_Sample;
+/* Copies the last min(n, kept) samples, oldest first; returns how many.
+   The last 1024 samples are kept. */
+ULong WS_(series)(ULong n, WS_Sample* out);
+
 /* Run-wide statistics for the summaries. */
 typedef struct {
    ULong samples;
@@ -186,6 +210,22 @@ typedef struct {
    ULong total[2];      /* distinct pages ever touched */
 } WS_Stats;
 extern WS_Stats WS_(stats);
+
+/*------------------------------------------------------------*/
+/*--- Regions (ws_regions.c)                               ---*/
+/*------------------------------------------------------------*/
+
+extern Stamp WS_(region_first);     /* first epoch of the open region,
+                                       0 when none is open */
+extern ULong WS_(region_total)[2];  /* distinct pages it touched */
+void  WS_(region_mark)(const HChar* label);
+void  WS_(region_open)(void);
+void  WS_(region_close)(void);
+void  WS_(region_sample)(ULong insn, ULong data);
+void  WS_(regions_report)(void (*report)(const HChar* label, ULong regions,
+                                         ULong samples, const ULong sum[2],
+                                         const ULong peak[2],
+                                         const ULong total[2]));
 
 /*------------------------------------------------------------*/
 /*--- Threads (ws_threads.c)                               ---*/

@@ -507,6 +507,8 @@ IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    Bool started = False;
 
    tl_assert(gWordTy == Ity_I64 && hWordTy == Ity_I64);
+   if (!WS_(measuring))
+      return sbIn;
    WS_(counters).sbs++;
    VG_(memset)(&s, 0, sizeof s);
    s.sb = deepCopyIRSBExceptStmts(sbIn);

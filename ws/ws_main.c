@@ -41,6 +41,7 @@
 static void ws_post_clo_init(void)
 {
    WS_(post_clo_check)();
+   WS_(measuring) = WS_(clo_instr_atstart);
    WS_(out_open)();       /* exits with status 1 if it cannot */
    WS_(sampler_init)();
    WS_(threads_init)();
@@ -51,6 +52,7 @@ static void ws_post_clo_init(void)
 
 static void ws_fini(Int exitcode)
 {
+   WS_(region_close)();
    WS_(sampler_fini)();
    WS_(out_trailer)();
    WS_(out_stderr_summary)();

@@ -35,6 +35,7 @@ WS_TimeUnit  WS_(clo_time_unit)  = WS_TimeInsns;
 const HChar* WS_(clo_file)       = "ws.out.%p";
 Bool         WS_(clo_per_thread) = False;
 Bool         WS_(clo_syscalls)   = True;
+Bool         WS_(clo_instr_atstart) = True;
 
 UInt         WS_(page_shift)     = 12;
 
@@ -120,6 +121,8 @@ Bool WS_(process_cmd_line_option)(const HChar* arg)
       parse_yes_no(arg, "--ws-per-thread", &WS_(clo_per_thread));
    else if (is_option(arg, "--ws-syscalls"))
       parse_yes_no(arg, "--ws-syscalls", &WS_(clo_syscalls));
+   else if (is_option(arg, "--ws-instr-atstart"))
+      parse_yes_no(arg, "--ws-instr-atstart", &WS_(clo_instr_atstart));
    else
       return False;
    return True;
@@ -147,6 +150,8 @@ void WS_(print_usage)(void)
 "                              (also --ws-out-file; %%p, %%q{VAR}, %%n expanded)\n"
 "    --ws-per-thread=no|yes    per-thread columns in each sample [no]\n"
 "    --ws-syscalls=yes|no      count memory accessed by system calls [yes]\n"
+"    --ws-instr-atstart=yes|no measure from the start, or only after\n"
+"                              WS_START / \"ws start\" [yes]\n"
    );
 }
 

@@ -188,6 +188,9 @@ void WS_(out_header)(void)
    WS_(out_end_line)();
    WS_(out_printf)("per-thread: %s", WS_(clo_per_thread) ? "yes" : "no");
    WS_(out_end_line)();
+   WS_(out_printf)("instr-atstart: %s",
+                   WS_(clo_instr_atstart) ? "yes" : "no");
+   WS_(out_end_line)();
    WS_(out_printf)("columns: t insn data%s",
                    WS_(clo_per_thread) ? " shared {tid insn data}..." : "");
    WS_(out_end_line)();
@@ -209,10 +212,53 @@ static ULong pages_to_kb(ULong sum, ULong n)
 
 static const HChar* kind_name[2] = { "insn", "data" };
 
+static void write_region(const HChar* label, ULong n_regions, ULong samples,
+                         const ULong sum[2], const ULong peak[2],
+                         const ULong total[2])
+{
+   Int kind;
+   HChar avg[32];
+   WS_(out_printf)("region %llu %llu", n_regions, samples);
+   for (kind = 0; kind < 2; kind++) {
+      format_avg(avg, sum[kind], samples);
+      WS_(out_printf)(" %s %s %llu %llu", kind_name[kind], avg, peak[kind],
+                      total[kind]);
+   }
+   WS_(out_printf)(" label %s", label);
+   WS_(out_end_line)();
+}
+
+static void print_sizes(const HChar* indent, const ULong sum[2],
+                        const ULong peak[2], const ULong total[2], ULong n)
+{
+   static const HChar* label[2] = { "Insn", "Data" };
+   Int kind;
+   HChar avg[32];
+   for (kind = 0; kind < 2; kind++) {
+      format_avg(avg, sum[kind], n);
+      VG_(umsg)("%s%s avg/peak/total: %s/%llu/%llu pages "
+                "(%llu/%llu/%llu kB)\n",
+                indent, label[kind], avg, peak[kind], total[kind],
+                pages_to_kb(sum[kind], n), pages_to_kb(peak[kind], 1),
+                pages_to_kb(total[kind], 1));
+   }
+}
+
+static void print_region(const HChar* label, ULong n_regions, ULong samples,
+                         const ULong sum[2], const ULong peak[2],
+                         const ULong total[2])
+{
+   VG_(umsg)("Region '%s' (%llu region%s, %llu sample%s):\n", label,
+             n_regions, n_regions == 1 ? "" : "s",
+             samples, samples == 1 ? "" : "s");
+   print_sizes("  ", sum, peak, total, samples);
+}
+
 void WS_(out_trailer)(void)
 {
    Int kind;
    HChar avg[32];
+   WS_(regions_report)(write_region);
    for (kind = 0; kind < 2; kind++) {
       format_avg(avg, WS_(stats).sum[kind], WS_(stats).samples);
       WS_(out_printf)("summary %s %s %llu %llu", kind_name[kind], avg,
@@ -231,20 +277,10 @@ void WS_(out_trailer)(void)
 
 void WS_(out_stderr_summary)(void)
 {
-   static const HChar* label[2] = { "Insn", "Data" };
-   Int kind;
-   HChar avg[32];
-   for (kind = 0; kind < 2; kind++) {
-      ULong n = WS_(stats).samples;
-      format_avg(avg, WS_(stats).sum[kind], n);
-      VG_(umsg)("%s avg/peak/total: %s/%llu/%llu pages (%llu/%llu/%llu kB)\n",
-                label[kind], avg, WS_(stats).peak[kind],
-                WS_(stats).total[kind],
-                pages_to_kb(WS_(stats).sum[kind], n),
-                pages_to_kb(WS_(stats).peak[kind], 1),
-                pages_to_kb(WS_(stats).total[kind], 1));
-   }
+   print_sizes("", WS_(stats).sum, WS_(stats).peak, WS_(stats).total,
+               WS_(stats).samples);
    VG_(umsg)("Samples: %llu\n", WS_(stats).samples);
+   WS_(regions_report)(print_region);
    VG_(umsg)("Output file: %s\n", out_name ? out_name : "(none)");
 }
 

@@ -43,6 +43,7 @@
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_threadstate.h"
+#include "pub_tool_transtab.h"
 
 #include "ws_global.h"
 
@@ -69,6 +70,16 @@ static Stamp  window_first   = 1;   /* oldest stamp in the window */
 static ULong next_sample_k;         /* next sample at k*T */
 static ULong next_window_j;         /* next epoch at j*T - tau */
 static UInt  ms_origin;             /* timer value at start-up */
+static UInt  ms_paused;             /* ms spent with measurement off */
+static UInt  ms_stopped_at;         /* timer value at the last stop */
+
+Bool         WS_(measuring) = True;
+
+/* The last samples, for "ws series": a fixed ring, so memory does not
+   grow with the length of the run. */
+#define WS_SERIES_LEN 1024
+static WS_Sample series[WS_SERIES_LEN];
+static ULong     series_count = 0;   /* samples ever put in the ring */
 
 /*------------------------------------------------------------*/
 /*--- Window counters                                      ---*/
@@ -139,8 +150,11 @@ void WS_(win_advance)(WS_Window* w, Stamp first)
 
 ULong WS_(now)(void)
 {
-   if (WS_(clo_time_unit) == WS_TimeMillis)
-      return VG_(read_millisecond_timer)() - ms_origin;
+   if (WS_(clo_time_unit) == WS_TimeMillis) {
+      UInt timer = WS_(measuring) ? VG_(read_millisecond_timer)()
+                                  : ms_stopped_at;
+      return timer - ms_origin - ms_paused;
+   }
    return WS_(clock);
 }
 
@@ -192,6 +206,10 @@ static void touch_page(WS_Kind kind, Addr page)
       return;
    if (old == WS_STAMP_NEVER || (old & WS_STAMP_DEAD))
       WS_(stats).total[kind]++;
+   /* Stamps only grow, so a page is new to the open region exactly
+      when its stamp is older than the region's first epoch. */
+   if ((old & WS_STAMP_MASK) < WS_(region_first) || (old & WS_STAMP_DEAD))
+      WS_(region_total)[kind]++;
    WS_(win_set)(&windows[kind], old & WS_STAMP_MASK, WS_(cur_stamp));
    *slot = WS_(cur_stamp);
    if (WS_(clo_per_thread))
@@ -201,7 +219,7 @@ static void touch_page(WS_Kind kind, Addr page)
 void WS_(touch_range)(WS_Kind kind, Addr a, SizeT size)
 {
    Addr page, last;
-   if (size == 0)
+   if (size == 0 || !WS_(measuring))
       return;
    last = (a + size - 1) >> WS_(page_shift);
    if (last < (a >> WS_(page_shift)))   /* wraps the address space */
@@ -248,6 +266,15 @@ void WS_(unmapped)(Addr a, SizeT len)
 /*--- Samples                                              ---*/
 /*------------------------------------------------------------*/
 
+static void remember_sample(ULong t)
+{
+   WS_Sample* r = &series[series_count % WS_SERIES_LEN];
+   r->t = t;
+   r->insn = windows[WS_Insn].size;
+   r->data = windows[WS_Data].size;
+   series_count++;
+}
+
 static void take_sample(ULong t, ULong k)
 {
    ULong  w = k * WS_(clo_every);
@@ -257,11 +284,11 @@ static void take_sample(ULong t, ULong k)
    /* The window is the epochs that began at or after k*T - tau. */
    if (w > WS_(clo_tau)) {
       w -= WS_(clo_tau);
-      /* boundary() opened an epoch when the clock passed w, so one
-         that began at or after w exists. */
+      /* boundary() opened an epoch when the clock passed w.  Only
+         right after tau or T changed may none have begun since w;
+         the window is then the current epoch alone. */
       while (first < WS_(cur_stamp) && get_stamp_time(first) < w)
          first++;
-      tl_assert(get_stamp_time(first) >= w);
    } else {
       first = window_first;
    }
@@ -278,6 +305,8 @@ static void take_sample(ULong t, ULong k)
       if (size > WS_(stats).peak[kind])
          WS_(stats).peak[kind] = size;
    }
+   remember_sample(t);
+   WS_(region_sample)(windows[WS_Insn].size, windows[WS_Data].size);
    WS_(out_printf)("%llu %llu %llu", t, windows[WS_Insn].size,
                    windows[WS_Data].size);
    if (WS_(clo_per_thread))
@@ -321,6 +350,97 @@ void WS_(boundary)(void)
    schedule_next();
 }
 
+ULong WS_(series)(ULong n, WS_Sample* out)
+{
+   ULong have = series_count < WS_SERIES_LEN ? series_count : WS_SERIES_LEN;
+   ULong i;
+   if (n > have)
+      n = have;
+   for (i = 0; i < n; i++)
+      out[i] = series[(series_count - n + i) % WS_SERIES_LEN];
+   return n;
+}
+
+/* Plans the next sample and the next epoch from the current time, for
+   start-up and after T, tau or the measuring state changed. */
+static void reschedule(void)
+{
+   ULong t = WS_(now)();
+   next_sample_k = t / WS_(clo_every) + 1;
+   next_window_j = first_window_after(t);
+   schedule_next();
+}
+
+void WS_(set_every)(ULong every)
+{
+   WS_(clo_every) = every;
+   WS_(new_stamp)();
+   reschedule();
+   WS_(out_event)("set every %llu", every);
+}
+
+void WS_(set_tau)(ULong tau)
+{
+   WS_(clo_tau) = tau;
+   WS_(new_stamp)();
+   reschedule();
+   WS_(out_event)("set tau %llu", tau);
+}
+
+/* Code runs uninstrumented while measurement is off (as callgrind
+   does), so a toggle throws away every translation made so far. */
+static void retranslate_all(void)
+{
+   VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "ws");
+}
+
+void WS_(measure_start)(void)
+{
+   Int kind;
+   if (WS_(measuring))
+      return;
+   ms_paused += VG_(read_millisecond_timer)() - ms_stopped_at;
+   WS_(measuring) = True;
+   /* A fresh window: pages touched before do not count. */
+   WS_(new_stamp)();
+   window_first = WS_(cur_stamp);
+   for (kind = 0; kind < 2; kind++)
+      WS_(win_advance)(&windows[kind], window_first);
+   if (WS_(clo_per_thread))
+      WS_(threads_advance)(window_first);
+   reschedule();
+   retranslate_all();
+   WS_(region_open)();
+   WS_(out_event)("start");
+}
+
+void WS_(measure_stop)(void)
+{
+   if (!WS_(measuring))
+      return;
+   WS_(out_event)("stop");
+   WS_(region_close)();
+   ms_stopped_at = VG_(read_millisecond_timer)();
+   WS_(measuring) = False;
+   retranslate_all();
+}
+
+void WS_(current_sizes)(ULong sizes[2])
+{
+   sizes[WS_Insn] = windows[WS_Insn].size;
+   sizes[WS_Data] = windows[WS_Data].size;
+}
+
+Stamp WS_(window_first_stamp)(void)
+{
+   return window_first;
+}
+
+ULong WS_(stamp_start_time)(Stamp s)
+{
+   return s >= window_first && s <= WS_(cur_stamp) ? get_stamp_time(s) : 0;
+}
+
 void WS_(sampler_init)(void)
 {
    Int kind;
@@ -330,9 +450,9 @@ void WS_(sampler_init)(void)
       WS_(win_init)(&windows[kind]);
    }
    set_stamp_time(WS_(cur_stamp), 0);
-   next_sample_k = 1;
-   next_window_j = first_window_after(0);
-   schedule_next();
+   reschedule();
+   if (!WS_(measuring))
+      ms_stopped_at = ms_origin;
 }
 
 void WS_(print_counters)(void)

@@ -1,0 +1,139 @@
+/*--------------------------------------------------------------------*/
+/*--- ws: summaries of named measured regions.        ws_regions.c ---*/
+/*--------------------------------------------------------------------*/
+
+/*
+   This file is part of ws, a Valgrind tool that measures a program's
+   instruction and data working sets over time.
+
+   Copyright (C) 2026 the ws authors.
+
+   This program is free software; you can redistribute it and/or
+   modify it under the terms of the GNU General Public License as
+   published by the Free Software Foundation; either version 2 of the
+   License, or (at your option) any later version.
+
+   The GNU General Public License is contained in the file COPYING.
+*/
+
+/* Owns the regions: a region runs from a start of measurement
+   (WS_START, "ws start") to the next stop; the most recent mark
+   (WS_MARK, "ws mark") at the time it stops names it.  Regions with
+   the same name are summed into one summary: average and peak over
+   their samples, and the total of pages each of them touched.  A
+   region that no mark names gets no summary.
+
+   The distinct pages a region touches are counted without a scan: a
+   region begins a new epoch, stamps only grow, so a page is new to
+   the region exactly when its stamp is older than that epoch (see
+   touch_page in ws_sampler.c). */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_xarray.h"
+
+#include "ws_global.h"
+
+Stamp WS_(region_first) = 0;          /* 0: no region is open */
+ULong WS_(region_total)[2];
+
+typedef struct {
+   HChar* label;
+   ULong  regions;     /* how many regions had this name */
+   ULong  samples;
+   ULong  sum[2];
+   ULong  peak[2];
+   ULong  total[2];
+} Region;
+
+static XArray* regions = NULL;        /* of Region, in order of first close */
+static HChar*  last_mark = NULL;      /* label of the most recent mark */
+static Region  open_region;           /* what the open region saw so far */
+
+void WS_(region_mark)(const HChar* label)
+{
+   if (last_mark)
+      VG_(free)(last_mark);
+   last_mark = VG_(strdup)("ws.region.label", label);
+}
+
+void WS_(region_open)(void)
+{
+   VG_(memset)(&open_region, 0, sizeof open_region);
+   WS_(region_total)[WS_Insn] = WS_(region_total)[WS_Data] = 0;
+   WS_(region_first) = WS_(cur_stamp);
+}
+
+void WS_(region_sample)(ULong insn, ULong data)
+{
+   ULong size[2];
+   Int kind;
+   if (WS_(region_first) == 0)
+      return;
+   size[WS_Insn] = insn;
+   size[WS_Data] = data;
+   open_region.samples++;
+   for (kind = 0; kind < 2; kind++) {
+      open_region.sum[kind] += size[kind];
+      if (size[kind] > open_region.peak[kind])
+         open_region.peak[kind] = size[kind];
+   }
+}
+
+static Region* region_named(const HChar* label)
+{
+   Word i;
+   Region fresh;
+   if (regions == NULL)
+      regions = VG_(newXA)(VG_(malloc), "ws.regions", VG_(free),
+                           sizeof(Region));
+   for (i = 0; i < VG_(sizeXA)(regions); i++) {
+      Region* r = VG_(indexXA)(regions, i);
+      if (VG_STREQ(r->label, label))
+         return r;
+   }
+   VG_(memset)(&fresh, 0, sizeof fresh);
+   fresh.label = VG_(strdup)("ws.region.label", label);
+   VG_(addToXA)(regions, &fresh);
+   return VG_(indexXA)(regions, VG_(sizeXA)(regions) - 1);
+}
+
+void WS_(region_close)(void)
+{
+   Region* r;
+   Int kind;
+   if (WS_(region_first) == 0)
+      return;
+   WS_(region_first) = 0;
+   if (last_mark == NULL)
+      return;
+   r = region_named(last_mark);
+   r->regions++;
+   r->samples += open_region.samples;
+   for (kind = 0; kind < 2; kind++) {
+      r->sum[kind] += open_region.sum[kind];
+      if (open_region.peak[kind] > r->peak[kind])
+         r->peak[kind] = open_region.peak[kind];
+      r->total[kind] += WS_(region_total)[kind];
+   }
+}
+
+void WS_(regions_report)(void (*report)(const HChar* label, ULong regions,
+                                        ULong samples, const ULong sum[2],
+                                        const ULong peak[2],
+                                        const ULong total[2]))
+{
+   Word i;
+   if (regions == NULL)
+      return;
+   for (i = 0; i < VG_(sizeXA)(regions); i++) {
+      Region* r = VG_(indexXA)(regions, i);
+      report(r->label, r->regions, r->samples, r->sum, r->peak, r->total);
+   }
+}
+
+/*--------------------------------------------------------------------*/
+/*--- end                                              ws_regions.c ---*/
+/*--------------------------------------------------------------------*/
