@@ -206,10 +206,13 @@ def test_out_file_alias(tmp_path):
     path = tmp_path / "alias.out"
     p = subprocess.run([wslib.VG_IN_PLACE, "--tool=ws",
                         "--ws-out-file=%s" % path,
-                        wslib.prog("codepages"), "calls", "1000"],
+                        wslib.prog("codepages"), "calls", "20000"],
                        cwd=tmp_path, capture_output=True, timeout=120)
     assert p.returncode == 0, p.stderr.decode()
-    assert wslib.read_output(str(path)).complete
+    out = wslib.read_output(str(path))
+    # 20000 iterations of 26 instructions after ~130,000 of start-up
+    assert out.complete and 6 <= len(out.samples) <= 7, out.samples
+    assert (out.samples[-2].insn, out.samples[-2].data) == (9, 1)
 
 
 def test_default_file_name(tmp_path):
@@ -222,7 +225,10 @@ def test_default_file_name(tmp_path):
     name = "ws.out.%d" % summ["pid"]
     assert os.listdir(tmp_path) == [name]
     assert os.path.basename(summ["output_file"]) == name
-    assert wslib.read_output(str(tmp_path / name)).complete
+    out = wslib.read_output(str(tmp_path / name))
+    assert out.complete and int(out.header["pid"]) == summ["pid"]
+    assert (out.every, out.tau, out.pagesize) == (100000, 100000, 4096)
+    assert out.nsamples == summ["samples"] == len(out.samples) == 1
 
 
 def test_time_unit_ms(tmp_path):
