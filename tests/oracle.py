@@ -38,6 +38,13 @@ last touch lies in a window ending at t:
             most a page or two for instructions in ordinary code, more only
             for a loop that touches a new page every few instructions.
 
+Totals (distinct pages ever touched) count a page again when it is
+touched after being unmapped: lackey is run with --trace-syscalls=yes, whose
+lines come in the same stream in execution order, and a munmap or a brk
+that shrinks the heap ends the life of the pages entirely inside the range
+it gives back.  (The windows are not affected: a page touched before and
+after in one window counts once.)
+
 Lackey does not see memory accessed by system calls on the program's
 behalf, so compare with ws run with --ws-syscalls=no.  It does see loads
 and stores by helper-implemented instructions (dirty helpers), atomics
@@ -45,6 +52,7 @@ and stores by helper-implemented instructions (dirty helpers), atomics
 """
 
 import os
+import re
 import subprocess
 import threading
 
@@ -83,7 +91,9 @@ class OracleResult:
         self.samples = samples            # list of OracleSample
         self.instructions = instructions  # I lines in the whole trace
         self.insn_total = insn_pages      # distinct instruction pages
-        self.data_total = data_pages      # distinct data pages
+        self.data_total = data_pages      # distinct data pages (a page
+                                          # touched again after an unmap
+                                          # counts again)
         self.trace_lines = trace_lines
 
 
@@ -114,12 +124,55 @@ def _count_after(last_touch, bounds):
     return na, nb, nc
 
 
+_MUNMAP = re.compile(r"SYSCALL\[\d+,\d+\]\(\d+\) sys_munmap "
+                     r"\( (0x[0-9a-f]+), (\d+) \)")
+_BRK = re.compile(r"SYSCALL\[\d+,\d+\]\(\d+\) sys_brk \( 0x[0-9a-f]+ \)"
+                  r".*Success\((0x[0-9a-f]+)\)")
+
+
+class _Lives:
+    """Pages in their current life (since mapped), to count totals."""
+
+    def __init__(self, shift):
+        self.shift = shift
+        self.live = [set(), set()]        # insn, data
+        self.total = [0, 0]
+        self.brk = None
+
+    def unmap(self, addr, length):
+        ps = 1 << self.shift
+        first = (addr + ps - 1) >> self.shift
+        end = (addr + length) >> self.shift
+        for live in self.live:
+            if end - first < len(live):
+                for p in range(first, end):
+                    live.discard(p)
+            else:
+                for p in [p for p in live if first <= p < end]:
+                    live.discard(p)
+
+    def syscall(self, line):
+        m = _MUNMAP.match(line)
+        if m:
+            self.unmap(int(m.group(1), 16), int(m.group(2)))
+            return
+        m = _BRK.match(line)
+        if m:
+            new = int(m.group(1), 16)
+            if self.brk is not None and new < self.brk:
+                self.unmap(new, self.brk - new)
+            self.brk = new
+
+
 def compute(lines, times, tau, pagesize, every):
     """Working sets from the lackey trace `lines` (an iterable of text
     lines) at each time in `times` (increasing instruction counts, each
     t with k*every <= t < (k+1)*every for its k).  Returns OracleResult.
-    Lines that start with '=' (Valgrind's own messages) are skipped; any
-    other line that is not I/L/S/M raises LackeyError."""
+    Lines that start with '=' (Valgrind's own messages) are skipped, lines
+    of --trace-syscalls=yes (starting with SYSCALL, or for the rest of one
+    cut by another message, with ' ...' or ' -->') are read for munmap and
+    brk (not mremap: a program that uses it would show up as a totals
+    mismatch to look into); any other line that is not I/L/S/M raises LackeyError."""
     if pagesize <= 0 or pagesize & (pagesize - 1):
         raise ValueError("pagesize must be a power of two")
     shift = pagesize.bit_length() - 1
@@ -129,6 +182,9 @@ def compute(lines, times, tau, pagesize, every):
 
     insn_last = {}
     data_last = {}
+    lives = _Lives(shift)
+    ilive, dlive = lives.live
+    itotal = dtotal = 0
     icache = {}
     dcache = {}
     out = []
@@ -162,13 +218,21 @@ def compute(lines, times, tau, pagesize, every):
                 span = icache[line] = _span(line[3:], shift)
             if span.__class__ is int:
                 insn_last[span] = icount
+                if span not in ilive:
+                    ilive.add(span)
+                    itotal += 1
             else:
                 for p in span:
                     insn_last[p] = icount
+                    if p not in ilive:
+                        ilive.add(p)
+                        itotal += 1
         elif c == " ":
             key = line[3:]
             span = dcache.get(key)
             if span is None:
+                if line.startswith((" ...", " -->")):
+                    continue              # the rest of a SYSCALL line
                 if line[1] not in "LSM" or line[2] != " ":
                     raise LackeyError("bad trace line %r" % line)
                 if len(dcache) > 2000000:
@@ -176,11 +240,19 @@ def compute(lines, times, tau, pagesize, every):
                 span = dcache[key] = _span(key, shift)
             if span.__class__ is int:
                 data_last[span] = icount
+                if span not in dlive:
+                    dlive.add(span)
+                    dtotal += 1
             else:
                 for p in span:
                     data_last[p] = icount
+                    if p not in dlive:
+                        dlive.add(p)
+                        dtotal += 1
         elif c == "=":
             continue
+        elif c == "S" and line.startswith("SYSCALL"):
+            lives.syscall(line)
         else:
             raise LackeyError("bad trace line %r" % line)
     while icount == next_t:
@@ -191,12 +263,13 @@ def compute(lines, times, tau, pagesize, every):
         raise LackeyError(
             "sample time %d lies beyond the end of the trace (%d instructions)"
             % (times[ti], icount))
-    return OracleResult(out, icount, len(insn_last), len(data_last), nlines)
+    return OracleResult(out, icount, itotal, dtotal, nlines)
 
 
 def lackey_command(vg_in_place, argv, log_fd, extra_options=()):
     return [vg_in_place, "--tool=lackey", "--trace-mem=yes",
-            "--log-fd=%d" % log_fd, *extra_options, *argv]
+            "--trace-syscalls=yes", "--log-fd=%d" % log_fd, *extra_options,
+            *argv]
 
 
 def run(vg_in_place, argv, times, tau, pagesize, every, *, cwd,
