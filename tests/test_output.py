@@ -201,6 +201,18 @@ def test_pid_in_file_name(ws, tmp_path):
     assert int(wslib.read_output(str(path)).header["pid"]) == pid
 
 
+def test_env_var_in_file_name(ws, tmp_path):
+    """%q{VAR} is the value of the environment variable VAR (as in
+    Valgrind's --log-file)."""
+    env = dict(os.environ, WS_TEST_NAME="abc")
+    r = ws([wslib.prog("codepages"), "calls", "1000"],
+           out_path=str(tmp_path / "w.%q{WS_TEST_NAME}.out"), env=env)
+    path = tmp_path / "w.abc.out"
+    assert path.is_file(), os.listdir(tmp_path)
+    assert r.summary["output_file"] == str(path)
+    assert wslib.read_output(str(path)).nsamples == 1
+
+
 def test_out_file_alias(tmp_path):
     wslib.require_built(wslib.prog("codepages"))
     path = tmp_path / "alias.out"
