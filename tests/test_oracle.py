@@ -19,7 +19,7 @@ superblock holds at most 50 instructions, VEX's default
 ws's count must lie in [lo, hi] where lo counts the pages last touched in
 (k*T - tau + 50, t] and hi those in (k*T - tau, t]; the oracle computes both
 at ws's own t.  hi - lo is the number of pages whose last touch falls in
-those 50 instructions: 0 or 1 in the runs below (run with -s to see the
+those 50 instructions: 0 to 2 in the runs below (run with -s to see the
 widest gap and the largest difference from the exact window).  The bounds
 are exact: no page more is allowed, and nothing is widened to let a
 mismatch pass.  Memory accessed by system calls is invisible to lackey, so
