@@ -117,6 +117,15 @@ void   WS_(pt_for_range)(WS_PageTable* pt, Addr first, Addr last,
                          void (*fn)(Stamp* slot, Addr page, void* opaque),
                          void* opaque);
 
+/* The data TLB: page numbers known to be current in this epoch, direct
+   mapped by page number.  The inline check of a data access is one
+   load from it and one compare; the page tables are walked only by the
+   helper on a miss, which refills the entry.  Emptied (all entries
+   WS_DTLB_EMPTY) whenever an epoch begins or memory is unmapped. */
+#define WS_DTLB_ENTRIES  1024
+#define WS_DTLB_EMPTY    (~0ULL)
+extern ULong WS_(dtlb)[WS_DTLB_ENTRIES];
+
 /*------------------------------------------------------------*/
 /*--- Window counters and the sampler (ws_sampler.c)       ---*/
 /*------------------------------------------------------------*/

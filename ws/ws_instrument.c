@@ -404,43 +404,28 @@ static void check_insn(SBState* s, Addr a, UInt len)
       check_code_page(s, last);
 }
 
-/* Non-zero (Ity_I64) unless the data page holding |addr| is current
-   and [addr, addr+size-1] stays on that page:
-      (slot ^ stamp) | (((addr mod ps) + size - 1) >> shift)
-   One compare then guards the helper, which sorts out both cases. */
-static IRExpr* data_stale(SBState* s, IRExpr* addr, Int size)
+/* True (Ity_I1) unless [addr, addr+size-1] lies on one page that the
+   data TLB holds, i.e. one already touched in the current epoch.  The
+   TLB is looked up by the page of the *last* byte and compared with the
+   page of the first: an access that crosses a page boundary can never
+   match, so it always reaches the helper, which touches both pages. */
+static IRExpr* data_tlb_miss(SBState* s, IRExpr* addr, Int size)
 {
-   const WS_PageTable* pt = &WS_(tables)[WS_Data];
    UInt shift = WS_(page_shift);
-   UInt l1_shift = shift + pt->chunk_bits;
-   /* Index and scale each level with one shift and one mask. */
-   IRExpr* l1_off = bind(s, Ity_I64, IRExpr_Binop(Iop_And64,
-                       bind(s, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
-                            IRExpr_Const(IRConst_U8(l1_shift - 3)))),
-                       c64((ULong)(WS_L1_ENTRIES - 1) << 3)));
-   IRExpr* chunk = bind(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
-                       bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, l1_off,
-                                                     c64((Addr)pt->l1)))));
-   IRExpr* l2_off = bind(s, Ity_I64, IRExpr_Binop(Iop_And64,
-                       bind(s, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
-                            IRExpr_Const(IRConst_U8(shift - 2)))),
-                       c64((((ULong)1 << pt->chunk_bits) - 1) << 2)));
-   IRExpr* slot = bind(s, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32,
-                       bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, chunk,
-                                                     l2_off))));
-   IRExpr* diff = bind(s, Ity_I64, IRExpr_Unop(Iop_32Uto64,
-                       bind(s, Ity_I32, IRExpr_Binop(Iop_Xor32, slot,
-                                        IRExpr_RdTmp(s->stamp)))));
-   if (size > 1) {
-      IRExpr* end = bind(s, Ity_I64, IRExpr_Binop(Iop_Add64,
-                       bind(s, Ity_I64, IRExpr_Binop(Iop_And64, addr,
-                            c64(WS_(clo_pagesize) - 1))),
-                       c64(size - 1)));
-      IRExpr* crosses = bind(s, Ity_I64, IRExpr_Binop(Iop_Shr64, end,
-                             IRExpr_Const(IRConst_U8(shift))));
-      diff = bind(s, Ity_I64, IRExpr_Binop(Iop_Or64, diff, crosses));
-   }
-   return diff;
+   IRExpr* last = size > 1
+      ? bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, addr, c64(size - 1)))
+      : addr;
+   /* Index and scale in one shift and one mask. */
+   IRExpr* off = bind(s, Ity_I64, IRExpr_Binop(Iop_And64,
+                    bind(s, Ity_I64, IRExpr_Binop(Iop_Shr64, last,
+                         IRExpr_Const(IRConst_U8(shift - 3)))),
+                    c64((ULong)(WS_DTLB_ENTRIES - 1) << 3)));
+   IRExpr* entry = bind(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
+                      bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, off,
+                                                    c64((Addr)WS_(dtlb))))));
+   IRExpr* page = bind(s, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
+                       IRExpr_Const(IRConst_U8(shift))));
+   return bind(s, Ity_I1, IRExpr_Binop(Iop_CmpNE64, entry, page));
 }
 
 /* Emits the check for the access at statement |i|, unless earlier
@@ -478,8 +463,7 @@ static void check_access(SBState* s, Int i, Int n_stmts)
    if (size > ps) {
       cond = a->guard ? a->guard : IRExpr_Const(IRConst_U1(True));
    } else {
-      cond = bind(s, Ity_I1, IRExpr_Binop(Iop_CmpNE64,
-                  data_stale(s, addr, size), c64(0)));
+      cond = data_tlb_miss(s, addr, size);
       if (a->guard)
          cond = bind(s, Ity_I1, IRExpr_Binop(Iop_And1, cond, a->guard));
    }

@@ -53,6 +53,7 @@ Stamp        WS_(cur_stamp)  = 1;
 WS_PageTable WS_(tables)[2];
 WS_Stats     WS_(stats);
 WS_Counters  WS_(counters);
+ULong        WS_(dtlb)[WS_DTLB_ENTRIES];
 
 /* In ms mode the IR cannot see the wall clock, so the boundary
    handler runs every this many instructions to look at it. */
@@ -182,6 +183,13 @@ static ULong get_stamp_time(Stamp s)
    return stamp_time[s & (stamp_time_cap - 1)];
 }
 
+static void empty_dtlb(void)
+{
+   UInt i;
+   for (i = 0; i < WS_DTLB_ENTRIES; i++)
+      WS_(dtlb)[i] = WS_DTLB_EMPTY;
+}
+
 void WS_(new_stamp)(void)
 {
    if (WS_(cur_stamp) == WS_STAMP_MASK - 1) {
@@ -192,6 +200,7 @@ void WS_(new_stamp)(void)
    }
    WS_(cur_stamp)++;
    set_stamp_time(WS_(cur_stamp), WS_(now)());
+   empty_dtlb();
 }
 
 /*------------------------------------------------------------*/
@@ -233,8 +242,10 @@ void WS_(touch_range)(WS_Kind kind, Addr a, SizeT size)
 
 VG_REGPARM(2) void WS_(data_miss)(Addr a, HWord size)
 {
+   Addr page = a >> WS_(page_shift);
    WS_(counters).data_misses++;
    WS_(touch_range)(WS_Data, a, size);
+   WS_(dtlb)[page & (WS_DTLB_ENTRIES - 1)] = page;
 }
 
 VG_REGPARM(1) void WS_(insn_miss)(Addr page)
@@ -258,6 +269,8 @@ void WS_(unmapped)(Addr a, SizeT len)
    Int  kind;
    if (len == 0 || end <= first)
       return;
+   /* The next touch of these pages must reach touch_page. */
+   empty_dtlb();
    for (kind = 0; kind < 2; kind++)
       WS_(pt_for_range)(&WS_(tables)[kind], first, end - 1, mark_dead, NULL);
 }
@@ -450,6 +463,7 @@ void WS_(sampler_init)(void)
       WS_(win_init)(&windows[kind]);
    }
    set_stamp_time(WS_(cur_stamp), 0);
+   empty_dtlb();
    reschedule();
    if (!WS_(measuring))
       ms_stopped_at = ms_origin;
