@@ -67,7 +67,14 @@ extern Bool         WS_(clo_instr_atstart);
 
 extern UInt         WS_(page_shift);     /* log2(clo_pagesize) */
 
+/* The largest T or tau: times are kept in 64 bits, this leaves room
+   for sums. */
+#define WS_MAX_INTERVAL   1000000000000000ULL
+
 Bool WS_(process_cmd_line_option)(const HChar* arg);
+/* Whether |s| is a whole number from 1 to WS_MAX_INTERVAL (the values
+   --ws-every and --ws-tau accept); if so it is stored in |out|. */
+Bool WS_(interval_value)(const HChar* s, ULong* out);
 void WS_(print_usage)(void);
 void WS_(print_debug_usage)(void);
 void WS_(post_clo_check)(void);

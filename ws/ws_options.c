@@ -41,29 +41,36 @@ UInt         WS_(page_shift)     = 12;
 
 #define WS_MIN_PAGESIZE   64
 #define WS_MAX_PAGESIZE   (2 * 1024 * 1024)
-/* Times are kept in 64 bits; this bound leaves room for sums. */
-#define WS_MAX_INTERVAL   1000000000000000ULL
+
+Bool WS_(interval_value)(const HChar* s, ULong* out)
+{
+   ULong n = 0;
+   Int   digits = 0;
+   for (; *s >= '0' && *s <= '9'; s++) {
+      if (++digits > 16)         /* more than WS_MAX_INTERVAL has */
+         return False;
+      n = n * 10 + (*s - '0');
+   }
+   if (digits == 0 || *s != '\0' || n < 1 || n > WS_MAX_INTERVAL)
+      return False;
+   *out = n;
+   return True;
+}
 
 /* Parses the decimal value of |arg| (after "option=") into |out|,
-   refusing anything but a whole number in [1, WS_MAX_INTERVAL]. */
-static void parse_interval(const HChar* arg, const HChar* option,
+   refusing anything but a whole number in [1, WS_MAX_INTERVAL].
+   Returns whether |out| was set (a refusal at start-up exits). */
+static Bool parse_interval(const HChar* arg, const HChar* option,
                            ULong* out)
 {
-   const HChar* val = arg + VG_(strlen)(option) + 1;
-   HChar* end;
-   Long n;
-   if (val[0] < '0' || val[0] > '9') {
-      VG_(fmsg_bad_option)(arg, "%s takes a whole number from 1 to %llu\n",
-                           option, WS_MAX_INTERVAL);
-      return;
-   }
-   n = VG_(strtoll10)(val, &end);
-   if (*end != '\0' || n < 1 || (ULong)n > WS_MAX_INTERVAL) {
-      VG_(fmsg_bad_option)(arg, "%s takes a whole number from 1 to %llu\n",
-                           option, WS_MAX_INTERVAL);
-      return;
-   }
-   *out = (ULong)n;
+   const HChar* val = arg + VG_(strlen)(option);
+   if (*val == '=')
+      val++;                  /* else "--ws-tau" alone, at run time */
+   if (WS_(interval_value)(val, out))
+      return True;
+   VG_(fmsg_bad_option)(arg, "%s takes a whole number from 1 to %llu\n",
+                        option, WS_MAX_INTERVAL);
+   return False;
 }
 
 static Bool is_option(const HChar* arg, const HChar* option)
@@ -95,8 +102,39 @@ static void parse_yes_no(const HChar* arg, const HChar* option, Bool* out)
    else VG_(fmsg_bad_option)(arg, "%s takes yes or no\n", option);
 }
 
+/* After start-up (mode cloD: "monitor v.clo", VALGRIND_CLO_CHANGE) only
+   --ws-every and --ws-tau may change; a good value takes effect at
+   once, through the sampler, which records it as an event; a bad one
+   changes nothing.  Mode cloH lists them for --help-dyn-options. */
+static Bool dynamic_option(const HChar* arg)
+{
+   const HChar* eq = VG_(strchr)(arg, '=');
+   SizeT len = eq ? (SizeT)(eq - arg) : VG_(strlen)(arg);
+   HChar name[len + 1];
+   ULong n;
+   VG_(strncpy)(name, arg, len);
+   name[len] = '\0';
+   if (VG_(check_clom)(cloPD, arg, "--ws-every",
+                       VG_STREQ(name, "--ws-every"))) {
+      if (parse_interval(arg, "--ws-every", &n))
+         WS_(set_every)(n);
+   } else if (VG_(check_clom)(cloPD, arg, "--ws-tau",
+                              VG_STREQ(name, "--ws-tau"))) {
+      if (parse_interval(arg, "--ws-tau", &n))
+         WS_(set_tau)(n);
+   } else if (VG_(strncmp)(name, "--ws-", 5) == 0) {
+      /* Any other ws option: the core says it cannot change now. */
+      VG_(check_clom)(cloP, arg, name, True);
+   } else {
+      return False;
+   }
+   return True;
+}
+
 Bool WS_(process_cmd_line_option)(const HChar* arg)
 {
+   if (VG_(Clo_Mode)() != cloP)
+      return dynamic_option(arg);
    if (is_option(arg, "--ws-every"))
       parse_interval(arg, "--ws-every", &WS_(clo_every));
    else if (is_option(arg, "--ws-tau"))
