@@ -30,6 +30,8 @@
      ws_instrument.c  the VEX IR emitted for every superblock
      ws_syscalls.c    memory touched by the kernel, unmapped ranges
      ws_regions.c     summaries of named measured regions
+     ws_control.c     client requests and monitor commands: two doors
+                      onto the sampler, the regions and the output
      ws_output.c      the output file and the stderr summary
      ws_main.c        tool registration, start-up and exit
 
@@ -244,6 +246,15 @@ void  WS_(regions_report)(void (*report)(const HChar* label, ULong regions,
                                          const ULong total[2]));
 
 /*------------------------------------------------------------*/
+/*--- Control: client requests, monitor commands           ---*/
+/*--- (ws_control.c)                                       ---*/
+/*------------------------------------------------------------*/
+
+/* Registered with VG_(needs_client_requests): the WS_* requests of
+   include/valgrind/ws.h and VG_USERREQ__GDB_MONITOR_COMMAND. */
+Bool WS_(handle_client_request)(ThreadId tid, UWord* arg, UWord* ret);
+
+/*------------------------------------------------------------*/
 /*--- Threads (ws_threads.c)                               ---*/
 /*------------------------------------------------------------*/
 
@@ -287,6 +298,8 @@ void WS_(out_printf)(const HChar* format, ...) PRINTF_CHECK(1, 2);
 void WS_(out_end_line)(void);
 void WS_(out_event)(const HChar* format, ...) PRINTF_CHECK(1, 2);
 void WS_(out_maybe_flush)(void);
+/* Writes every complete record out now. */
+void WS_(out_flush)(void);
 void WS_(out_trailer)(void);
 void WS_(out_stderr_summary)(void);
 void WS_(out_after_fork)(ThreadId tid);

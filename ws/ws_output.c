@@ -120,6 +120,11 @@ void WS_(out_maybe_flush)(void)
       flush_lines();
 }
 
+void WS_(out_flush)(void)
+{
+   flush_lines();
+}
+
 void WS_(out_event)(const HChar* format, ...)
 {
    va_list vargs;
