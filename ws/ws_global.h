@@ -49,7 +49,7 @@
 #define WS_(str)    VGAPPEND(vgWS_,str)
 
 #define WS_VERSION        "0.1.0"
-#define WS_FORMAT_VERSION 1
+#define WS_FORMAT_VERSION 2
 
 /*------------------------------------------------------------*/
 /*--- Options (ws_options.c)                               ---*/
