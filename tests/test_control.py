@@ -1,0 +1,548 @@
+"""Scoping and live control: client requests (include/valgrind/ws.h),
+monitor commands from vgdb, from gdb and from the program itself, and the
+dynamic options --ws-every and --ws-tau.
+
+Programs (tests/progs/):
+- ctl_macros: every client request, three measured regions with answers
+  known from the source (see the comment at its top);
+- ctl_bad: client requests ws must refuse without harm;
+- ctl_server: does what a pipe says, so that a test can stop it at a known
+  point (blocked reading the pipe) and steer it with vgdb or gdb.
+
+Output files are read with ctl_util.parse_output (format 2: dump blocks,
+region lines, the events of docs/output-format.md).
+"""
+
+import os
+import re
+import subprocess
+
+import pytest
+
+import ctl_util
+import wslib
+
+PAGE = 4096
+T = 100000
+MACROS = wslib.prog("ctl_macros")
+BAD = wslib.prog("ctl_bad")
+
+
+def page(addr):
+    return addr & ~(PAGE - 1)
+
+
+def _addresses(stderr):
+    """The "name 0x..." lines ctl_macros prints on stderr."""
+    res = {}
+    for line in stderr.split("\n"):
+        m = re.match(r"(base|region|loop|stack) (0x[0-9a-f]+)\Z", line)
+        if m:
+            res[m.group(1)] = int(m.group(2), 16)
+        m = re.match(r"current ([0-9]+) ([0-9]+)\Z", line)
+        if m:
+            res["current"] = (int(m.group(1)), int(m.group(2)))
+    return res
+
+
+# ----------------------------------------------------------------------
+# Client requests
+
+@pytest.fixture(scope="module")
+def macros_run(tmp_path_factory):
+    d = tmp_path_factory.mktemp("macros")
+    run = wslib.run_ws([MACROS], ["--ws-instr-atstart=no"],
+                       out_path=str(d / "ws.out"))
+    return run, ctl_util.read_output(run.out_path)
+
+
+def test_macros_same_without_valgrind(macros_run):
+    """The macros are no-ops without Valgrind: same stdout, same status;
+    WS_CURRENT_* give 0."""
+    run, _ = macros_run
+    wslib.require_built(MACROS)
+    native = subprocess.run([MACROS], capture_output=True, timeout=60,
+                            stdin=subprocess.DEVNULL)
+    assert native.returncode == run.returncode == 0
+    assert native.stdout.decode() == run.stdout
+    assert run.stdout == "alpha 50\nbeta 20\nalpha 10\nchecksum 170\n"
+    assert _addresses(native.stderr.decode())["current"] == (0, 0)
+
+
+def test_macros_events_in_order(macros_run):
+    """Marks, starts, stops, the dump and the option change appear where
+    they happened, and the clock stands still while measurement is off."""
+    run, out = macros_run
+    ev = [(kind, args) for _, kind, args in ctl_util.events(out)]
+    assert ev == [
+        ("thread-start", "1"),
+        ("mark", "alpha"), ("start", ""), ("dump", "label alpha"),
+        ("stop", ""),
+        ("set", "tau 50000"),                       # VALGRIND_CLO_CHANGE
+        ("start", ""), ("mark", "beta"), ("stop", ""),
+        ("mark", "by-monitor"),                     # VALGRIND_MONITOR_COMMAND
+        ("start", ""), ("mark", "alpha"), ("stop", ""),
+        ("thread-exit", "1")], ev
+    times = {}
+    for t, kind, args in ctl_util.events(out):
+        times.setdefault(kind + " " + args, []).append(t)
+    # Measurement starts at t=0 and the clock does not move while off:
+    # each start is at the time of the stop before it, and so is
+    # everything in between (the option change, the monitor's mark).
+    stops, starts = times["stop "], times["start "]
+    assert starts[0] == 0
+    assert starts[1:] == stops[:2]
+    assert times["set tau 50000"] == [stops[0]]
+    assert times["mark by-monitor"] == [stops[1]]
+    # Each region runs its sweeps (about 500000, 300000, 300000
+    # instructions), and nothing else: the 2,000,000 instructions of the
+    # unmeasured loop are not counted.
+    lengths = [b - a for a, b in zip(starts, stops)]
+    assert 495000 <= lengths[0] < 505000, lengths
+    assert 295000 <= lengths[1] < 305000, lengths
+    assert 295000 <= lengths[2] < 305000, lengths
+    assert out.header["instr-atstart"] == "no"
+    assert out.tau == T                        # the header: tau at start-up
+
+
+def test_macros_samples_only_while_on(macros_run):
+    """Samples fall inside measured intervals, and because the clock stops
+    while off, the k-th sample is still taken at the first superblock
+    boundary at or after k*T."""
+    run, out = macros_run
+    ivs = ctl_util.on_intervals(out)
+    assert len(ivs) == 3
+    for s in out.samples:
+        assert any(a < s.t <= b for a, b in ivs), (s, ivs)
+    wslib.check_sample_times(out)
+    assert len(out.samples) == 11, wslib.show(out.samples)
+    # while a region's loop runs, its window holds its loop page and its
+    # pages: 50, then 20, then 10
+    per_interval = [[s for s in out.samples if a < s.t <= b] for a, b in ivs]
+    assert [len(x) for x in per_interval] == [5, 3, 3]
+    assert [(s.insn, s.data) for s in per_interval[0][1:]] == [(1, 50)] * 4
+    assert [(s.insn, s.data) for s in per_interval[1]] == [(1, 20)] * 3
+    assert [(s.insn, s.data) for s in per_interval[2]] == [(1, 10)] * 3
+    # the first window of the first region holds everything since WS_START
+    assert (per_interval[0][0].insn, per_interval[0][0].data) == (2, 51)
+    ctl_util.check_trailer(out, run.stderr, run.out_path)
+
+
+def test_macros_current_and_dump(macros_run):
+    """After WS_START and one sweep over 50 fresh pages, WS_CURRENT_* and
+    WS_DUMP give exactly region()'s page and the loop's page, and the 50
+    pages plus region()'s stack page."""
+    run, out = macros_run
+    a = _addresses(run.stderr)
+    assert a["current"] == (2, 51), run.stderr[-2000:]
+    assert len(out.dumps) == 1
+    d = out.dumps[0]
+    assert d.label == "alpha"
+    assert d.counts == {"insn": 2, "data": 51}
+    assert d.addresses("insn") == sorted([page(a["region"]), page(a["loop"])])
+    want = sorted([a["base"] + i * PAGE for i in range(50)]
+                  + [page(a["stack"])])
+    assert d.addresses("data") == want
+    # the only epoch since WS_START began at t=0
+    assert {since for _, _, since in d.pages} == {0}
+    assert 50 * 25 < d.t < 50 * 25 + 200
+
+
+def test_macros_region_summaries(macros_run):
+    """Regions named by their latest mark get their own summaries, in the
+    file and on stderr: alpha twice (50 pages, then 10 of the same), beta
+    once (20 pages), each with region()'s stack page."""
+    run, out = macros_run
+    regions = {r.label: r for r in out.regions}
+    assert [r.label for r in out.regions] == ["alpha", "beta"]
+    alpha, beta = regions["alpha"], regions["beta"]
+    assert (alpha.regions, alpha.samples) == (2, 8)
+    assert (beta.regions, beta.samples) == (1, 3)
+    # totals: distinct pages per region, summed over same-named regions
+    assert alpha.insn[2] == 2 + 2 and alpha.data[2] == 51 + 11
+    assert beta.insn[2] == 2 and beta.data[2] == 21
+    # avg and peak over the samples taken while the regions were open
+    ivs = ctl_util.on_intervals(out)
+    inside = [[s for s in out.samples if a < s.t <= b] for a, b in ivs]
+    for r, parts in ((alpha, inside[0] + inside[2]), (beta, inside[1])):
+        for kind, got in (("insn", r.insn), ("data", r.data)):
+            vals = [getattr(s, kind) for s in parts]
+            assert got[1] == max(vals), (r, kind, vals)
+            assert abs(got[0] - sum(vals) / len(vals)) <= 0.05 + 1e-9, \
+                (r, kind, vals)
+    # the whole run: 2 code pages, 50 + 20 pages and the stack page
+    assert out.summary["insn"][2] == 2 and out.summary["data"][2] == 71
+    # stderr shows the same
+    err = run.stderr
+    assert re.search(r"Region 'alpha' \(2 regions, 8 samples\):\n"
+                     r"==\d+==   Insn avg/peak/total: %.1f/%d/%d pages .*\n"
+                     r"==\d+==   Data avg/peak/total: %.1f/%d/%d pages "
+                     % (alpha.insn + alpha.data), err), err[-2000:]
+    assert re.search(r"Region 'beta' \(1 region, 3 samples\):\n"
+                     r"==\d+==   Insn avg/peak/total: 1.0/1/2 pages .*\n"
+                     r"==\d+==   Data avg/peak/total: 20.0/20/21 pages ", err)
+
+
+def test_monitor_command_from_the_program(macros_run):
+    """VALGRIND_MONITOR_COMMAND("ws status") and ("ws mark ...") run the
+    same handler; the reply goes to Valgrind's log (stderr here)."""
+    run, out = macros_run
+    m = re.search(r"^ws status \(pid \d+\):\n(  .*\n)+", run.stderr, re.M)
+    assert m, run.stderr[-3000:]
+    st = ctl_util.parse_status(m.group(0))
+    stop0 = ctl_util.events(out, "stop")[0][0]
+    assert st["measurement"] == "off"
+    assert st["time"] == stop0
+    assert (st["tau"], st["every"], st["pagesize"]) == (50000, T, PAGE)
+    assert st["samples"] == 5
+    assert os.path.abspath(st["output_file"]) == os.path.abspath(run.out_path)
+    mark_t = [t for t, _, a in ctl_util.events(out, "mark")
+              if a == "by-monitor"]
+    assert "ws mark: 'by-monitor' at t=%d\n" % mark_t[0] in run.stderr
+    # VALGRIND_CLO_CHANGE("--ws-tau=50000") went through the core
+    assert "Handling new value --ws-tau=50000 for option --ws-tau" \
+        in run.stderr
+
+
+def test_bad_client_requests(tmp_path):
+    """Bad label pointers, unterminated, empty and control-character labels,
+    unbalanced starts and stops, bad VALGRIND_CLO_CHANGE values: one warning
+    per kind of problem, nothing recorded, no crash."""
+    run = wslib.run_ws([BAD], (), out_path=str(tmp_path / "ws.out"))
+    assert run.returncode == 0 and run.stdout == "done\n", run.stderr
+    err = run.stderr
+    for text in ("WS_START while measurement is already on",
+                 "WS_STOP while measurement is already off",
+                 "does not point to a string in readable memory",
+                 "longer than 255 characters or not terminated",
+                 "is empty",
+                 "contains a control character"):
+        assert err.count(text) == 1, (text, err[-4000:])
+    assert err.count("(ws warns about this kind of request only once)") == 6
+    # each warning says where the request came from
+    assert re.search(r"WS_MARK ignored: its label pointer 0x0 does not "
+                     r"point.*\n==\d+==    at 0x[0-9A-F]+: main "
+                     r"\(ctl_bad.c:\d+\)", err), err[-4000:]
+    # option changes: a bad value and a static option change nothing
+    assert "Bad option: --ws-tau=0" in err
+    assert "Cannot change --ws-pagesize option dynamically" in err
+    out = ctl_util.read_output(run.out_path)
+    assert [a for _, _, a in ctl_util.events(out, "mark")] == \
+        ["x" * 255, "spaced out", "ok"]
+    assert ctl_util.events(out, "dump") == []
+    assert [k for _, k, _ in ctl_util.events(out)
+            if k in ("start", "stop", "set")] == ["stop", "start", "set"]
+    assert ctl_util.events(out, "set")[0][2] == "every 50000"
+    assert out.tau == out.every == T
+
+
+# ----------------------------------------------------------------------
+# Monitor commands from vgdb, against a program blocked on a pipe
+
+@pytest.fixture
+def server(tmp_path):
+    s = ctl_util.Server(tmp_path)
+    yield s
+    s.kill()
+
+
+def test_vgdb_status_dump_series(server):
+    server.touch(0, 50)
+    st = server.status()
+    assert st["pid"] == server.pid
+    assert st["measurement"] == "on"
+    assert (st["tau"], st["every"], st["pagesize"]) == (T, T, PAGE)
+    assert st["output_file"] == server.out_path
+    # nothing runs while the program is blocked: the same state twice
+    assert server.status() == st
+    # WS_CURRENT_* from the program agree with ws status
+    assert server.cmd("current") == "current %d %d" % (st["insn"], st["data"])
+    st = server.status()         # "current" ran a little code
+
+    # ws dump into a file (name expanded like --ws-file)
+    reply = server.vgdb("ws dump dump.%p")
+    path = os.path.join(server.dir, "dump.%d" % server.pid)
+    assert reply == "ws dump: %d insn pages, %d data pages written to %s\n" \
+        % (st["insn"], st["data"], path)
+    with open(path) as f:
+        header, d = ctl_util.parse_dump_file(f.read())
+    assert header["pid"] == str(server.pid)
+    assert header["output-file"] == server.out_path
+    assert (header["tau"], header["every"], header["pagesize"]) == \
+        (str(T), str(T), str(PAGE))
+    assert d.t == st["time"]
+    assert d.counts == {"insn": st["insn"], "data": st["data"]}
+    data = set(d.addresses("data"))
+    touched = {server.base + i * PAGE for i in range(50)}
+    assert touched <= data
+    assert server.base + 50 * PAGE not in data
+
+    # ws dump to the vgdb output: the same pages
+    md = ctl_util.parse_monitor_dump(server.vgdb("ws dump"))
+    assert md.t == d.t and md.pages == d.pages
+
+    # ws series: the last samples of the output file, at most n
+    reply = server.vgdb("ws series 2")
+    lines = reply.strip("\n").split("\n")
+    n = min(2, st["samples"])
+    assert lines[0] == "ws series: the last %d of %d samples (t insn data):" \
+        % (n, st["samples"]), reply
+    rows = [tuple(int(x) for x in l.split()) for l in lines[1:]]
+    default = server.vgdb("series").strip("\n").split("\n")
+    assert len(default) == 1 + min(10, st["samples"])
+
+    assert server.finish() == 0
+    out = server.output()
+    before = [(s.t, s.insn, s.data) for s in out.samples if s.t <= d.t]
+    assert len(before) == st["samples"]
+    assert rows == before[-n:]
+    assert [tuple(int(x) for x in l.split()) for l in default[1:]] == \
+        before[-10:]
+    assert ctl_util.events(out, "dump") == [
+        (d.t, "dump", "file " + path), (d.t, "dump", "monitor")]
+
+
+def test_vgdb_set_every_tau_and_v_clo(server):
+    """ws set every / ws set tau, and the same through v.clo: replies,
+    events at the time of the change, and the new T and tau at work."""
+    server.touch(0, 10)
+    t0 = server.status()["time"]
+    assert server.vgdb("ws set every 20000") == \
+        "ws set every: every is now 20000 (was %d) from t=%d\n" % (T, t0)
+    assert server.vgdb("set tau 5000") == \
+        "ws set tau: tau is now 5000 (was %d) from t=%d\n" % (T, t0)
+    st = server.status()
+    assert (st["every"], st["tau"], st["time"]) == (20000, 5000, t0)
+
+    # 1000 pages, 25 instructions each, 3 sweeps: a window of 5000
+    # instructions inside the loop holds 200 pages (+-2 for where
+    # windows start: superblock boundaries)
+    server.touch(0, 1000, 3)
+    t1 = server.status()["time"]
+
+    reply = server.vgdb("v.clo --ws-tau=3000")
+    assert "Handling new value --ws-tau=3000 for option --ws-tau" in reply
+    assert server.status()["tau"] == 3000
+    reply = server.vgdb("v.clo --ws-every=0")
+    assert "Bad option: --ws-every=0" in reply
+    reply = server.vgdb("v.clo --ws-pagesize=64")
+    assert "Cannot change --ws-pagesize option dynamically" in reply
+    st = server.status()
+    assert (st["every"], st["tau"], st["pagesize"]) == (20000, 3000, PAGE)
+    reply = server.vgdb("v.clo --ws-every=40000")
+    assert server.status()["every"] == 40000
+
+    assert server.finish() == 0
+    out = server.output()
+    assert ctl_util.events(out, "set") == [
+        (t0, "set", "every 20000"), (t0, "set", "tau 5000"),
+        (t1, "set", "tau 3000"), (t1, "set", "every 40000")]
+    # samples after the change: the k-th multiple of the new T, in turn
+    after = [s for s in out.samples if t0 < s.t <= t1]
+    assert len(after) >= 3, wslib.show(out.samples)
+    for k, s in enumerate(after, t0 // 20000 + 1):
+        assert k * 20000 <= s.t < k * 20000 + 50, wslib.show(after)
+    inside = [s for s in after if s.insn == 1]
+    assert len(inside) >= 2, wslib.show(after)
+    for s in inside:
+        assert (5000 - 50) // 25 <= s.data <= (5000 + 50) // 25 + 1, \
+            wslib.show(after)
+    for s in out.samples:
+        if s.t > t1:
+            assert s.t % 40000 < 50, wslib.show(out.samples)
+
+
+def test_vgdb_stop_start_mark(server):
+    """ws stop / start / mark: the clock stands still while off, a start
+    begins a fresh window, a mark names the region."""
+    server.touch(0, 10)
+    st = server.status()
+    t0, samples0 = st["time"], st["samples"]
+    assert server.vgdb("ws stop") == "ws stop: measurement off at t=%d\n" % t0
+    server.touch(100, 200, 20)            # 100,000 instructions, unseen
+    st = server.status()
+    assert (st["measurement"], st["time"]) == ("off", t0)
+    assert server.vgdb("ws stop") == \
+        "ws stop: measurement is already off; nothing changed\n"
+    assert server.vgdb("ws start") == "ws start: measurement on at t=%d\n" % t0
+    # a fresh window: nothing in it yet
+    st = server.status()
+    assert (st["insn"], st["data"]) == (0, 0)
+    assert ctl_util.parse_monitor_dump(server.vgdb("ws dump")).pages == []
+    assert server.vgdb("ws mark  phase   two ") == \
+        "ws mark: 'phase two' at t=%d\n" % t0
+    # what a monitor command changed is in the file when it returns
+    with open(server.out_path) as f:
+        assert f.read().endswith("event %d mark phase two\n" % t0)
+    server.touch(0, 20, 5)
+    st = server.status()
+    t1 = st["time"]
+    # no sample since the start (about 3000 instructions): the window is
+    # everything since then; of the program's mapping, exactly the 20
+    # pages touched since (not the 200 touched while off)
+    assert st["samples"] == samples0
+    md = ctl_util.parse_monitor_dump(server.vgdb("ws dump"))
+    mapping = [a for a in md.addresses("data")
+               if server.base <= a < server.base + 2000 * PAGE]
+    assert mapping == [server.base + i * PAGE for i in range(20)]
+    assert server.vgdb("ws stop") == "ws stop: measurement off at t=%d\n" % t1
+    assert server.finish() == 0
+    out = server.output()
+    assert ctl_util.events(out)[1:-1] == [
+        (t0, "stop", ""), (t0, "start", ""), (t0, "dump", "monitor"),
+        (t0, "mark", "phase two"), (t1, "dump", "monitor"), (t1, "stop", "")]
+    assert [r.label for r in out.regions] == ["phase two"]
+    r = out.regions[0]
+    assert r.regions == 1
+    # the region's data pages: the 20 pages and what reading the pipe and
+    # answering touched (stdio buffers, stack, libc's data: about 20
+    # pages); the 200 pages touched while off would make it over 220
+    assert 20 < r.data[2] < 120, r
+    assert (r.samples, r.data[1]) == (0, 0)
+
+
+# Each bad command, and a piece of the one-line reason it must give.
+BAD_COMMANDS = [
+    ("ws", "the command is missing"),
+    ("ws frobnicate", "frobnicate does not match any of"),
+    ("ws st", "st can match status start stop"),
+    ("ws status now", "ws status: unexpected argument 'now'"),
+    ("ws help me", "ws help: unexpected argument 'me'"),
+    ("ws set", "ws set: say what to set"),
+    ("ws set colour 5", "colour does not match any of"),
+    ("ws set tau", "ws set tau: the value is missing"),
+    ("ws set tau 0", "'0' is not a whole number from 1 to 1000000000000000"),
+    ("ws set tau -5", "'-5' is not a whole number"),
+    ("ws set tau abc", "'abc' is not a whole number"),
+    ("ws set tau 1e5", "'1e5' is not a whole number"),
+    ("ws set tau 1000000000000001", "is not a whole number"),
+    ("ws set tau 99999999999999999999", "is not a whole number"),
+    ("ws set tau 5 6", "ws set tau: unexpected argument '6'"),
+    ("ws set every", "ws set every: the value is missing"),
+    ("ws set every 0x10", "'0x10' is not a whole number"),
+    ("ws set every 10 x", "unexpected argument 'x'"),
+    ("ws series 0", "'0' is not a number of samples from 1 to 1024"),
+    ("ws series 1025", "'1025' is not a number of samples"),
+    ("ws series x", "'x' is not a number of samples"),
+    ("ws series 5 6", "ws series: unexpected argument '6'"),
+    ("ws dump a b", "ws dump: unexpected argument 'b'"),
+    ("ws dump ~/d", "cannot use the file name '~/d'"),
+    ("ws dump d.%z", "cannot use the file name 'd.%z'"),
+    ("ws dump d.%q{WS_CTL_NO_SUCH_VARIABLE}",
+     "names an environment variable that is not set"),
+    ("ws dump d.%q{HOME", "'}' is missing"),
+    ("ws dump /nonexistent-dir/d", "cannot create '/nonexistent-dir/d'"),
+    ("ws dump ws.out", "is the output file"),
+    ("ws mark", "ws mark: the label is missing"),
+    ("ws mark    ", "ws mark: the label is missing"),
+    ("ws mark " + "y" * 256, "longer than 255 characters"),
+    ("ws start", "measurement is already on; nothing changed"),
+    ("ws start now", "ws start: unexpected argument 'now'"),
+    ("ws stop now", "ws stop: unexpected argument 'now'"),
+    ("ws hot", "ws hot: not available in this version"),
+    ("ws hot 5 data", "ws hot: not available in this version"),
+    ("peaks", "ws peaks: not available in this version"),
+    ("ws set peak-thresh 3", "not available in this version"),
+    ("v.clo --ws-tau=abc", "Bad option: --ws-tau=abc"),
+    ("v.clo --ws-every=", "Bad option: --ws-every="),
+    ("v.clo --ws-tau", "Bad option: --ws-tau"),
+    ("v.clo --ws-pagesize=64", "Cannot change --ws-pagesize option"),
+]
+
+
+def test_vgdb_bad_commands(server):
+    """Each bad command answers one line (ambiguous abbreviations and the
+    core's Bad option message aside) and changes nothing."""
+    server.touch(0, 10)
+    before = server.status()
+    for command, reason in BAD_COMMANDS:
+        reply = server.vgdb(command)
+        assert reason in reply, (command, reply)
+        if not command.startswith("v.clo"):
+            assert reply.count("\n") == 1, (command, reply)
+    assert server.status() == before
+    assert server.finish() == 0
+    out = server.output()
+    assert [k for _, k, _ in ctl_util.events(out)] == \
+        ["thread-start", "thread-exit"]
+    assert not [f for f in os.listdir(server.dir) if f.startswith("d.")]
+
+
+def test_vgdb_help_and_abbreviations(server):
+    """help lists every working command in the memcheck/massif layout, with
+    or without "ws"; hot and peaks only as not available; commands may be
+    abbreviated and the leading "ws" left out."""
+    reply = server.vgdb("help")
+    assert "general valgrind monitor commands:" in reply     # the core's
+    i = reply.index("\nws monitor commands")
+    ours = reply[i + 1:]
+    assert server.vgdb("ws help") == "\n" + ours
+    syntax = [l for l in ours.split("\n") if l.startswith("  ws ")]
+    assert syntax == ["  ws help", "  ws status", "  ws dump [<filename>]",
+                      "  ws series [<n>]", "  ws set tau <n>",
+                      "  ws set every <n>", "  ws start", "  ws stop",
+                      "  ws mark <label>"], ours
+    for l in ours.split("\n"):
+        if "hot" in l or "peaks" in l:
+            assert l.startswith("  (ws hot, ws peaks"), l
+    assert "not available in this" in ours
+    st = server.status()
+    for abbrev in ("stat", "ws stat", "ws statu"):
+        assert ctl_util.parse_status(server.vgdb(abbrev)) == st
+    assert server.vgdb("ws ser 1").startswith("ws series: the last ")
+    assert server.vgdb("set t 7000").startswith(
+        "ws set tau: tau is now 7000")
+    assert server.vgdb("ws set e 9000").startswith(
+        "ws set every: every is now 9000")
+    assert server.vgdb("ma x").startswith("ws mark: 'x' at t=")
+
+
+# ----------------------------------------------------------------------
+# gdb
+
+def test_gdb_breakpoint_monitor_dump_and_status(tmp_path):
+    """gdb in batch mode: stop at a breakpoint in the program, then
+    monitor ws status, monitor ws dump and monitor ws mark; the replies
+    arrive on gdb's stderr and describe the stopped program."""
+    wslib.require_built(ctl_util.SERVER)
+    srv = ctl_util.Server(tmp_path, vgdb_error=0)
+    try:
+        srv.p.stdin.write(b"touch 0 50 1\ncheckpoint\ntouch 50 10 1\n")
+        srv.p.stdin.close()
+        rc, out, err = ctl_util.gdb_batch(
+            ctl_util.SERVER, srv.prefix,
+            ["break ctl_checkpoint", "continue",
+             "print &ctl_checkpoint",
+             "monitor ws status", "monitor ws dump",
+             "monitor ws mark in gdb", "continue"])
+        assert rc == 0, (out, err)
+        assert srv.p.wait(timeout=60) == 0
+    finally:
+        srv.kill()
+    assert "Breakpoint 1, ctl_checkpoint ()" in out, out
+    assert "exited normally" in out, out
+    m = re.search(r"\$1 = .*(0x[0-9a-f]+) <ctl_checkpoint>", out)
+    assert m, out
+    checkpoint = int(m.group(1), 16)
+
+    i = err.index("ws status (pid")
+    j = err.index("ws dump at t=")
+    st = ctl_util.parse_status(err[i:j])
+    assert st["measurement"] == "on" and st["pid"] == srv.pid
+    md_text = err[j:err.index("ws mark:")]
+    md = ctl_util.parse_monitor_dump(md_text)
+    assert md.t == st["time"]
+    assert md.counts == {"insn": st["insn"], "data": st["data"]}
+    # the program stopped at the breakpoint: its code page is in the window
+    # and so are the 50 pages it just touched, but not the next 10
+    assert page(checkpoint) in md.addresses("insn")
+    base = int(re.search(r"ready (0x[0-9a-f]+)",
+                         srv.p.stdout.read().decode()).group(1), 16)
+    data = set(md.addresses("data"))
+    assert {base + k * PAGE for k in range(50)} <= data
+    assert not {base + k * PAGE for k in range(50, 60)} & data
+    assert "ws mark: 'in gdb' at t=%d" % st["time"] in err
+
+    out_file = ctl_util.read_output(srv.out_path)
+    assert ctl_util.events(out_file)[1:3] == [
+        (st["time"], "dump", "monitor"), (st["time"], "mark", "in gdb")]
