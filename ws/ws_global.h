@@ -63,6 +63,7 @@ extern ULong        WS_(clo_tau);        /* window; 0 = same as T until
 extern UInt         WS_(clo_pagesize);
 extern WS_TimeUnit  WS_(clo_time_unit);
 extern const HChar* WS_(clo_file);
+extern const HChar* WS_(clo_file_option);  /* "--ws-file" or its alias */
 extern Bool         WS_(clo_per_thread);
 extern Bool         WS_(clo_syscalls);
 extern Bool         WS_(clo_instr_atstart);
@@ -285,6 +286,10 @@ IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
 /*------------------------------------------------------------*/
 
 void WS_(syscalls_init)(void);
+void WS_(pre_syscall)(ThreadId tid, UInt syscallno, UWord* args,
+                      UInt nArgs);
+void WS_(post_syscall)(ThreadId tid, UInt syscallno, UWord* args,
+                       UInt nArgs, SysRes res);
 
 /*------------------------------------------------------------*/
 /*--- Output (ws_output.c)                                 ---*/

@@ -76,6 +76,7 @@ static void ws_pre_clo_init(void)
                                    WS_(print_usage),
                                    WS_(print_debug_usage));
    VG_(needs_print_stats)         (WS_(print_counters));
+   VG_(needs_syscall_wrapper)     (WS_(pre_syscall), WS_(post_syscall));
    VG_(needs_client_requests)     (WS_(handle_client_request));
 
    VG_(track_pre_thread_ll_create)(WS_(thread_created));

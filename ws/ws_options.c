@@ -33,6 +33,7 @@ ULong        WS_(clo_tau)        = 0;     /* 0: not given, = every */
 UInt         WS_(clo_pagesize)   = 4096;
 WS_TimeUnit  WS_(clo_time_unit)  = WS_TimeInsns;
 const HChar* WS_(clo_file)       = "ws.out.%p";
+const HChar* WS_(clo_file_option) = "--ws-file";   /* as the user spelt it */
 Bool         WS_(clo_per_thread) = False;
 Bool         WS_(clo_syscalls)   = True;
 Bool         WS_(clo_instr_atstart) = True;
@@ -150,9 +151,12 @@ Bool WS_(process_cmd_line_option)(const HChar* arg)
    }
    else if (is_option(arg, "--ws-file") || is_option(arg, "--ws-out-file")) {
       const HChar* val = VG_(strchr)(arg, '=') + 1;
+      WS_(clo_file_option) = is_option(arg, "--ws-file") ? "--ws-file"
+                                                         : "--ws-out-file";
       if (val[0] == '\0')
-         VG_(fmsg_bad_option)(arg, "--ws-file takes a file name "
-                              "(%%p, %%q{VAR} and %%n are expanded)\n");
+         VG_(fmsg_bad_option)(arg, "%s takes a file name "
+                              "(%%p, %%q{VAR} and %%n are expanded)\n",
+                              WS_(clo_file_option));
       WS_(clo_file) = val;
    }
    else if (is_option(arg, "--ws-per-thread"))

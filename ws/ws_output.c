@@ -21,9 +21,11 @@
    computes nothing but averages and unit conversions.
 
    Records are streamed: they collect in a buffer that reaches the file
-   in whole lines, at the latest every WS_FLUSH_INSNS instructions (or
-   WS_FLUSH_MS milliseconds), so that a process killed even by SIGKILL
-   leaves a file whose every line is complete. */
+   in whole lines before every system call the program makes (so a
+   program that blocks, or is killed while blocked, has everything
+   written) and at least every WS_FLUSH_INSNS instructions (or
+   WS_FLUSH_MS milliseconds) while it computes.  A process killed even
+   by SIGKILL leaves a file whose every line is complete. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_clientstate.h"
@@ -40,8 +42,8 @@
 
 #define WS_BUF_SIZE     (64 * 1024)
 #define WS_FLUSH_BYTES  (16 * 1024)
-#define WS_FLUSH_INSNS  10000000ULL
-#define WS_FLUSH_MS     100ULL
+#define WS_FLUSH_INSNS  1000000ULL
+#define WS_FLUSH_MS     10ULL
 
 static Int    out_fd = -1;
 static HChar* out_name = NULL;
@@ -111,6 +113,12 @@ void WS_(out_end_line)(void)
    buf_lines = buf_used;
 }
 
+void WS_(out_flush)(void)
+{
+   if (buf_lines > 0)
+      flush_lines();
+}
+
 void WS_(out_maybe_flush)(void)
 {
    ULong since = WS_(now)() - last_flush;
@@ -118,11 +126,6 @@ void WS_(out_maybe_flush)(void)
                                                      : WS_FLUSH_INSNS;
    if (buf_lines >= WS_FLUSH_BYTES || since >= limit)
       flush_lines();
-}
-
-void WS_(out_flush)(void)
-{
-   flush_lines();
 }
 
 void WS_(out_event)(const HChar* format, ...)
@@ -150,11 +153,12 @@ static Int open_for_writing(const HChar* name)
 
 void WS_(out_open)(void)
 {
-   out_name = VG_(expand_file_name)("--ws-file", WS_(clo_file));
+   out_name = VG_(expand_file_name)(WS_(clo_file_option), WS_(clo_file));
    out_fd = open_for_writing(out_name);
    if (out_fd < 0) {
-      VG_(fmsg)("--ws-file: cannot create the output file '%s' "
-                "(a writable file name is accepted)\n", out_name);
+      VG_(fmsg)("%s: cannot create the output file '%s' "
+                "(a writable file name is accepted)\n",
+                WS_(clo_file_option), out_name);
       VG_(exit)(1);
    }
 }

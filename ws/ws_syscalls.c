@@ -20,7 +20,8 @@
 /* Owns ws's view of what the core does around system calls: memory a
    system call reads or writes on the program's behalf (the buffer of
    read(), the struct of stat()) counts as data accessed, unless
-   --ws-syscalls=no; and memory that is unmapped (munmap, brk shrink)
+   --ws-syscalls=no; the output reaches its file before each system
+   call; and memory that is unmapped (munmap, brk shrink)
    marks its pages so that a later touch counts as a new page.
 
    Reads are counted as the kernel is about to do them; writes only
@@ -74,6 +75,19 @@ static void syscall_wrote(CorePart part, ThreadId tid, Addr a, SizeT size)
 {
    if (is_syscall(part))
       WS_(touch_range)(WS_Data, a, size);
+}
+
+/* A system call may block for ever, or be the program's last: what is
+   measured so far reaches the file first. */
+void WS_(pre_syscall)(ThreadId tid, UInt syscallno, UWord* args,
+                      UInt nArgs)
+{
+   WS_(out_flush)();
+}
+
+void WS_(post_syscall)(ThreadId tid, UInt syscallno, UWord* args,
+                       UInt nArgs, SysRes res)
+{
 }
 
 void WS_(syscalls_init)(void)
