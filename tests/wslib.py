@@ -22,7 +22,7 @@ TOP_BUILDDIR = os.environ.get("WS_TOP_BUILDDIR") or TOP_SRCDIR
 VG_IN_PLACE = (os.environ.get("WS_VG_IN_PLACE")
                or os.path.join(TOP_BUILDDIR, "vg-in-place"))
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 def prog(name):
@@ -41,9 +41,10 @@ class FormatError(Exception):
     """The output file breaks the grammar of docs/output-format.md."""
 
 
-# Header keys of format version 1, in the order the format gives them.
+# Header keys of format version 2, in the order the format gives them.
 HEADER_KEYS = ("tool", "command", "pid", "ppid", "time-unit", "every", "tau",
-               "pagesize", "syscalls", "per-thread", "columns")
+               "pagesize", "syscalls", "per-thread", "instr-atstart",
+               "columns")
 COLUMNS = "t insn data"
 COLUMNS_PER_THREAD = "t insn data shared {tid insn data}..."
 
@@ -52,6 +53,13 @@ _SAMPLE = re.compile(r"[0-9]+( [0-9]+)*\Z")
 _EVENT = re.compile(r"event ([0-9]+) ([a-z][a-z0-9-]*)((?: [^ ]+)*)\Z")
 _SUMMARY = re.compile(r"summary (insn|data) ([0-9]+\.[0-9]) ([0-9]+) ([0-9]+)\Z")
 _SAMPLES = re.compile(r"samples ([0-9]+)\Z")
+_DUMP_BEGIN = re.compile(r"dump-begin ([0-9]+)\Z")
+_DUMP_PAGE = re.compile(r"dump-page (insn|data) 0x([0-9a-f]+) ([0-9]+)\Z")
+_DUMP_END = re.compile(r"dump-end ([0-9]+) ([0-9]+)\Z")
+_LABEL = r"([^ \x00-\x1f](?:[^\x00-\x1f]*[^ \x00-\x1f])?)"
+_REGION = re.compile(
+    r"region ([0-9]+) ([0-9]+) insn ([0-9]+\.[0-9]) ([0-9]+) ([0-9]+) "
+    r"data ([0-9]+\.[0-9]) ([0-9]+) ([0-9]+) label " + _LABEL + r"\Z")
 _INT = re.compile(r"[0-9]+\Z")
 
 
@@ -83,11 +91,25 @@ class Event:
         return "<event t=%d %s %s>" % (self.t, self.kind, " ".join(self.args))
 
 
+class Dump:
+    """One dump block: t, and pages as a list of (kind, address, since)."""
+    __slots__ = ("t", "pages", "lineno")
+
+    def __init__(self, t, lineno):
+        self.t, self.pages, self.lineno = t, [], lineno
+
+    def count(self, kind):
+        return sum(1 for p in self.pages if p[0] == kind)
+
+
 class WsOutput:
     """A parsed output file.
 
     header:   dict of all header keys (str values), in file order
     samples:  list of Sample;  events: list of Event;  comments: list of str
+    dumps:    list of Dump
+    regions:  {label: (regions, samples, (avg, peak, total) insn,
+               (avg, peak, total) data)} from the trailer
     summary:  {'insn': (avg, peak, total), 'data': (...)} from the trailer
     nsamples: the trailer's `samples` count (None if the file was cut)
     complete: True if the file ends with the trailer's `end`
@@ -99,6 +121,8 @@ class WsOutput:
         self.samples = []
         self.events = []
         self.comments = []
+        self.dumps = []
+        self.regions = {}
         self.summary = {}
         self.nsamples = None
         self.complete = False
@@ -152,7 +176,7 @@ def _check_header(out, first_body_lineno):
         raise FormatError("header pagesize: %d is not a power of two" % ps)
     if h["time-unit"] not in ("i", "ms"):
         raise FormatError("header time-unit: %r is not i or ms" % h["time-unit"])
-    for k in ("syscalls", "per-thread"):
+    for k in ("syscalls", "per-thread", "instr-atstart"):
         if h[k] not in ("yes", "no"):
             raise FormatError("header %s: %r is not yes or no" % (k, h[k]))
     want = COLUMNS_PER_THREAD if h["per-thread"] == "yes" else COLUMNS
@@ -217,11 +241,50 @@ def parse_output(text, complete=True):
         return out                  # cut inside the header
     _check_header(out, i + 1)
 
-    state = "body"                  # body -> summary -> samples -> end
+    state = "body"          # body (-> dump -> body) -> summary -> samples -> end
     last_t = -1                     # time order over samples and events
     last_sample_t = -1
+    dump = None
     for j in range(i, len(lines)):
         line, lineno = lines[j], j + 1
+        if state == "dump":
+            m = _DUMP_PAGE.match(line)
+            if m:
+                dump.pages.append((m.group(1), int(m.group(2), 16),
+                                   int(m.group(3))))
+                continue
+            m = _DUMP_END.match(line)
+            if not m:
+                _bad(lineno, line, "inside a dump only 'dump-page KIND 0xADDR "
+                     "SINCE' and 'dump-end N N' may appear")
+            if (int(m.group(1)), int(m.group(2))) != (dump.count("insn"),
+                                                      dump.count("data")):
+                _bad(lineno, line, "dump-end counts differ from the "
+                     "dump-page lines")
+            out.dumps.append(dump)
+            state = "body"
+            continue
+        if state == "body" and line.startswith("dump-begin"):
+            m = _DUMP_BEGIN.match(line)
+            if not m:
+                _bad(lineno, line, "expected 'dump-begin T'")
+            dump = Dump(int(m.group(1)), lineno)
+            if dump.t < last_t:
+                _bad(lineno, line, "dump earlier than the line before it")
+            state = "dump"
+            continue
+        if state == "body" and line.startswith("region"):
+            m = _REGION.match(line)
+            if not m:
+                _bad(lineno, line, "a region line is 'region N SAMPLES insn "
+                     "AVG PEAK TOTAL data AVG PEAK TOTAL label LABEL'")
+            g = m.groups()
+            if g[8] in out.regions:
+                _bad(lineno, line, "region %r given twice" % g[8])
+            out.regions[g[8]] = (int(g[0]), int(g[1]),
+                                 (float(g[2]), int(g[3]), int(g[4])),
+                                 (float(g[5]), int(g[6]), int(g[7])))
+            continue
         if state == "end":
             _bad(lineno, line, "nothing may follow 'end'")
         if state == "samples":
@@ -245,7 +308,7 @@ def parse_output(text, complete=True):
         if state == "body" and line.startswith("#"):
             out.comments.append(line)
             continue
-        if state == "body" and line.startswith("event"):
+        if state == "body" and line.startswith("event") and not out.regions:
             m = _EVENT.match(line)
             if not m:
                 _bad(lineno, line, "an event is 'event T KIND ARGS...'")
