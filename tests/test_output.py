@@ -18,7 +18,7 @@ import wslib
 T = 100000
 
 GOOD = """\
-ws-output-format: 1
+ws-output-format: 2
 tool: ws 0.1.0
 command: ./prog a b
 pid: 123
@@ -29,13 +29,21 @@ tau: 1000
 pagesize: 4096
 syscalls: yes
 per-thread: no
+instr-atstart: yes
 some-future-key: whatever: with colons
 columns: t insn data
 event 0 thread-start 1
 # a comment
 1003 2 5
+event 1500 mark phase two
+dump-begin 1500
+dump-page insn 0x10b000 1000
+dump-page data 0x4a2c000 1003
+dump-page data 0x4a2d000 0
+dump-end 1 2
 2000 3 7
 event 2500 thread-exit 1
+region 2 1 insn 3.0 3 4 data 7.0 7 9 label phase two
 summary insn 2.5 3 4
 summary data 6.0 7 9
 samples 2
@@ -51,7 +59,12 @@ def test_reader_accepts_good_file():
     assert [(s.t, s.insn, s.data) for s in out.samples] == [(1003, 2, 5),
                                                               (2000, 3, 7)]
     assert [(e.t, e.kind, e.args) for e in out.events] == [
-        (0, "thread-start", ["1"]), (2500, "thread-exit", ["1"])]
+        (0, "thread-start", ["1"]), (1500, "mark", ["phase", "two"]),
+        (2500, "thread-exit", ["1"])]
+    assert [(d.t, d.pages) for d in out.dumps] == [
+        (1500, [("insn", 0x10b000, 1000), ("data", 0x4a2c000, 1003),
+                ("data", 0x4a2d000, 0)])]
+    assert out.regions == {"phase two": (2, 1, (3.0, 3, 4), (7.0, 7, 9))}
     assert out.summary == {"insn": (2.5, 3, 4), "data": (6.0, 7, 9)}
     assert out.nsamples == 2
     # `end` may lack its newline (the grammar puts none after it)
@@ -76,8 +89,20 @@ def test_reader_per_thread():
 
 
 @pytest.mark.parametrize("old,new,why", [
-    ("ws-output-format: 1", "ws-output-format: 2", "unknown version"),
-    ("ws-output-format: 1\n", "", "no version line"),
+    ("ws-output-format: 2", "ws-output-format: 1", "older version"),
+    ("ws-output-format: 2", "ws-output-format: 3", "unknown version"),
+    ("ws-output-format: 2\n", "", "no version line"),
+    ("instr-atstart: yes", "instr-atstart: maybe", "bad instr-atstart"),
+    ("dump-end 1 2", "dump-end 1 3", "dump-end counts wrong"),
+    ("dump-page data 0x4a2d000 0", "dump-page code 0x4a2d000 0",
+     "unknown dump-page kind"),
+    ("dump-page data 0x4a2d000 0", "dump-page data 4a2d000 0",
+     "dump address without 0x"),
+    ("dump-end 1 2\n", "", "dump without its end"),
+    ("region 2 1 insn 3.0 3 4", "region 2 1 insn 3 3 4", "region avg"),
+    ("label phase two", "label  phase two", "region label double space"),
+    ("summary insn 2.5 3 4", "event 3000 mark x\nsummary insn 2.5 3 4",
+     "an event after a region line"),
     ("pagesize: 4096\n", "", "a header key missing"),
     ("tau: 1000\npagesize: 4096", "pagesize: 4096\ntau: 1000", "key order"),
     ("time-unit: i", "time-unit: s", "bad time unit"),
