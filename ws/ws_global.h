@@ -30,8 +30,9 @@
      ws_instrument.c  the VEX IR emitted for every superblock
      ws_syscalls.c    memory touched by the kernel, unmapped ranges
      ws_regions.c     summaries of named measured regions
-     ws_control.c     client requests and monitor commands: two doors
-                      onto the sampler, the regions and the output
+     ws_control.c     what steering can do: marks, labels, dumps
+     ws_clientreq.c   the client requests of valgrind/ws.h    } two doors
+     ws_monitor.c     the "ws ..." monitor commands           } onto it
      ws_output.c      the output file and the stderr summary
      ws_main.c        tool registration, start-up and exit
 
@@ -247,13 +248,30 @@ void  WS_(regions_report)(void (*report)(const HChar* label, ULong regions,
                                          const ULong total[2]));
 
 /*------------------------------------------------------------*/
-/*--- Control: client requests, monitor commands           ---*/
-/*--- (ws_control.c)                                       ---*/
+/*--- Control (ws_control.c, ws_clientreq.c, ws_monitor.c) ---*/
 /*------------------------------------------------------------*/
+
+/* Labels are at most this many characters (the NUL not counted). */
+#define WS_LABEL_MAX  255
+
+typedef enum { WS_Label_OK, WS_Label_Empty, WS_Label_Control }
+   WS_LabelCheck;
+/* Makes |s| fit an event line (blanks trimmed and folded), in place. */
+WS_LabelCheck WS_(tidy_label)(HChar* s);
+/* A mark event now; it names the open region. */
+void WS_(mark)(const HChar* label);
+/* The current window's pages: into the output file after a "dump
+   label" event; to the gdb/vgdb output; into a file of its own
+   (False, with the reason told to gdb, if it cannot be made). */
+void WS_(dump_to_output)(const HChar* label);
+void WS_(dump_to_monitor)(void);
+Bool WS_(dump_to_file)(const HChar* name);
 
 /* Registered with VG_(needs_client_requests): the WS_* requests of
    include/valgrind/ws.h and VG_USERREQ__GDB_MONITOR_COMMAND. */
 Bool WS_(handle_client_request)(ThreadId tid, UWord* arg, UWord* ret);
+/* True if |req| was a ws command (answered, even if refused). */
+Bool WS_(handle_monitor_command)(const HChar* req);
 
 /*------------------------------------------------------------*/
 /*--- Threads (ws_threads.c)                               ---*/

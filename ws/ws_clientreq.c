@@ -1,0 +1,217 @@
+/*--------------------------------------------------------------------*/
+/*--- ws: client requests.                          ws_clientreq.c ---*/
+/*--------------------------------------------------------------------*/
+
+/*
+   This file is part of ws, a Valgrind tool that measures a program's
+   instruction and data working sets over time.
+
+   Copyright (C) 2026 the ws authors.
+
+   This program is free software; you can redistribute it and/or
+   modify it under the terms of the GNU General Public License as
+   published by the Free Software Foundation; either version 2 of the
+   License, or (at your option) any later version.
+
+   The GNU General Public License is contained in the file COPYING.
+*/
+
+/* Owns the door of include/valgrind/ws.h: the program scopes what is
+   measured.  Each request is checked, then handed to the sampler or to
+   ws_control.c.  Memory the client names (a label) is read only after
+   the address space manager says it is readable client memory, and
+   only up to WS_LABEL_MAX characters.  A request that cannot be used
+   changes nothing and gives one warning per kind of problem (a program
+   may repeat the same mistake in a loop).  Monitor commands sent from
+   inside the program (VALGRIND_MONITOR_COMMAND) pass through here to
+   ws_monitor.c. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_clreq.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_options.h"
+#include "pub_tool_stacktrace.h"
+#include "pub_tool_vki.h"
+
+#include "valgrind/ws.h"      /* the request codes */
+#include "ws_global.h"
+
+/*------------------------------------------------------------*/
+/*--- Warnings about bad requests, once per kind           ---*/
+/*------------------------------------------------------------*/
+
+typedef enum {
+   Bad_Unreadable,      /* label pointer not readable client memory */
+   Bad_TooLong,         /* no NUL within WS_LABEL_MAX + 1 bytes */
+   Bad_Empty,           /* nothing but blanks */
+   Bad_Control,         /* a newline, tab or other control character */
+   Bad_StartWhileOn,    /* WS_START while measuring */
+   Bad_StopWhileOff,    /* WS_STOP while not measuring */
+   Bad_N
+} BadKind;
+
+static Bool warned[Bad_N];
+
+/* One warning, with the client's stack, the first time a problem of
+   kind |bad| occurs; silence after that. */
+static void warn_once(ThreadId tid, BadKind bad, const HChar* format, ...)
+   PRINTF_CHECK(3, 4);
+static void warn_once(ThreadId tid, BadKind bad, const HChar* format, ...)
+{
+   va_list vargs;
+   if (warned[bad])
+      return;
+   warned[bad] = True;
+   va_start(vargs, format);
+   VG_(vmessage)(Vg_UserMsg, format, vargs);
+   va_end(vargs);
+   VG_(get_and_pp_StackTrace)(tid, VG_(clo_backtrace_size));
+   VG_(umsg)("(ws warns about this kind of request only once)\n");
+}
+
+/*------------------------------------------------------------*/
+/*--- Labels                                               ---*/
+/*------------------------------------------------------------*/
+
+/* Copies the client's NUL-terminated string at |a| into |buf| (of
+   WS_LABEL_MAX + 1 bytes), checking each client page before reading
+   from it.  Returns Bad_N if the whole string was copied. */
+static BadKind copy_client_string(Addr a, HChar* buf)
+{
+   SizeT done = 0;
+   if (a == 0)
+      return Bad_Unreadable;
+   while (done < WS_LABEL_MAX + 1) {
+      Addr  p = a + done;
+      SizeT n = VKI_PAGE_SIZE - (p & (VKI_PAGE_SIZE - 1));
+      SizeT i;
+      if (p < a)                                  /* wrapped around */
+         return Bad_Unreadable;
+      if (n > WS_LABEL_MAX + 1 - done)
+         n = WS_LABEL_MAX + 1 - done;
+      if (!VG_(am_is_valid_for_client)(p, n, VKI_PROT_READ))
+         return Bad_Unreadable;
+      for (i = 0; i < n; i++) {
+         buf[done] = ((const HChar*)a)[done];
+         if (buf[done] == '\0')
+            return Bad_N;
+         done++;
+      }
+   }
+   return Bad_TooLong;
+}
+
+/* The label argument of client request |what| into |buf|, or False
+   (with a warning, the first time) if it cannot be used. */
+static Bool client_label(ThreadId tid, const HChar* what, Addr a,
+                         HChar* buf)
+{
+   BadKind bad = copy_client_string(a, buf);
+   if (bad == Bad_N) {
+      switch (WS_(tidy_label)(buf)) {
+      case WS_Label_Empty:   bad = Bad_Empty;   break;
+      case WS_Label_Control: bad = Bad_Control; break;
+      case WS_Label_OK:      break;
+      }
+   }
+   switch (bad) {
+   case Bad_N:
+      return True;
+   case Bad_Unreadable:
+      warn_once(tid, bad, "ws: %s ignored: its label pointer %#lx does not "
+                "point to a string in readable memory\n", what, a);
+      break;
+   case Bad_TooLong:
+      warn_once(tid, bad, "ws: %s ignored: its label at %#lx is longer than "
+                "%d characters or not terminated by a NUL\n", what, a,
+                WS_LABEL_MAX);
+      break;
+   case Bad_Empty:
+      warn_once(tid, bad, "ws: %s ignored: its label at %#lx is empty\n",
+                what, a);
+      break;
+   case Bad_Control:
+      warn_once(tid, bad, "ws: %s ignored: its label at %#lx contains a "
+                "control character (newline, tab, ...)\n", what, a);
+      break;
+   default:
+      break;
+   }
+   return False;
+}
+
+/*------------------------------------------------------------*/
+/*--- Requests                                             ---*/
+/*------------------------------------------------------------*/
+
+static void client_start(ThreadId tid)
+{
+   if (WS_(measuring))
+      warn_once(tid, Bad_StartWhileOn, "ws: WS_START while measurement is "
+                "already on: ignored (to measure only from WS_START on, "
+                "run with --ws-instr-atstart=no)\n");
+   else
+      WS_(measure_start)();
+}
+
+static void client_stop(ThreadId tid)
+{
+   if (!WS_(measuring))
+      warn_once(tid, Bad_StopWhileOff, "ws: WS_STOP while measurement is "
+                "already off: ignored\n");
+   else
+      WS_(measure_stop)();
+}
+
+Bool WS_(handle_client_request)(ThreadId tid, UWord* arg, UWord* ret)
+{
+   HChar label[WS_LABEL_MAX + 1];
+   ULong sizes[2];
+
+   if (arg[0] == VG_USERREQ__GDB_MONITOR_COMMAND) {
+      Bool handled = WS_(handle_monitor_command)((const HChar*)arg[1]);
+      *ret = handled ? 1 : 0;
+      return handled;
+   }
+   if (!VG_IS_TOOL_USERREQ('W', 'S', arg[0]))
+      return False;
+
+   switch (arg[0]) {
+   case VG_USERREQ__WS_START:
+      client_start(tid);
+      *ret = 0;
+      break;
+   case VG_USERREQ__WS_STOP:
+      client_stop(tid);
+      *ret = 0;
+      break;
+   case VG_USERREQ__WS_MARK:
+      if (client_label(tid, "WS_MARK", arg[1], label))
+         WS_(mark)(label);
+      *ret = 0;
+      break;
+   case VG_USERREQ__WS_DUMP:
+      if (client_label(tid, "WS_DUMP", arg[1], label))
+         WS_(dump_to_output)(label);
+      *ret = 0;
+      break;
+   case VG_USERREQ__WS_CURRENT_DATA_PAGES:
+      WS_(current_sizes)(sizes);
+      *ret = sizes[WS_Data];
+      break;
+   case VG_USERREQ__WS_CURRENT_INSN_PAGES:
+      WS_(current_sizes)(sizes);
+      *ret = sizes[WS_Insn];
+      break;
+   default:
+      /* A request from a newer ws.h than this tool knows. */
+      return False;
+   }
+   return True;
+}
+
+/*--------------------------------------------------------------------*/
+/*--- end                                           ws_clientreq.c ---*/
+/*--------------------------------------------------------------------*/
