@@ -4,8 +4,9 @@
 # Without root, it names what to install and fails instead.
 set -eu
 
+# libreadline-dev: ws-monitor (monitor/) is built with GNU readline.
 packages="gcc g++ make autoconf automake pkg-config valgrind gdb python3
-python3-pytest libc6-dbg xz-utils bzip2 sqlite3"
+python3-pytest libc6-dbg xz-utils bzip2 sqlite3 libreadline-dev"
 
 missing=
 for p in $packages; do
