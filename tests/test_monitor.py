@@ -1,0 +1,468 @@
+"""ws-monitor (monitor/ws-monitor.c) and the gdb command (gdb/ws-gdb.py).
+
+Both talk to tests/progs/ctl_server under ws, blocked reading a pipe
+(ctl_util.Server), with a --vgdb-prefix of its own:
+
+- one-shot mode: the reply to `status` is ws's; every kind of reply of
+  ws/ws_monitor.c and ws/ws_control.c gives the exit status it should
+  (0 accepted, 1 refused); a process that is gone, not under Valgrind or
+  under another tool, a missing vgdb and a vgdb that may not ptrace each
+  give exit status 2 and a message that says so;
+- the listing of ws processes;
+- the prompt, driven through a pseudo-terminal: a command and its reply,
+  history (Up arrow, the history file, a second session), Tab completion,
+  Ctrl-C, and the `watch` live view (its sparkline checked against the
+  samples, Unicode and ASCII) stopped by a key;
+- gdb in batch mode with the script sourced: `ws status` reaches the
+  process, completion, `help ws`;
+- ws-monitor itself under memcheck: no errors, no leaks.
+"""
+
+import errno
+import fcntl
+import os
+import re
+import select
+import signal
+import struct
+import subprocess
+import termios
+import time
+
+import pytest
+
+import ctl_util
+import wslib
+
+MONITOR = os.path.join(wslib.TOP_BUILDDIR, "monitor", "ws-monitor")
+GDB_SCRIPT = os.path.join(wslib.TOP_SRCDIR, "gdb", "ws-gdb.py")
+EVERY = 10000
+BLOCKS = "\u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588"
+ASCII = "_.-:=+*#"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    wslib.require_built(MONITOR)
+    s = ctl_util.Server(tmp_path_factory.mktemp("monitor"), pages=2000,
+                        options=["--ws-every=%d" % EVERY])
+    # Samples of different sizes, for the sparkline.
+    for first, count, sweeps in ((0, 100, 10), (0, 2000, 2), (100, 20, 40),
+                                 (0, 600, 3)):
+        s.touch(first, count, sweeps)
+    yield s
+    s.kill()
+
+
+def monitor(server, *words, env=None, prefix=True, pid=None, timeout=60,
+            wrapper=()):
+    """Runs ws-monitor (one-shot or listing); returns (status, stdout,
+    stderr)."""
+    argv = list(wrapper) + [MONITOR]
+    if prefix:
+        argv.append("--vgdb-prefix=" + server.prefix)
+    if pid is not False:
+        argv.append("--pid=%d" % (server.pid if pid is None else pid))
+    p = subprocess.run(argv + list(words), capture_output=True,
+                       timeout=timeout, env=env, stdin=subprocess.DEVNULL)
+    return (p.returncode, p.stdout.decode(errors="replace"),
+            p.stderr.decode(errors="replace"))
+
+
+def series(server):
+    """[(t, insn, data)] of `ws series 60`, through vgdb itself."""
+    lines = server.vgdb("ws series 60").strip("\n").split("\n")
+    assert lines[0].startswith("ws series: the last "), lines
+    return [tuple(int(w) for w in l.split()) for l in lines[1:]]
+
+
+# ----------------------------------------------------------------------
+# One-shot mode
+
+def test_status(server):
+    """`ws-monitor --pid N status` prints ws's reply to `ws status`."""
+    rc, out, err = monitor(server, "status")
+    assert rc == 0 and err == "", (rc, err)
+    st = ctl_util.parse_status(out)
+    assert st == server.status()
+    assert st["pid"] == server.pid and st["measurement"] == "on"
+    assert st["every"] == EVERY and st["output_file"] == server.out_path
+    assert st["samples"] == len(series(server)) >= 15
+    # The leading "ws" may be given too.
+    assert monitor(server, "ws", "status") == (0, out, "")
+
+
+# Replies of ws/ws_monitor.c and ws/ws_control.c, one of each form:
+# (words, exit status, the reply as a regular expression).
+REPLIES = [
+    (["set", "tau", "0"], 1, r"ws set tau: '0' is not a whole number from 1 "
+     r"to 1000000000000000; nothing changed\n"),
+    (["set", "every"], 1, r"ws set every: the value is missing .*\n"),
+    (["set"], 1, r"ws set: say what to set: .*\n"),
+    (["set", "peak-thresh", "3"], 1,
+     r"ws set peak-thresh: not available .*\n"),
+    (["set", "size", "3"], 1, r"size does not match any of 'tau every "
+     r"peak-thresh'\n"),
+    (["st"], 1, r"st can match status start stop\n"),
+    (["frobnicate"], 1,
+     r"frobnicate does not match any of 'help status .*'\n"),
+    (["series", "2000"], 1, r"ws series: '2000' is not a number of samples "
+     r"from 1 to 1024\n"),
+    (["status", "now"], 1, r"ws status: unexpected argument 'now'; nothing "
+     r"changed\n"),
+    (["start"], 1, r"ws start: measurement is already on; nothing changed\n"),
+    (["mark"], 1, r"ws mark: the label is missing \(ws mark <label>\)\n"),
+    (["dump", "d.%z"], 1, r"ws dump: cannot use the file name 'd.%z': .*\n"),
+    (["hot"], 1, r"ws hot: not available .*\n"),
+    (["peaks"], 1, r"ws peaks: not available .*\n"),
+    (["ws"], 1, r"ws: the command is missing; 'ws help' lists them\n"),
+    (["v.frobnicate"], 1, r"command 'v.frobnicate' not recognised\n.*"),
+    (["mark", "from", "ws-monitor"], 0,
+     r"ws mark: 'from ws-monitor' at t=[0-9]+\n"),
+    (["set", "every", str(EVERY)], 0, r"ws set every: every is now %d \(was "
+     r"%d\) from t=[0-9]+\n" % (EVERY, EVERY)),
+    (["stop"], 0, r"ws stop: measurement off at t=[0-9]+\n"),
+    (["start"], 0, r"ws start: measurement on at t=[0-9]+\n"),
+    (["series", "3"], 0, r"ws series: the last 3 of [0-9]+ samples \(t insn "
+     r"data\):\n([0-9]+ [0-9]+ [0-9]+\n){3}"),
+    (["dump"], 0, r"ws dump at t=[0-9]+: 0 insn pages, 0 data pages in the "
+     r"window\n  \(pages of 4096 bytes; .*\)\n"),
+    (["dump", "snap.%p"], 0, r"ws dump: 0 insn pages, 0 data pages written "
+     r"to .*/snap\.[0-9]+\n"),
+    (["help"], 0, r"\nws monitor commands .*"),
+    (["v.info", "n_errs_found"], 0, r"n_errs_found 0 .*"),
+]
+
+
+def test_exit_status_follows_the_reply(server):
+    """vgdb exits 0 whatever ws answers; ws-monitor exits 1 for each kind
+    of refusal ws answers and 0 for each kind of answer, and
+    prints the reply as it is."""
+    for words, status, reply in REPLIES:
+        rc, out, err = monitor(server, *words)
+        assert re.fullmatch(reply, out, re.S), (words, out)
+        assert (rc, err) == (status, ""), (words, rc, out, err)
+    # The accepted ones did what they say: events in the output file
+    # (ws writes them out before it answers).
+    with open(server.out_path) as f:
+        text = f.read()
+    assert re.search(r"\nevent ([0-9]+) mark from ws-monitor\n"
+                     r"event \1 set every %d\nevent \1 stop\nevent \1 start\n"
+                     r"event \1 dump monitor\nevent \1 dump file .*/snap\.%d\n"
+                     % (EVERY, server.pid), text), text[-600:]
+
+
+def test_gone_and_not_ws(server, tmp_path):
+    """A process that has ended, one that is not under Valgrind and one
+    under another tool: exit status 2 and a message that says which."""
+    p = subprocess.Popen(["sleep", "60"])
+    try:
+        rc, out, err = monitor(server, "status", pid=p.pid)
+        assert (rc, out) == (2, "")
+        assert err == ("ws-monitor: process %d (sleep) is not running under "
+                       "Valgrind\n" % p.pid)
+    finally:
+        p.kill()
+        p.wait()
+    rc, out, err = monitor(server, "status", pid=p.pid)
+    assert (rc, out, err) == (2, "", "ws-monitor: there is no process %d\n"
+                              % p.pid)
+    rc, out, err = monitor(server, pid=p.pid)        # the prompt, too
+    assert (rc, out, err) == (2, "", "ws-monitor: there is no process %d\n"
+                              % p.pid)
+
+    # ctl_server under --tool=none, with the same prefix.
+    argv = wslib.ws_command([ctl_util.SERVER, "1"],
+                            ["--vgdb-prefix=" + server.prefix], tool="none")
+    none = subprocess.Popen(argv, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        assert none.stdout.readline().startswith(b"ready ")
+        rc, out, err = monitor(server, "status", pid=none.pid)
+        assert (rc, out) == (2, "")
+        assert err == ("ws-monitor: process %d runs Valgrind's none tool, not "
+                       "ws: ws-monitor talks only to programs run with "
+                       "valgrind --tool=ws\n" % none.pid)
+    finally:
+        none.kill()
+        none.wait()
+
+    # The ws process, without its prefix.
+    rc, out, err = monitor(server, "status", prefix=False)
+    assert (rc, out) == (2, "")
+    assert err == ("ws-monitor: vgdb cannot find process %d: it was started "
+                   "with --vgdb-prefix=%s; give ws-monitor the same option\n"
+                   % (server.pid, server.prefix))
+
+
+def test_vgdb_missing_or_without_ptrace(server, tmp_path):
+    """No vgdb: exit status 2 and where to get it.  A vgdb that may not
+    ptrace (in a user namespace of its own it has no right to ptrace the
+    process, which is blocked in a system call and so never answers by
+    itself): exit status 2 and what to do, without hanging as vgdb does."""
+    rc, out, err = monitor(server, "status",
+                           env=dict(os.environ, PATH=str(tmp_path)))
+    assert (rc, out) == (2, "")
+    assert err.startswith("ws-monitor: cannot run vgdb: 'vgdb' was not found "
+                          "on PATH; it comes with Valgrind"), err
+    rc, out, err = monitor(server, "--vgdb=" + str(tmp_path / "vgdb"),
+                           "status")
+    assert (rc, out) == (2, "")
+    assert err.startswith("ws-monitor: cannot run vgdb: '%s' was not found;"
+                          % (tmp_path / "vgdb")), err
+
+    if subprocess.run(["unshare", "-Ur", "true"],
+                      capture_output=True).returncode != 0:
+        pytest.skip("unshare -Ur (a user namespace) is not allowed here")
+    start = time.time()
+    rc, out, err = monitor(server, "status", wrapper=["unshare", "-Ur"])
+    assert (rc, out) == (2, "")
+    assert err.startswith("ws-monitor: vgdb may not use ptrace on process %d,"
+                          % server.pid), err
+    assert "ptrace_scope" in err and time.time() - start < 20
+    assert server.status()["samples"] >= 15     # it is unharmed
+
+
+def test_listing(server):
+    """Without --pid: the ws processes, pid and the client's command; the
+    ones vgdb cannot reach with the prefix given are named with the
+    prefix they need."""
+    rc, out, err = monitor(server, pid=False)
+    assert (rc, err) == (0, "")
+    lines = out.split("\n")
+    assert lines[0] == "PID      COMMAND (under valgrind --tool=ws)"
+    assert lines[1] == "%-8d %s 2000" % (server.pid, ctl_util.SERVER)
+    # Then, perhaps, ws processes of others (with other prefixes).
+    assert lines[2] == "" or lines[2].startswith(
+        "ws processes that vgdb cannot reach with this --vgdb-prefix:"), out
+    assert out.count(str(server.pid)) == 1
+
+    rc, out, err = monitor(server, pid=False, prefix=False)
+    assert (rc, err) == (0, "")
+    assert ("ws processes that vgdb cannot reach:\n%-8d %s 2000\n"
+            "         (give ws-monitor --vgdb-prefix=%s)\n"
+            % (server.pid, ctl_util.SERVER, server.prefix)) in out, out
+
+
+# ----------------------------------------------------------------------
+# The prompt, through a pseudo-terminal
+
+_ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]|\r|\x07")
+
+
+class Console:
+    """ws-monitor --pid N in a pseudo-terminal of 100x30 that is its
+    controlling terminal (so Ctrl-C is a signal)."""
+
+    def __init__(self, server, home, lang="C.UTF-8"):
+        self.prompt = "ws(%d)> " % server.pid
+        self.history = os.path.join(home, "history")
+        env = dict(os.environ, TERM="xterm", INPUTRC="/dev/null",
+                   HOME=home, LC_ALL=lang, WS_MONITOR_HISTORY=self.history)
+        self.fd, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ,
+                    struct.pack("HHHH", 30, 100, 0, 0))
+
+        def controlling_tty():
+            os.setsid()
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+        self.p = subprocess.Popen(
+            [MONITOR, "--vgdb-prefix=" + server.prefix,
+             "--pid=%d" % server.pid],
+            stdin=slave, stdout=slave, stderr=slave, env=env,
+            preexec_fn=controlling_tty)
+        os.close(slave)
+        self.raw = b""
+        self.pos = 0              # of the text expect() has looked at
+
+    def text(self):
+        return _ESCAPES.sub("", self.raw.decode(errors="replace"))
+
+    def expect(self, pattern, timeout=20):
+        """Waits for pattern in the output after the last match."""
+        end = time.time() + timeout
+        rx = re.compile(pattern, re.S)
+        while True:
+            m = rx.search(self.text(), self.pos)
+            if m:
+                self.pos = m.end()
+                return m
+            left = end - time.time()
+            if left <= 0:
+                raise AssertionError("no %r in:\n%s" % (
+                    pattern, self.text()[self.pos:][-3000:]))
+            if select.select([self.fd], [], [], left)[0]:
+                try:
+                    chunk = os.read(self.fd, 65536)
+                except OSError as e:
+                    if e.errno != errno.EIO:
+                        raise
+                    chunk = b""
+                if not chunk:
+                    raise AssertionError("ws-monitor ended; no %r in:\n%s"
+                                         % (pattern, self.text()[-3000:]))
+                self.raw += chunk
+
+    def send(self, keys):
+        os.write(self.fd, keys.encode())
+
+    def drain(self, seconds):
+        """What arrives within seconds, escapes removed."""
+        before = len(self.raw)
+        end = time.time() + seconds
+        while time.time() < end:
+            if select.select([self.fd], [], [], end - time.time())[0]:
+                self.raw += os.read(self.fd, 65536)
+        return _ESCAPES.sub("", self.raw[before:].decode(errors="replace"))
+
+    def finish(self):
+        """Ctrl-D at an empty prompt (the caller has seen the prompt: a
+        Ctrl-D typed ahead, while the terminal is not yet in readline's
+        mode, would reach readline as a NUL); returns the exit status."""
+        self.send("\x04")
+        try:
+            return self.p.wait(timeout=20)
+        finally:
+            os.close(self.fd)
+
+    def kill(self):
+        if self.p.poll() is None:
+            self.p.send_signal(signal.SIGKILL)
+            self.p.wait()
+
+
+@pytest.fixture
+def console(server, tmp_path):
+    consoles = []
+
+    def start(**kw):
+        c = Console(server, str(tmp_path), **kw)
+        consoles.append(c)
+        c.expect(re.escape(c.prompt))
+        return c
+
+    yield start
+    for c in consoles:
+        c.kill()
+
+
+def test_prompt(server, console):
+    """A command and its reply; Up arrow runs the previous line again; Tab
+    completes commands and the parameters of set; Ctrl-C drops the line;
+    the history file keeps the lines for the next session."""
+    c = console()
+    P = re.escape(c.prompt)
+    c.send("series 2\r")
+    c.expect(r"series 2\nws series: the last 2 of [0-9]+ samples "
+             r"\(t insn data\):\n[0-9 ]+\n[0-9 ]+\n" + P)
+    c.send("\x1b[A")                                  # Up
+    c.expect("series 2")
+    c.send("\r")
+    c.expect(r"\nws series: the last 2 of [0-9]+ samples" + r".*\n" + P)
+    c.send("stat\t")                                  # one match
+    c.expect("status ")
+    c.send("\r")
+    m = c.expect(r"\n(ws status \(pid [0-9]+\):\n.*)\n" + P)
+    assert ctl_util.parse_status(m.group(1)) == server.status()
+    c.send("sta\t\t")                                 # two: listed
+    c.expect(r"start +status *\n" + P + "sta")
+    c.send("\x15set ev\t")                            # Ctrl-U, set's params
+    c.expect("set every ")
+    c.send("%d\r" % EVERY)
+    c.expect(r"\nws set every: every is now %d .*\n" % EVERY + P)
+    c.send("series 7\x03")                            # Ctrl-C: dropped
+    c.expect(r"\n" + P)
+    c.send("help\r")
+    c.expect(r"watch \[<s>\].*\nws monitor commands .*ws mark <label>.*" + P)
+    assert c.finish() == 0
+    with open(c.history) as f:
+        assert f.read() == "series 2\nstatus\nset every %d\nhelp\n" % EVERY
+
+    c = console()                                     # the next session
+    c.send("\x1b[A\x1b[A")
+    c.expect(re.escape("set every %d" % EVERY))
+    c.send("\x15")
+    assert c.finish() == 0
+
+
+def expected_sparkline(values, levels):
+    top = max(values)
+    return "".join(levels[(v * 7 + top // 2) // top if top else 0]
+                   for v in values)
+
+
+@pytest.mark.parametrize("lang,levels", [("C.UTF-8", BLOCKS), ("C", ASCII)])
+def test_watch(server, console, lang, levels):
+    """watch 0.2 redraws the status and a sparkline of the samples until a
+    key is pressed; then the prompt is back.  Unicode blocks in a UTF-8
+    locale, ASCII otherwise."""
+    samples = series(server)
+    c = console(lang=lang)
+    c.send("watch 0.2\r")
+    frames = []
+    for n in (1, 2, 3):
+        m = c.expect(r"every 0\.2 s \(frame %d\); press a key to stop\n"
+                     r"(.*?)\n  data (\S+)  last ([0-9]+), max [0-9]+ "
+                     r"pages\n" % n)
+        frames.append(m.group(1))
+    assert c.raw.count(b"\x1b[H\x1b[2J") >= 3
+    c.send("x")
+    c.expect(re.escape(c.prompt))
+    assert "frame" not in c.drain(0.6)              # it stopped
+    st = server.status()
+    for frame in frames:
+        lines = frame.split("\n")
+        assert ctl_util.parse_status("\n".join(lines[1:11])) == st
+        assert lines[12] == ("the last %d of %d samples, t=%d .. %d:" % (
+            len(samples), st["samples"], samples[0][0], samples[-1][0]))
+        insn = [s[1] for s in samples]
+        assert lines[13] == "  insn %s  last %d, max %d pages" % (
+            expected_sparkline(insn, levels), insn[-1], max(insn))
+    assert m.group(2) == expected_sparkline([s[2] for s in samples], levels)
+    assert int(m.group(3)) == samples[-1][2]
+    assert len(set(m.group(2))) >= 3
+    c.send("series 1\r")                              # the prompt works
+    c.expect(r"ws series: the last 1 of .*\n" + re.escape(c.prompt))
+    assert c.finish() == 0
+
+
+# ----------------------------------------------------------------------
+# gdb
+
+def test_gdb_command(server):
+    """With ws-gdb.py sourced, `ws status` in gdb reaches the process,
+    refusals come back as they are, Tab completion knows ws's commands,
+    `help ws` explains, and the program goes on after gdb detaches."""
+    rc, out, err = ctl_util.gdb_batch(
+        ctl_util.SERVER, server.prefix,
+        ["source " + GDB_SCRIPT, "ws status", "ws set tau 0", "complete ws st",
+         "complete ws set e", "complete ws se", "help ws", "detach"])
+    assert rc == 0, err
+    both = out + err
+    m = re.search(r"ws status \(pid %d\):\n(  .*\n){9}" % server.pid, both)
+    assert m and ctl_util.parse_status(m.group(0)) == server.status(), both
+    assert "ws set tau: '0' is not a whole number" in both
+    assert "ws start\nws status\nws stop\nws set every\nws series\nws set\n" \
+        in out, out
+    assert "Send a command to the ws tool of the program" in out
+    server.wait_blocked()
+    assert monitor(server, "status")[0] == 0
+
+    p = subprocess.run(["gdb", "-batch", "-nx", "-ex", "source " + GDB_SCRIPT,
+                        "-ex", "ws status"], capture_output=True, timeout=60,
+                       stdin=subprocess.DEVNULL)
+    assert "ws: gdb is not connected to a program running under Valgrind" \
+        in p.stderr.decode(), p.stderr
+
+
+# ----------------------------------------------------------------------
+# ws-monitor under memcheck
+
+def test_memcheck(server):
+    """ws-monitor's one-shot mode is clean under memcheck."""
+    rc, out, err = monitor(server, "status", wrapper=[
+        "valgrind", "-q", "--leak-check=full", "--error-exitcode=3"])
+    assert rc == 0, err
+    assert ctl_util.parse_status(out)["pid"] == server.pid
+    assert err == "", err
