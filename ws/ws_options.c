@@ -83,10 +83,9 @@ static Bool is_option(const HChar* arg, const HChar* option)
 static void parse_pagesize(const HChar* arg)
 {
    const HChar* val = arg + VG_(strlen)("--ws-pagesize=");
-   HChar* end;
-   Long n = (val[0] >= '0' && val[0] <= '9') ? VG_(strtoll10)(val, &end) : 0;
-   if (n == 0 || *end != '\0' || n < WS_MIN_PAGESIZE || n > WS_MAX_PAGESIZE
-       || (n & (n - 1)) != 0) {
+   ULong n;                   /* digits only, no wrapping past 2^64 */
+   if (!WS_(interval_value)(val, &n) || n < WS_MIN_PAGESIZE
+       || n > WS_MAX_PAGESIZE || (n & (n - 1)) != 0) {
       VG_(fmsg_bad_option)(arg, "--ws-pagesize takes a power of two from "
                            "%d to %d (bytes)\n",
                            WS_MIN_PAGESIZE, WS_MAX_PAGESIZE);
