@@ -1,6 +1,6 @@
-"""Long runs (issue 7, item 4), for `make check-long` only (about 4
-minutes; `make check` does not collect this file, whose name does not
-start with test_).
+"""Long runs (issue 7, item 4), for `make check-long` only (about 90
+seconds on an idle machine; `make check` does not collect this file,
+whose name does not start with test_).
 
 touch writes one byte to each of 100 pages, sweep after sweep, for 10^9
 and then 10^10 instructions with the default T = 100000: about 10,000 and
