@@ -1,0 +1,278 @@
+/*--------------------------------------------------------------------*/
+/*--- ws_print: charts and reports from ws output files.         ---*/
+/*---                                                 ws_print.c ---*/
+/*--------------------------------------------------------------------*/
+
+/*
+   This file is part of ws, a Valgrind tool that measures a program's
+   instruction and data working sets over time.
+
+   Copyright (C) 2026 the ws authors.
+
+   This program is free software; you can redistribute it and/or
+   modify it under the terms of the GNU General Public License as
+   published by the Free Software Foundation; either version 2 of the
+   License, or (at your option) any later version.
+
+   The GNU General Public License is contained in the file COPYING.
+*/
+
+/* ws_print reads the file `valgrind --tool=ws` writes (ws.out.<pid>)
+   and shows it, as ms_print does for massif: by default a text report
+   with charts sized to the terminal; --csv the samples for a
+   spreadsheet; --html a self-contained interactive report.
+
+   This file owns the command line, reading the file and exit statuses:
+   0 when the file was shown (also a file cut short by a killed run,
+   with a note), 1 for a bad option, a file that cannot be read, or a
+   file that breaks the grammar (`ws_print: FILE:LINE: what is wrong`).
+   wsp_parse.c reads, wsp_text.c / wsp_csv.c / wsp_html.c print. */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "wsp.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "unknown"
+#endif
+
+#define MIN_WIDTH  30
+#define MAX_WIDTH  1000
+#define MIN_HEIGHT 4
+#define MAX_HEIGHT 1000
+
+static void usage(void)
+{
+   printf(
+"usage: ws_print [options] ws-output-file\n"
+"\n"
+"  Shows a file written by valgrind --tool=ws (ws.out.<pid>): the\n"
+"  instruction and data working sets over time as text charts, then\n"
+"  the summary, the regions and the events.  A file from a run that was\n"
+"  killed is shown as far as it goes.  '-' reads standard input.\n"
+"\n"
+"  options:\n"
+"    --width=<30..1000>   line width of the report and its charts\n"
+"                         [the terminal's, else $COLUMNS, else 80]\n"
+"    --height=<4..1000>   rows of each chart\n"
+"                         [the terminal's rows - 7, 5 to 60, else 17]\n"
+"    --csv[=<file>]       write the samples as CSV (a header row, then\n"
+"                         t,insn,data[,shared,tidN_insn,tidN_data...])\n"
+"                         to <file> or to standard output, instead of\n"
+"                         the text report\n"
+"    --html <file>        write a self-contained HTML report to <file>\n"
+"                         (an interactive chart; no network needed)\n"
+"                         instead of the text report\n"
+"    -h, --help           this message\n"
+"    --version            ws_print's version\n"
+"\n"
+"  Exit status: 0 when the file was shown, 1 for a bad option, a file\n"
+"  that cannot be read, or a malformed file (ws_print: FILE:LINE: what\n"
+"  is wrong).  The format is docs/output-format.md, version %d.\n",
+      WSP_FORMAT_VERSION);
+}
+
+__attribute__((format(printf, 1, 2), noreturn))
+static void die(const char *fmt, ...)
+{
+   va_list ap;
+   fprintf(stderr, "ws_print: ");
+   va_start(ap, fmt);
+   vfprintf(stderr, fmt, ap);
+   va_end(ap);
+   fputc('\n', stderr);
+   exit(1);
+}
+
+/* Read all of path ("-": standard input).  *len is set; the buffer has
+   one extra byte so that it is never empty for malloc's sake. */
+static char *read_all(const char *path, size_t *len)
+{
+   int fd = strcmp(path, "-") == 0 ? 0 : open(path, O_RDONLY);
+   size_t cap = 1 << 16, n = 0;
+   char *buf;
+
+   if (fd < 0)
+      die("cannot open '%s': %s", path, strerror(errno));
+   buf = malloc(cap);
+   if (!buf)
+      die("%s: out of memory", path);
+   for (;;) {
+      if (n == cap) {
+         char *nb = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+         if (!nb)
+            die("%s: out of memory", path);
+         buf = nb;
+         cap *= 2;
+      }
+      ssize_t r = read(fd, buf + n, cap - n);
+      if (r < 0) {
+         if (errno == EINTR)
+            continue;
+         die("cannot read '%s': %s", path, strerror(errno));
+      }
+      if (r == 0)
+         break;
+      n += (size_t)r;
+   }
+   if (fd != 0)
+      close(fd);
+   *len = n;
+   return buf;
+}
+
+/* A number option's value, from 'lo' to 'hi'. */
+static int number(const char *opt, const char *v, int lo, int hi)
+{
+   char *end;
+   long x;
+   errno = 0;
+   x = strtol(v, &end, 10);
+   if (!*v || *end || errno || x < lo || x > hi) {
+      fprintf(stderr, "ws_print: %s takes a number from %d to %d, not "
+              "'%s'\n", opt, lo, hi, v);
+      exit(1);
+   }
+   return (int)x;
+}
+
+/* The terminal's size, else $COLUMNS and $LINES, else 80x24. */
+static void terminal_size(int *cols, int *rows)
+{
+   struct winsize ws;
+   const char *e;
+   *cols = 80;
+   *rows = 24;
+   if (isatty(1) && ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
+      *cols = ws.ws_col;
+      if (ws.ws_row > 0)
+         *rows = ws.ws_row;
+      return;
+   }
+   if ((e = getenv("COLUMNS")) && atoi(e) > 0)
+      *cols = atoi(e);
+   if ((e = getenv("LINES")) && atoi(e) > 0)
+      *rows = atoi(e);
+}
+
+static void close_out(FILE *out, const char *name)
+{
+   if (fflush(out) != 0 || ferror(out)
+       || (out != stdout && fclose(out) != 0))
+      die("error writing %s: %s", name, strerror(errno));
+}
+
+int main(int argc, char **argv)
+{
+   const char *file = NULL, *csv = NULL, *html = NULL;
+   int width = 0, height = 0, want_csv = 0, only_files = 0;
+
+   for (int i = 1; i < argc; i++) {
+      const char *a = argv[i];
+      const char *v;
+      if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
+         if (file)
+            die("one output file at a time ('%s' and '%s' given)", file, a);
+         file = a;
+      } else if (strcmp(a, "--") == 0) {
+         only_files = 1;
+      } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+         usage();
+         return 0;
+      } else if (strcmp(a, "--version") == 0) {
+         printf("ws_print (ws) %s, output format %d\n", PACKAGE_VERSION,
+                WSP_FORMAT_VERSION);
+         return 0;
+      } else if (strcmp(a, "--csv") == 0) {
+         want_csv = 1;
+      } else if (strncmp(a, "--csv=", 6) == 0) {
+         want_csv = 1;
+         csv = a + 6;
+         if (!*csv)
+            die("--csv= needs a file name");
+      } else if (strcmp(a, "--html") == 0 || strncmp(a, "--html=", 7) == 0) {
+         if (a[6] == '=')
+            html = a + 7;
+         else if (i + 1 < argc)
+            html = argv[++i];
+         else
+            die("--html needs a file name");
+         if (!*html)
+            die("--html needs a file name");
+      } else if (strcmp(a, "--width") == 0 || strcmp(a, "--height") == 0) {
+         if (i + 1 >= argc)
+            die("%s needs a number", a);
+         v = argv[++i];
+         if (a[2] == 'w')
+            width = number(a, v, MIN_WIDTH, MAX_WIDTH);
+         else
+            height = number(a, v, MIN_HEIGHT, MAX_HEIGHT);
+      } else if (strncmp(a, "--width=", 8) == 0) {
+         width = number("--width", a + 8, MIN_WIDTH, MAX_WIDTH);
+      } else if (strncmp(a, "--height=", 9) == 0) {
+         height = number("--height", a + 9, MIN_HEIGHT, MAX_HEIGHT);
+      } else {
+         die("unknown option '%s' (ws_print --help lists the options)", a);
+      }
+   }
+   if (!file)
+      die("no output file given (usage: ws_print [options] "
+          "ws.out.PID)");
+
+   size_t len;
+   char *buf = read_all(file, &len);
+   struct wsp_file f;
+   struct wsp_error err;
+   const char *name = strcmp(file, "-") == 0 ? "(stdin)" : file;
+   if (wsp_parse(buf, len, &f, &err) != 0) {
+      fprintf(stderr, "ws_print: %s:%zu: %s\n", name, err.line, err.msg);
+      wsp_free(&f);
+      free(buf);
+      return 1;
+   }
+   if (!f.complete)
+      fprintf(stderr, "ws_print: %s: note: the run did not finish (the "
+              "file has no trailer%s); showing its %zu sample%s\n", name,
+              f.cut_line ? " and its cut last line was left out" : "",
+              f.n_samples, f.n_samples == 1 ? "" : "s");
+
+   if (want_csv) {
+      FILE *out = csv ? fopen(csv, "w") : stdout;
+      if (!out)
+         die("cannot create '%s': %s", csv, strerror(errno));
+      wsp_csv(out, &f);
+      close_out(out, csv ? csv : "standard output");
+   }
+   if (html) {
+      FILE *out = fopen(html, "w");
+      if (!out)
+         die("cannot create '%s': %s", html, strerror(errno));
+      wsp_html(out, &f, name);
+      close_out(out, html);
+   }
+   if (!want_csv && !html) {
+      struct wsp_text_opts o;
+      int cols, rows;
+      terminal_size(&cols, &rows);
+      o.width = width ? width : cols < MIN_WIDTH ? MIN_WIDTH
+                : cols > MAX_WIDTH ? MAX_WIDTH : cols;
+      o.height = height ? height : rows - 7 < 5 ? 5
+                 : rows - 7 > 60 ? 60 : rows - 7;
+      o.name = name;
+      wsp_text(stdout, &f, &o);
+      close_out(stdout, "standard output");
+   }
+   wsp_free(&f);
+   free(buf);
+   return 0;
+}
+
+/*--------------------------------------------------------------------*/
+/*--- end                                               ws_print.c ---*/
+/*--------------------------------------------------------------------*/
