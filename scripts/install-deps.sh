@@ -4,9 +4,11 @@
 # Without root, it names what to install and fails instead.
 set -eu
 
+# chromium: tests/test_print.py opens ws_print's HTML report headless.
 # libreadline-dev: ws-monitor (monitor/) is built with GNU readline.
 packages="gcc g++ make autoconf automake pkg-config valgrind gdb python3
-python3-pytest libc6-dbg xz-utils bzip2 sqlite3 libreadline-dev"
+python3-pytest libc6-dbg xz-utils bzip2 sqlite3 libreadline-dev
+chromium"
 
 missing=
 for p in $packages; do

@@ -1,0 +1,14 @@
+ws-output-format: 2
+tool: ws 0.1.0
+command: b
+pid: 123
+ppid: 100
+time-unit: i
+every: 1000
+tau: 1001
+pagesize: 0496
+syscalls: yes
+per-thread: no
+instr-atstart: yteons
+columns: t*ita
+evp

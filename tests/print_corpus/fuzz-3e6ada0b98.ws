@@ -1,0 +1,1 @@
+ws-outpu2t-format: 0

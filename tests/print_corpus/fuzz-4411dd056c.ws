@@ -1,0 +1,5 @@
+ws-output-format: 2
+t: 
+columns: 
+every: :
+ss

@@ -1,0 +1,1 @@
+ws-dump-format:

@@ -1,0 +1,16 @@
+ws-output-format: 2
+tool: ws 0.1.0
+command: .-prog a b
+pid: 123
+ppid: 100
+time-unit: i
+every: 1000
+tau: 1000
+pagesize: 4096
+syscalls: yes
+per-thread: no
+instr-atstart: yes
+me: 64
+columns: t insn data
+event 0 thread-start 1(4
+.0 7

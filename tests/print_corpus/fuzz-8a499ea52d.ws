@@ -1,0 +1,1 @@
+ws-output-format: 2„r

@@ -1,0 +1,2 @@
+ws-output-format: 2#
+t

@@ -1,0 +1,3 @@
+ws-output-format: 2
+tool: 
+tool: s

@@ -1,0 +1,15 @@
+ws-output-format: 2
+tool: ws 0.1.0
+command: os/cl_mac
+pid: 27517
+ppid: 27477
+time-unit: i
+every: 100000
+tau: 100000
+pagesize: 4096
+syscalls: yes
+per-thread: no
+instr-atstart: no
+columns: t insn data
+1 
+d

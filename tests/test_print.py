@@ -1,0 +1,526 @@
+"""ws_print (print/): the text report, --csv, --html and its errors.
+
+- golden charts: ws_print --width 72 --height 16 on the output files of
+  real runs in tests/print_golden/ (record.sh made them) must print
+  exactly the checked-in NAME.txt.  After a deliberate change to the
+  report, write them again with WS_PRINT_REGEN=1 and review the diff:
+      WS_PRINT_REGEN=1 make check PYTEST_FLAGS='-k golden'
+- --csv gives exactly the samples tests/wslib.py reads from the same file;
+- files from fresh ws runs (marks, regions, a dump; per-thread columns);
+- malformed files: `ws_print: FILE:LINE: what is wrong`, exit status 1;
+  a file cut short by a killed run: shown, with a note, exit status 0;
+- the fuzz corpus (tests/print_corpus/) replayed through ws_print_asan
+  (ASan + UBSan): exit status 0 or 1, no sanitizer report;
+- the HTML report in headless Chromium: no console errors, one chart
+  point per sample, the hover shows the sample's values (through the
+  page's ?test= hook), a screenshot in tests/print_out/ of the build tree.
+"""
+
+import csv
+import html
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+import pytest
+
+import wslib
+
+PRINT = os.path.join(wslib.TOP_BUILDDIR, "print", "ws_print")
+PRINT_ASAN = os.path.join(wslib.TOP_BUILDDIR, "print", "ws_print_asan")
+GOLDEN = os.path.join(wslib.TESTS_DIR, "print_golden")
+CORPUS = os.path.join(wslib.TESTS_DIR, "print_corpus")
+OUT_DIR = os.path.join(wslib.TOP_BUILDDIR, "tests", "print_out")
+GOLDEN_FILES = sorted(f[:-3] for f in os.listdir(GOLDEN) if f.endswith(".ws"))
+ERROR_LINE = re.compile(r"ws_print: (.+):(\d+): (.+)\n\Z")
+
+
+def ws_print(*args, prog=PRINT, cwd=None, stdin=None):
+    if not wslib.built(prog):
+        raise AssertionError("not built: %s (run `make check` from the top "
+                             "of the tree)" % prog)
+    p = subprocess.run([prog] + list(args), cwd=cwd, input=stdin,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       timeout=60)
+    assert p.returncode in (0, 1), (
+        "ws_print %s: exit status %d\n%s" % (" ".join(args), p.returncode,
+                                             p.stderr.decode(errors="replace")))
+    return p
+
+
+def read_text(path):
+    with open(path, "rb") as f:
+        return f.read().decode("latin-1")
+
+
+def parsed(path):
+    """wslib's reading of a file, cut or not."""
+    return wslib.parse_output(read_text(path), complete=False)
+
+
+# ----------------------------------------------------------------------
+# Golden charts
+
+@pytest.mark.parametrize("name", GOLDEN_FILES)
+def test_golden_chart(name):
+    p = ws_print("--width", "72", "--height", "16", name + ".ws", cwd=GOLDEN)
+    assert p.returncode == 0, p.stderr
+    got = p.stdout.decode()
+    expected_path = os.path.join(GOLDEN, name + ".txt")
+    if os.environ.get("WS_PRINT_REGEN"):
+        with open(expected_path, "w") as f:
+            f.write(got)
+    with open(expected_path) as f:
+        expected = f.read()
+    assert got == expected, (
+        "ws_print's report of %s.ws differs from %s.txt (if the change is "
+        "meant, regenerate with WS_PRINT_REGEN=1 and review the diff)"
+        % (name, name))
+    assert max(len(line) for line in got.splitlines()
+               if not line.startswith("Command:")) <= 72
+    out = parsed(os.path.join(GOLDEN, name + ".ws"))
+    if out.complete:
+        assert p.stderr == b""
+    else:
+        assert p.stderr.decode() == (
+            "ws_print: %s.ws: note: the run did not finish (the file has no "
+            "trailer); showing its %d samples\n" % (name, len(out.samples)))
+
+
+def chart_rows(text, title):
+    """The plot rows of one chart (top row first) and its axis line."""
+    lines = text.splitlines()
+    i = lines.index(title)
+    rows = []
+    for line in lines[i + 1:]:
+        if re.match(r" *0 \+", line):
+            return rows, line
+        rows.append(line)
+    raise AssertionError("no axis under %r" % title)
+
+
+@pytest.mark.parametrize("name", ["phases", "pageramp", "threads"])
+def test_chart_scale(name):
+    """The y axis runs from 0 to the peak, which the '#' column reaches;
+    the summary is the trailer's, in ws's own words."""
+    path = os.path.join(GOLDEN, name + ".ws")
+    out = parsed(path)
+    text = ws_print("--width=100", "--height=10", path).stdout.decode()
+    for kind, title in (("insn", "Instruction working set"),
+                        ("data", "Data working set")):
+        rows, axis = chart_rows(text, title + ", pages of %d bytes"
+                                % out.pagesize)
+        assert len(rows) == 10
+        peak = max(getattr(s, kind) for s in out.samples)
+        assert re.match(r" *%d \^" % peak, rows[0]), rows[0]
+        assert "#" in rows[0] and all("#" in r for r in rows)
+        assert len(axis) <= 100 and axis.endswith(">Mi")
+        avg, pk, total = out.summary[kind]
+        assert "  %s avg/peak/total: %.1f/%d/%d pages (" % (
+            kind.capitalize(), avg, pk, total) in text
+
+
+def test_terminal_size_from_environment():
+    path = os.path.join(GOLDEN, "phases.ws")
+    env = dict(os.environ, COLUMNS="123", LINES="30")
+    p = subprocess.run([PRINT, path], stdout=subprocess.PIPE, env=env,
+                       timeout=60)
+    lines = p.stdout.decode().splitlines()
+    assert lines[0] == "-" * 123
+    rows, axis = chart_rows(p.stdout.decode(),
+                            "Data working set, pages of 4096 bytes")
+    assert len(rows) == 30 - 7 and len(axis) <= 123
+
+
+# ----------------------------------------------------------------------
+# --csv
+
+def csv_rows(text):
+    return list(csv.reader(io.StringIO(text)))
+
+
+def check_csv(text, out):
+    rows = csv_rows(text)
+    head, body = rows[0], rows[1:]
+    assert len(body) == len(out.samples)
+    if not out.per_thread:
+        assert head == ["t", "insn", "data"]
+        assert [tuple(map(int, r)) for r in body] == [
+            (s.t, s.insn, s.data) for s in out.samples]
+        return
+    tids = sorted({tid for s in out.samples for tid in s.threads})
+    want = ["t", "insn", "data", "shared"]
+    for tid in tids:
+        want += ["tid%d_insn" % tid, "tid%d_data" % tid]
+    assert head == want
+    for r, s in zip(body, out.samples):
+        assert tuple(map(int, r[:4])) == (s.t, s.insn, s.data, s.shared)
+        threads = {}
+        for k, tid in enumerate(tids):
+            i, d = r[4 + 2 * k], r[5 + 2 * k]
+            assert (i == "") == (d == "")
+            if i:
+                threads[tid] = (int(i), int(d))
+        assert threads == s.threads
+
+
+@pytest.mark.parametrize("name", GOLDEN_FILES)
+def test_csv_round_trip(name, tmp_path):
+    path = os.path.join(GOLDEN, name + ".ws")
+    p = ws_print("--csv", path)
+    assert p.returncode == 0
+    check_csv(p.stdout.decode(), parsed(path))
+    # --csv=FILE writes the same, and nothing on stdout
+    q = ws_print("--csv=%s" % (tmp_path / "s.csv"), path)
+    assert q.returncode == 0 and q.stdout == b""
+    assert (tmp_path / "s.csv").read_bytes() == p.stdout
+
+
+# ----------------------------------------------------------------------
+# Fresh runs
+
+def test_fresh_run_with_marks_regions_and_dump(ws):
+    """ctl_macros: regions alpha (twice) and beta, marks, a dump, a
+    parameter change; ws_print shows each as the file has it."""
+    r = ws([wslib.prog("ctl_macros")], "--ws-instr-atstart=no",
+           "--ws-every=20000")
+    out = r.output
+    text = ws_print("--width", "80", "--height", "12",
+                    r.out_path).stdout.decode()
+    assert "Run:          finished" in text
+    assert "Samples:      %d" % len(out.samples) in text
+    # the legend: one letter per label, in the order of their first mark
+    labels = []
+    for e in out.events:
+        if e.kind == "mark" and " ".join(e.args) not in labels:
+            labels.append(" ".join(e.args))
+    for k, label in enumerate(labels):
+        times = [e.t for e in out.events
+                 if e.kind == "mark" and " ".join(e.args) == label]
+        assert "  %s  %s at %s\n" % (
+            "abcdefghij"[k], label,
+            ", ".join("%d i" % t for t in times[:4])) in text
+    # regions, as the trailer has them
+    for label, (n, samples, ins, dat) in out.regions.items():
+        line = "%9d %8d  %-22s %-22s %s" % (
+            n, samples, "%.1f/%d/%d" % ins, "%.1f/%d/%d" % dat, label)
+        assert line in text, (line, text)
+    d = out.dumps[0]
+    assert "WS_DUMP alpha: %d insn and %d data pages" % (
+        d.count("insn"), d.count("data")) in text
+    sets = [e for e in out.events if e.kind == "set"]
+    assert sets and all("at %d i: %s\n" % (e.t, " ".join(e.args)) in text
+                        for e in sets)
+    check_csv(ws_print("--csv", r.out_path).stdout.decode(), out)
+
+
+def test_fresh_run_per_thread(ws):
+    r = ws([wslib.prog("threads"), "3", "2", "2", "400000"],
+           "--ws-per-thread=yes", "--ws-every=10000")
+    out = r.output
+    check_csv(ws_print("--csv", r.out_path).stdout.decode(), out)
+    text = ws_print("--width=72", "--height=6", r.out_path).stdout.decode()
+    for tid in (1, 2):
+        n = sum(1 for s in out.samples if tid in s.threads)
+        assert re.search(r"\n +%d +%d  " % (tid, n), text), text
+
+
+# ----------------------------------------------------------------------
+# Killed runs, malformed files, options
+
+GOOD = read_text(os.path.join(CORPUS, "seed-events.ws"))
+
+
+def write(tmp_path, data, name="f.ws"):
+    path = tmp_path / name
+    path.write_bytes(data if isinstance(data, bytes) else data.encode())
+    return str(path)
+
+
+def test_cut_files_are_shown(tmp_path):
+    text = read_text(os.path.join(GOLDEN, "phases.ws"))
+    lines = text.split("\n")
+    for cut in (len(text) // 3, len(text) // 2 + 7, text.index("region"),
+                text.index("\nend") + 1):
+        path = write(tmp_path, text[:cut])
+        p = ws_print("--width=72", path)
+        assert p.returncode == 0, p.stderr
+        assert "Run:          did not finish" in p.stdout.decode()
+        out = wslib.parse_output(text[:cut], complete=False)
+        assert re.match(r"ws_print: .*: note: the run did not finish .*"
+                        r"showing its %d samples\n\Z" % len(out.samples),
+                        p.stderr.decode())
+        check_csv(ws_print("--csv", path).stdout.decode(), out)
+    # cut inside the header: nothing to draw, still not an error
+    p = ws_print(write(tmp_path, "\n".join(lines[:5]) + "\npagesi"))
+    assert p.returncode == 0
+    assert "the file ends inside its header" in p.stdout.decode()
+    # `end` without its newline is a complete file
+    p = ws_print(write(tmp_path, text.rstrip("\n")))
+    assert p.returncode == 0 and p.stderr == b""
+
+
+def huge(n):
+    return GOOD.replace("1003 2 5", "%d 2 5" % n, 1)
+
+
+# (file text, line, part of the message, wslib accepts it too)
+MALFORMED = [
+    ("", 1, "the file is empty", False),
+    ("ws-output-format: 2", 1, "no complete line", False),
+    ("garbage\nmore garbage\n", 1, "not a ws output file", False),
+    (GOOD.replace("format: 2", "format: 3", 1), 1,
+     "format version 3; this ws_print reads version 2 only", False),
+    (GOOD.replace("format: 2", "format: 1", 1), 1, "format version 1", False),
+    (GOOD.replace("ws-output-format", "ws-dump-format", 1), 1,
+     "this is a dump file", False),
+    (GOOD.replace("\n", "\r\n"), 1, "CR LF", False),
+    (GOOD.replace("pagesize: 4096\n", ""), 14, "lacks the key pagesize",
+     False),
+    (GOOD.replace("tau: 1000\npagesize: 4096", "pagesize: 4096\ntau: 1000"),
+     9, "header key 'tau' comes after 'pagesize'", False),
+    (GOOD.replace("pagesize: 4096", "pagesize: 4000"), 9,
+     "not a power of two", False),
+    (GOOD.replace("every: 1000", "every: 18446744073709551616"), 7,
+     "too large", True),
+    (huge(2 ** 64), 17, "too large", False),
+    (huge(10 ** 30), 17, "too large", False),
+    (GOOD.replace("1003 2 5", "1003 2 -5"), 17, "single spaces", False),
+    (GOOD.replace("1003 2 5", "1003 2"), 17, "3 columns", False),
+    (GOOD.replace("2000 3 7", "1003 3 7"), 33, "sample times must increase",
+     False),
+    (GOOD.replace("# a comment", ""), 16, "an empty line", False),
+    (GOOD.replace("# a comment", "\x00\x01\xff\xfe binary"), 16,
+     "not a sample, event", False),
+    (GOOD.replace("event 1500 mark phase two",
+                  "event 1500 mark phase\ttwo"), 18, "control character",
+     True),
+    (GOOD.replace("event 1500 mark phase two", "event 1500 mark"), 18,
+     "a mark event needs a label", True),
+    (GOOD.replace("event 1500 start", "event 1500 start now"), 26,
+     "a start or stop event takes no arguments", True),
+    (GOOD.replace("dump-end 1 2", "dump-end 1 3"), 32, "dump-end says",
+     False),
+    (GOOD.replace("dump-page data 0x4a2c000 1003",
+                  "dump-page data 0x4a2e000 1003"), 31,
+     "increasing address order", True),
+    (GOOD.replace("dump-begin 1500\n", ""), 28,
+     "must be followed by its dump block", False),
+    (GOOD.replace("summary insn 2.5 3 4", "summary insn 2.50 3 4"), 36,
+     "one decimal", False),
+    (GOOD.replace("samples 2\n", "samples 3\n"), 38,
+     "the trailer says 3 samples, the file has 2", True),
+    (GOOD.replace("summary insn", "# late\nsummary insn"), 36,
+     "only region, summary and 'samples N' lines may follow", True),
+    (GOOD + "1 2 3\n", 40, "nothing may follow 'end'", False),
+]
+
+
+@pytest.mark.parametrize("text,line,why,lib_accepts", MALFORMED,
+                         ids=[str(i) for i in range(len(MALFORMED))])
+def test_malformed(tmp_path, text, line, why, lib_accepts):
+    """One line on stderr, naming the file and the line; exit status 1.
+    Where wslib accepts the file, ws_print is stricter on purpose: it
+    checks what docs/output-format.md says beyond the line shapes."""
+    path = write(tmp_path, text.encode("latin-1"))
+    for args in ([], ["--csv"], ["--html", str(tmp_path / "r.html")]):
+        p = ws_print(*(args + [path]))
+        assert p.returncode == 1 and p.stdout == b""
+        m = ERROR_LINE.match(p.stderr.decode("latin-1"))
+        assert m, p.stderr
+        assert (m.group(1), int(m.group(2))) == (path, line), p.stderr
+        assert why in m.group(3), p.stderr
+    try:
+        wslib.parse_output(text, complete=False)
+        accepted = True
+    except wslib.FormatError:
+        accepted = False
+    assert accepted == lib_accepts
+
+
+def test_huge_numbers_that_fit(tmp_path):
+    big = 2 ** 64 - 1
+    text = GOOD.replace("2000 3 7", "%d %d %d" % (big, big, big)).replace(
+        "event 2500 thread-exit 1", "event %d thread-exit 1" % big).replace(
+        "pagesize: 4096", "pagesize: %d" % 2 ** 63)
+    path = write(tmp_path, text)
+    for args in (["--width=30", "--height=4"], ["--csv"],
+                 ["--html", str(tmp_path / "r.html")]):
+        p = ws_print(*(args + [path]), prog=PRINT_ASAN)
+        assert p.returncode == 0, p.stderr
+        assert p.stderr == b""
+    assert str(big) in ws_print("--csv", path).stdout.decode()
+
+
+def test_options_and_missing_file(tmp_path):
+    good = os.path.join(GOLDEN, "phases.ws")
+    missing = str(tmp_path / "nothing")
+    for args, msg in (
+            ([missing], "ws_print: cannot open '%s': No such file or "
+             "directory" % missing),
+            ([str(tmp_path)], "ws_print: cannot read '%s': Is a directory"
+             % tmp_path),
+            ([], "ws_print: no output file given"),
+            ([good, good], "ws_print: one output file at a time"),
+            (["--bogus", good], "ws_print: unknown option '--bogus'"),
+            (["--width", "5", good], "ws_print: --width takes a number from "
+             "30 to 1000, not '5'"),
+            (["--height=x", good], "ws_print: --height takes a number"),
+            ([good, "--html"], "ws_print: --html needs a file name"),
+            (["--csv=", good], "ws_print: --csv= needs a file name"),
+            (["--html", str(tmp_path / "no" / "r.html"), good],
+             "ws_print: cannot create")):
+        p = ws_print(*args)
+        err = p.stderr.decode()
+        assert p.returncode == 1 and p.stdout == b"", (args, err)
+        assert err.startswith(msg) and err.count("\n") == 1, (args, err)
+    p = ws_print("--help")
+    assert p.returncode == 0 and p.stdout.startswith(b"usage: ws_print")
+    p = ws_print("--version")
+    assert p.returncode == 0 and re.match(rb"ws_print \(ws\) \d+\.\d+\.\d+",
+                                          p.stdout)
+    # '-' reads standard input
+    with open(good, "rb") as f:
+        data = f.read()
+    p = ws_print("--csv", "-", stdin=data)
+    assert p.returncode == 0 and p.stdout == ws_print("--csv", good).stdout
+
+
+# ----------------------------------------------------------------------
+# The fuzz corpus, under ASan and UBSan
+
+def test_fuzz_corpus_under_sanitizers(tmp_path):
+    """Every input: exit status 0 or 1 and no sanitizer report.  And
+    ws_print is never laxer than wslib: what wslib refuses (read as a
+    file that may be cut), ws_print refuses too."""
+    files = sorted(os.listdir(CORPUS))
+    assert len(files) >= 20, files
+    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=1:abort_on_error=0",
+               UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1")
+    statuses = {0: 0, 1: 0}
+    for name in files:
+        path = os.path.join(CORPUS, name)
+        for args in (["--width=40", "--height=5"],
+                     ["--csv=" + str(tmp_path / "c"),
+                      "--html", str(tmp_path / "h")]):
+            p = subprocess.run([PRINT_ASAN] + args + [path],
+                               stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, env=env, timeout=60)
+            err = p.stderr.decode("latin-1")
+            assert p.returncode in (0, 1), (name, p.returncode, err[-3000:])
+            assert "Sanitizer" not in err and "runtime error" not in err, (
+                name, err[-3000:])
+            if p.returncode == 1:
+                assert ERROR_LINE.match(err), (name, err)
+            statuses[p.returncode] += 1
+        try:
+            wslib.parse_output(read_text(path), complete=False)
+        except wslib.FormatError as e:
+            assert p.returncode == 1, (name, str(e))
+    # the corpus holds both kinds
+    assert statuses[0] and statuses[1], statuses
+
+
+# ----------------------------------------------------------------------
+# The HTML report in headless Chromium
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def chromium(url, *args):
+    if not CHROMIUM:
+        pytest.skip("chromium is not installed (scripts/install-deps.sh "
+                    "installs Debian's chromium package)")
+    with tempfile.TemporaryDirectory(prefix="ws-chromium-") as profile:
+        p = subprocess.run(
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+             "--disable-quic", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update",
+             "--disable-sync", "--user-data-dir=" + profile,
+             "--window-size=1200,800", "--enable-logging=stderr", "--v=0"]
+            + list(args) + [url],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+    console = [line for line in p.stderr.decode(errors="replace").splitlines()
+               if "CONSOLE" in line]
+    assert not console, console
+    return p
+
+
+def page_results(html_path, query):
+    """Open the report with ?test=QUERY; the page writes what it did
+    (and any script error) into <pre id="ws-test">."""
+    p = chromium("file://%s?test=%s" % (html_path, query), "--dump-dom")
+    dom = p.stdout.decode()
+    m = re.search(r'<pre id="ws-test"[^>]*>(.*?)</pre>', dom, re.S)
+    assert m, dom[-2000:]
+    text = html.unescape(m.group(1))
+    assert "ERROR" not in text, text
+    return json.loads(text)
+
+
+def commas(n):
+    return "{:,}".format(n)
+
+
+def pages(n):
+    return "%s page%s" % (commas(n), "" if n == 1 else "s")
+
+
+def check_hover(res, out, i, pagesize):
+    s = out.samples[i]
+    assert res["hoverSample"] == i
+    assert res["hover"].split("\n") == [
+        "sample %s of %s" % (commas(i + 1), commas(len(out.samples))),
+        "t     %s i" % commas(s.t),
+        "insn  %s (%s kB)" % (pages(s.insn), commas(s.insn * pagesize // 1024)),
+        "data  %s (%s kB)" % (pages(s.data), commas(s.data * pagesize // 1024))]
+
+
+@pytest.mark.parametrize("name", ["phases", "pageramp"])
+def test_html_report(name, tmp_path):
+    path = os.path.join(GOLDEN, name + ".ws")
+    out = parsed(path)
+    report = str(tmp_path / (name + ".html"))
+    p = ws_print("--html", report, path)
+    assert p.returncode == 0 and p.stdout == b"" and p.stderr == b""
+    with open(report) as f:
+        page = f.read()
+    # self-contained: nothing to fetch
+    assert not re.search(r"<(script|link|img|iframe)[^>]+(src|href)=", page)
+    assert not re.search(r"url\((?!\"? *#)|@import|"
+                         r"https?://(?!www\.w3\.org/2000/svg)", page)
+    n = len(out.samples)
+    i = n * 2 // 3
+    res = page_results(report, "hover:%d" % i)
+    assert res["samples"] == n
+    assert res["pointsAll"] == {"insn": n, "data": n}
+    check_hover(res, out, i, out.pagesize)
+    # zoomed to the middle third, one point per sample in view (and the
+    # one on each side that carries the line to the edge)
+    t0, t1 = out.samples[n // 3].t, out.samples[i].t
+    res = page_results(report, "zoom:%d:%d;hover:%d" % (t0, t1, i - 1))
+    inside = sum(1 for s in out.samples if t0 <= s.t <= t1)
+    assert res["points"] == {"insn": inside + 2, "data": inside + 2}
+    check_hover(res, out, i - 1, out.pagesize)
+
+
+def test_html_screenshot(tmp_path):
+    """A picture of the report, hovering a sample, for people to look at:
+    tests/print_out/ws-report.png in the build tree."""
+    path = os.path.join(GOLDEN, "phases.ws")
+    report = str(tmp_path / "phases.html")
+    ws_print("--html", report, path)
+    png = str(tmp_path / "ws-report.png")
+    n = len(parsed(path).samples)
+    chromium("file://%s?test=hover:%d" % (report, n // 2),
+             "--screenshot=" + png)
+    with open(png, "rb") as f:
+        data = f.read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20000
+    os.makedirs(OUT_DIR, exist_ok=True)
+    shutil.copy(png, os.path.join(OUT_DIR, "ws-report.png"))
+    print("screenshot: %s" % os.path.join(OUT_DIR, "ws-report.png"))
