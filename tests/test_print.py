@@ -459,7 +459,7 @@ def page_results(html_path, query):
     assert m, dom[-2000:]
     text = html.unescape(m.group(1))
     assert "ERROR" not in text, text
-    return json.loads(text)
+    return json.loads(text), dom
 
 
 def commas(n):
@@ -495,17 +495,49 @@ def test_html_report(name, tmp_path):
                          r"https?://(?!www\.w3\.org/2000/svg)", page)
     n = len(out.samples)
     i = n * 2 // 3
-    res = page_results(report, "hover:%d" % i)
+    res, dom = page_results(report, "hover:%d" % i)
     assert res["samples"] == n
     assert res["pointsAll"] == {"insn": n, "data": n}
     check_hover(res, out, i, out.pagesize)
     # zoomed to the middle third, one point per sample in view (and the
     # one on each side that carries the line to the edge)
     t0, t1 = out.samples[n // 3].t, out.samples[i].t
-    res = page_results(report, "zoom:%d:%d;hover:%d" % (t0, t1, i - 1))
+    res, dom = page_results(report, "zoom:%d:%d;hover:%d" % (t0, t1, i - 1))
     inside = sum(1 for s in out.samples if t0 <= s.t <= t1)
     assert res["points"] == {"insn": inside + 2, "data": inside + 2}
     check_hover(res, out, i - 1, out.pagesize)
+
+
+def test_html_marks_and_regions(tmp_path):
+    """phases.ws: the regions table is the trailer's; clicking a mark's
+    flag or a region's tab shows its details."""
+    path = os.path.join(GOLDEN, "phases.ws")
+    out = parsed(path)
+    report = str(tmp_path / "phases.html")
+    ws_print("--html", report, path)
+    marks = [e for e in out.events if e.kind == "mark"]
+    res, dom = page_results(report, "click:mark:1")
+    m = marks[1]
+    label = " ".join(m.args)
+    n, samples, ins, dat = out.regions[label]
+    region = ("Region \u201c%s\u201d (all regions of this name): %d region(s), "
+              "%s samples; insn avg/peak/total %.1f/%d/%d, data avg/peak/"
+              "total %.1f/%d/%d pages." % ((label, n, commas(samples))
+                                           + ins + dat))
+    assert res["details"] == ("Mark \u201c%s\u201d at t = %s i.%sZoom to it"
+                              % (label, commas(m.t), region))
+    for label, (n, samples, ins, dat) in out.regions.items():
+        row = "".join("<td[^>]*>%s</td>" % re.escape(str(c)) for c in (
+            label, n, commas(samples), "%.1f/%d/%d" % ins,
+            "%.1f/%d/%d" % dat))
+        assert re.search(row, dom), row
+    # the third measured span (start to stop), named by its latest mark
+    starts = [e.t for e in out.events if e.kind == "start"]
+    stops = [e.t for e in out.events if e.kind == "stop"]
+    res, dom = page_results(report, "click:span:2")
+    assert res["details"].startswith(
+        "Measured from t = %s to %s i, named \u201c%s\u201d by its latest mark."
+        % (commas(starts[2]), commas(stops[2]), " ".join(marks[2].args)))
 
 
 def test_html_screenshot(tmp_path):
