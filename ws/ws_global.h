@@ -114,9 +114,8 @@ typedef struct {
 } WS_PageTable;
 
 /* |l1_storage|: WS_L1_ENTRIES slots to use as the first level, or NULL
-   to allocate them.  The tables the IR walks use static storage in the
-   tool image, whose address fits in an instruction's 32-bit
-   displacement. */
+   to allocate them (the two process-wide tables use static storage;
+   per-thread tables are allocated and freed with their threads). */
 void   WS_(pt_init)(WS_PageTable* pt, Bool sparse, Stamp** l1_storage);
 void   WS_(pt_free)(WS_PageTable* pt);
 /* The stamp slot of page number |page|, creating its chunk. */

@@ -33,9 +33,11 @@
        instruction on that page (a page after a taken side exit is not
        counted); its table slot is known at translation time, so the
        check is a load from a constant address and a compare.
-   Per data access: page number -> two-level table -> compare the slot
-   with the stamp; an access that may straddle two pages also takes the
-   helper, which touches both.
+   Per data access: one load from the data TLB (pages current in this
+   epoch, indexed by the page of the access's last byte) and one compare
+   with the page of its first byte; a miss, and so any access that
+   crosses a page boundary, takes the helper, which walks the page table
+   and touches every page of the access.
 
    A check is left out when earlier unconditional checks in the same
    superblock already made its pages current.  Addresses are tracked as
