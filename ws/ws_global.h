@@ -109,7 +109,6 @@ typedef UInt Stamp;
 typedef struct {
    Stamp** l1;          /* WS_L1_ENTRIES chunk pointers */
    UInt    chunk_bits;  /* pages per chunk = 2^chunk_bits */
-   Bool    sparse;      /* NULL slots instead of the zero chunk */
    Bool    owns_l1;     /* l1 was allocated by pt_init */
 } WS_PageTable;
 
@@ -120,8 +119,6 @@ void   WS_(pt_init)(WS_PageTable* pt, Bool sparse, Stamp** l1_storage);
 void   WS_(pt_free)(WS_PageTable* pt);
 /* The stamp slot of page number |page|, creating its chunk. */
 Stamp* WS_(pt_slot)(WS_PageTable* pt, Addr page);
-/* The slot if its chunk exists, else NULL (never allocates). */
-Stamp* WS_(pt_slot_if_any)(WS_PageTable* pt, Addr page);
 /* Calls |fn| on every existing slot for pages [first, last]. */
 void   WS_(pt_for_range)(WS_PageTable* pt, Addr first, Addr last,
                          void (*fn)(Stamp* slot, Addr page, void* opaque),
@@ -183,7 +180,6 @@ VG_REGPARM(1) void WS_(insn_miss)(Addr page);
 void  WS_(unmapped)(Addr a, SizeT len);
 /* The current time in the user's time unit. */
 ULong WS_(now)(void);
-void  WS_(sampler_fini)(void);
 
 /* How often the slow paths and the instrumentation ran, for
    --stats=yes (they tell where the time goes). */

@@ -53,7 +53,6 @@ static void ws_post_clo_init(void)
 static void ws_fini(Int exitcode)
 {
    WS_(region_close)();
-   WS_(sampler_fini)();
    WS_(out_trailer)();
    WS_(out_stderr_summary)();
    if (VG_(clo_stats))

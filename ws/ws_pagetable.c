@@ -58,7 +58,6 @@ void WS_(pt_init)(WS_PageTable* pt, Bool sparse, Stamp** l1_storage)
 {
    UInt i;
    pt->chunk_bits = WS_ADDR_BITS - WS_L1_BITS - WS_(page_shift);
-   pt->sparse = sparse;
    pt->owns_l1 = l1_storage == NULL;
    pt->l1 = l1_storage ? l1_storage
                        : VG_(am_shadow_alloc)(WS_L1_ENTRIES * sizeof(Stamp*));
@@ -107,12 +106,6 @@ Stamp* WS_(pt_slot)(WS_PageTable* pt, Addr page)
    if (is_unused(pt, pt->l1[i]))
       pt->l1[i] = new_chunk(pt);
    return &pt->l1[i][l2_index(pt, page)];
-}
-
-Stamp* WS_(pt_slot_if_any)(WS_PageTable* pt, Addr page)
-{
-   Stamp* chunk = pt->l1[l1_index(pt, page)];
-   return is_unused(pt, chunk) ? NULL : &chunk[l2_index(pt, page)];
 }
 
 void WS_(pt_for_range)(WS_PageTable* pt, Addr first, Addr last,

@@ -481,12 +481,6 @@ void WS_(print_counters)(void)
    VG_(dmsg)("ws: epochs: %u\n", WS_(cur_stamp));
 }
 
-void WS_(sampler_fini)(void)
-{
-   /* Pages touched since the last sample still count in the totals,
-      which touch_page keeps; nothing else to settle. */
-}
-
 /*--------------------------------------------------------------------*/
 /*--- end                                              ws_sampler.c ---*/
 /*--------------------------------------------------------------------*/
