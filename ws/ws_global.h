@@ -30,6 +30,12 @@
      ws_instrument.c  the VEX IR emitted for every superblock
      ws_syscalls.c    memory touched by the kernel, unmapped ranges
      ws_regions.c     summaries of named measured regions
+     ws_peaks.c       the online peak detector, peaks and their stacks
+     ws_stacks.c      call stacks and code locations in the output
+     ws_hot.c         per-page access counts, first accesses, hot pages
+     ws_heap.c        the program's heap blocks (wrapped malloc/free)
+     ws_owners.c      what lives in a data page; breakdowns by owner
+     ws_misses.c      working-set misses per code address (--ws-miss-file)
      ws_control.c     what steering can do: marks, labels, dumps
      ws_clientreq.c   the client requests of valgrind/ws.h    } two doors
      ws_monitor.c     the "ws ..." monitor commands           } onto it
@@ -46,6 +52,7 @@
 
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
+#include "pub_tool_execontext.h"
 
 #define WS_(str)    VGAPPEND(vgWS_,str)
 
@@ -68,6 +75,18 @@ extern const HChar* WS_(clo_file_option);  /* "--ws-file" or its alias */
 extern Bool         WS_(clo_per_thread);
 extern Bool         WS_(clo_syscalls);
 extern Bool         WS_(clo_instr_atstart);
+extern Bool         WS_(clo_peak_detect);
+extern ULong        WS_(clo_peak_window);  /* samples */
+extern ULong        WS_(clo_peak_thresh);  /* dynamic */
+extern ULong        WS_(clo_hot);          /* hot pages of each kind */
+extern Bool         WS_(clo_list_pages);
+extern Bool         WS_(clo_locations);
+extern Bool         WS_(clo_heap);
+extern const HChar* WS_(clo_miss_file);    /* NULL: no miss profile */
+
+#define WS_MAX_PEAK_WINDOW  1000000
+#define WS_MAX_PEAK_THRESH  1000
+#define WS_MAX_HOT          100000
 
 extern UInt         WS_(page_shift);     /* log2(clo_pagesize) */
 
@@ -303,6 +322,88 @@ void WS_(pre_syscall)(ThreadId tid, UInt syscallno, UWord* args,
                       UInt nArgs);
 void WS_(post_syscall)(ThreadId tid, UInt syscallno, UWord* args,
                        UInt nArgs, SysRes res);
+
+/*------------------------------------------------------------*/
+/*--- Call stacks and locations (ws_stacks.c)              ---*/
+/*------------------------------------------------------------*/
+
+/* Stack ids in the output file: a stack is written as a "stack" block
+   the first time it is referred to (so call this before starting the
+   line that refers to it; never while a line is half built).  Returns
+   the id, unique in the current output file. */
+UInt WS_(out_stack)(ExeContext* ec);
+/* Appends " <ip> <location> <function>" for code address |ip| to the
+   line being built (docs/output-format.md, "Stacks"). */
+void WS_(out_where)(Addr ip);
+/* The same for the gdb/vgdb output, and whole stacks there. */
+void WS_(monitor_where)(Addr ip);
+void WS_(monitor_stack)(ExeContext* ec, const HChar* indent);
+/* After fork: the child's file has no stack blocks yet. */
+void WS_(stacks_forget_written)(void);
+
+/*------------------------------------------------------------*/
+/*--- Peaks (ws_peaks.c)                                   ---*/
+/*------------------------------------------------------------*/
+
+/* Called after every sample is written, with its sizes. */
+void  WS_(peaks_sample)(ULong t, ULong insn, ULong data);
+void  WS_(set_peak_thresh)(ULong thresh);
+ULong WS_(peaks_count)(void);
+void  WS_(peaks_to_monitor)(void);      /* "ws peaks" */
+void  WS_(peaks_trailer)(void);         /* the "peaks N" line */
+
+/*------------------------------------------------------------*/
+/*--- Access counts and hot pages (ws_hot.c)               ---*/
+/*------------------------------------------------------------*/
+
+/* Accesses counted inline sit in the data TLB's counters until the
+   entry is refilled or emptied; this moves them to the pages. */
+void  WS_(flush_access_counts)(void);
+/* Slow-path hooks: the first touch ever of |page| of |kind|, by the
+   instruction at |ip|. */
+void  WS_(first_touch)(WS_Kind kind, Addr page, Addr ip);
+ULong WS_(page_accesses)(WS_Kind kind, Addr page);
+Addr  WS_(page_first_ip)(WS_Kind kind, Addr page);
+void  WS_(hot_trailer)(void);          /* "hot" lines, --ws-list-pages */
+/* "ws hot [n] [insn|data]": |kinds| bit 1 insn, bit 2 data. */
+void  WS_(hot_to_monitor)(ULong n, UInt kinds);
+
+/*------------------------------------------------------------*/
+/*--- Heap blocks and owners (ws_heap.c, ws_owners.c)      ---*/
+/*------------------------------------------------------------*/
+
+typedef enum {
+   WS_OwnHeap, WS_OwnHeapOther, WS_OwnGlobal, WS_OwnStack, WS_OwnFile,
+   WS_OwnAnon, WS_OwnUnknown
+} WS_OwnerKind;
+
+typedef struct {
+   WS_OwnerKind kind;
+   ExeContext*  site;      /* WS_OwnHeap: the allocating stack */
+   Addr         block;     /* WS_OwnHeap: the block */
+   SizeT        size;
+   ThreadId     tid;       /* WS_OwnStack */
+   const HChar* name;      /* WS_OwnGlobal: symbol; WS_OwnFile: path */
+} WS_Owner;
+
+void WS_(heap_init)(void);
+/* The live heap block containing |a|, if any. */
+Bool WS_(heap_block_of)(Addr a, Addr* block, SizeT* size, ExeContext** site);
+void WS_(owner_of)(Addr a, WS_Owner* o);
+/* Writes a whole "<prefix> <owner>" line (stack blocks first). */
+void WS_(out_owner_line)(const HChar* prefix, const WS_Owner* o,
+                         Bool with_block);
+void WS_(monitor_owner)(const WS_Owner* o);
+/* The "owner" lines of peak |n|: the data window by owner. */
+void WS_(out_breakdown)(ULong n);
+
+/*------------------------------------------------------------*/
+/*--- Working-set misses (ws_misses.c)                     ---*/
+/*------------------------------------------------------------*/
+
+/* A page of |kind| entered the window at code address |ip|. */
+void WS_(miss_at)(WS_Kind kind, Addr ip);
+void WS_(misses_write)(void);          /* at exit, if asked for */
 
 /*------------------------------------------------------------*/
 /*--- Output (ws_output.c)                                 ---*/

@@ -37,6 +37,14 @@ const HChar* WS_(clo_file_option) = "--ws-file";   /* as the user spelt it */
 Bool         WS_(clo_per_thread) = False;
 Bool         WS_(clo_syscalls)   = True;
 Bool         WS_(clo_instr_atstart) = True;
+Bool         WS_(clo_peak_detect) = True;
+ULong        WS_(clo_peak_window) = 30;
+ULong        WS_(clo_peak_thresh) = 5;
+ULong        WS_(clo_hot)        = 20;
+Bool         WS_(clo_list_pages) = False;
+Bool         WS_(clo_locations)  = True;
+Bool         WS_(clo_heap)       = True;
+const HChar* WS_(clo_miss_file)  = NULL;
 
 UInt         WS_(page_shift)     = 12;
 
@@ -94,6 +102,30 @@ static void parse_pagesize(const HChar* arg)
    WS_(clo_pagesize) = (UInt)n;
 }
 
+/* A whole number in [lo, hi] for |option|; refused at start-up (exit)
+   or, at run time, with the same one-line message and no change. */
+static Bool parse_number(const HChar* arg, const HChar* option,
+                         ULong lo, ULong hi, ULong* out)
+{
+   const HChar* val = arg + VG_(strlen)(option);
+   ULong n = 0;
+   Int   digits = 0;
+   if (*val == '=')
+      val++;
+   for (; *val >= '0' && *val <= '9'; val++) {
+      if (++digits > 16)
+         break;
+      n = n * 10 + (*val - '0');
+   }
+   if (digits == 0 || digits > 16 || *val != '\0' || n < lo || n > hi) {
+      VG_(fmsg_bad_option)(arg, "%s takes a whole number from %llu to %llu\n",
+                           option, lo, hi);
+      return False;
+   }
+   *out = n;
+   return True;
+}
+
 static void parse_yes_no(const HChar* arg, const HChar* option, Bool* out)
 {
    const HChar* val = arg + VG_(strlen)(option) + 1;
@@ -122,6 +154,10 @@ static Bool dynamic_option(const HChar* arg)
                               VG_STREQ(name, "--ws-tau"))) {
       if (parse_interval(arg, "--ws-tau", &n))
          WS_(set_tau)(n);
+   } else if (VG_(check_clom)(cloPD, arg, "--ws-peak-thresh",
+                              VG_STREQ(name, "--ws-peak-thresh"))) {
+      if (parse_number(arg, "--ws-peak-thresh", 1, WS_MAX_PEAK_THRESH, &n))
+         WS_(set_peak_thresh)(n);
    } else if (VG_(strncmp)(name, "--ws-", 5) == 0) {
       /* Any other ws option: the core says it cannot change now. */
       VG_(check_clom)(cloP, arg, name, True);
@@ -164,6 +200,29 @@ Bool WS_(process_cmd_line_option)(const HChar* arg)
       parse_yes_no(arg, "--ws-syscalls", &WS_(clo_syscalls));
    else if (is_option(arg, "--ws-instr-atstart"))
       parse_yes_no(arg, "--ws-instr-atstart", &WS_(clo_instr_atstart));
+   else if (is_option(arg, "--ws-peak-detect"))
+      parse_yes_no(arg, "--ws-peak-detect", &WS_(clo_peak_detect));
+   else if (is_option(arg, "--ws-peak-window"))
+      parse_number(arg, "--ws-peak-window", 2, WS_MAX_PEAK_WINDOW,
+                   &WS_(clo_peak_window));
+   else if (is_option(arg, "--ws-peak-thresh"))
+      parse_number(arg, "--ws-peak-thresh", 1, WS_MAX_PEAK_THRESH,
+                   &WS_(clo_peak_thresh));
+   else if (is_option(arg, "--ws-hot"))
+      parse_number(arg, "--ws-hot", 0, WS_MAX_HOT, &WS_(clo_hot));
+   else if (is_option(arg, "--ws-list-pages"))
+      parse_yes_no(arg, "--ws-list-pages", &WS_(clo_list_pages));
+   else if (is_option(arg, "--ws-locations"))
+      parse_yes_no(arg, "--ws-locations", &WS_(clo_locations));
+   else if (is_option(arg, "--ws-heap"))
+      parse_yes_no(arg, "--ws-heap", &WS_(clo_heap));
+   else if (is_option(arg, "--ws-miss-file")) {
+      const HChar* val = VG_(strchr)(arg, '=') + 1;
+      if (val[0] == '\0')
+         VG_(fmsg_bad_option)(arg, "--ws-miss-file takes a file name "
+                              "(%%p, %%q{VAR} and %%n are expanded)\n");
+      WS_(clo_miss_file) = val;
+   }
    else
       return False;
    return True;
@@ -193,6 +252,16 @@ void WS_(print_usage)(void)
 "    --ws-syscalls=yes|no      count memory accessed by system calls [yes]\n"
 "    --ws-instr-atstart=yes|no measure from the start, or only after\n"
 "                              WS_START / \"ws start\" [yes]\n"
+"    --ws-peak-detect=yes|no   find peaks and record their call stacks [yes]\n"
+"    --ws-peak-window=<n>      peak detector window, in samples [30]\n"
+"    --ws-peak-thresh=<n>      peak detector threshold, lower is more\n"
+"                              sensitive [5]\n"
+"    --ws-hot=<n>              hot pages of each kind to report [20]\n"
+"    --ws-list-pages=no|yes    list every page ever touched [no]\n"
+"    --ws-locations=yes|no     source locations of hot and listed pages [yes]\n"
+"    --ws-heap=yes|no          follow malloc/free to name heap owners [yes]\n"
+"    --ws-miss-file=<file>     also write a callgrind-format profile of\n"
+"                              working-set misses per source line [none]\n"
    );
 }
 
