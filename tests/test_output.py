@@ -1,4 +1,4 @@
-"""The output file (docs/output-format.md, version 1) and the stderr summary.
+"""The output file (docs/output-format.md, version 3) and the stderr summary.
 
 The first tests check the reader itself (tests/wslib.py) on hand-written
 files: it must accept the grammar and refuse anything else, or the other
@@ -18,7 +18,7 @@ import wslib
 T = 100000
 
 GOOD = """\
-ws-output-format: 2
+ws-output-format: 3
 tool: ws 0.1.0
 command: ./prog a b
 pid: 123
@@ -35,15 +35,41 @@ columns: t insn data
 event 0 thread-start 1
 # a comment
 1003 2 5
+stack 1 3
+inline 0x1091c8 spike.c:21 fill
+frame 0x1091c8 spike.c:30 spike
+frame 0x109243 spike.c:55 main
+event 1003 peak 0 data 5 1
+stack 2 1
+frame 0x4011f0 (libfoo.so) operator new(unsigned long)
+owner 0 3 heap 2
+owner 0 1 global my table
+owner 0 1 stack 1
+event 1003 peak 1 insn 2 1
+owner 1 3 heap 2
+owner 1 2 file /usr/lib/my lib.so
 event 1500 mark phase two
 dump-begin 1500
-dump-page insn 0x10b000 1000
-dump-page data 0x4a2c000 1003
-dump-page data 0x4a2d000 0
+dump-page insn 0x10b000 1000 912 0x10b1a0 marker.c:41 main
+dump-page data 0x4a2c000 1003 40 0x10b1c4 marker.c:44 main
+stack 3 1
+frame 0x401200 alloc.c:7 make_table
+dump-owner heap 3 0x4a2c040 8192
+dump-page data 0x4a2d000 0 0 0x0 ??? ???
+dump-owner unknown
 dump-end 1 2
 2000 3 7
 event 2500 thread-exit 1
 region 2 1 insn 3.0 3 4 data 7.0 7 9 label phase two
+hot insn 1 90312 0x109000 0x1091a0 pageramp.c:38 touch_pages
+hot insn 2 512 0x10a000 0x10a000 (pageramp) ???
+hot data 1 5242 0x4a2c000 0x1091c4 pageramp.c:40 touch_pages
+stack 4 1
+frame 0x401300 alloc.c:9 make_other
+hot-owner heap 4 0x4a2c040 8192
+hot data 2 5242 0x4a2d000 0x1091c4 pageramp.c:40 touch_pages
+hot-owner anon
+peaks 2
 summary insn 2.5 3 4
 summary data 6.0 7 9
 samples 2
@@ -59,12 +85,48 @@ def test_reader_accepts_good_file():
     assert [(s.t, s.insn, s.data) for s in out.samples] == [(1003, 2, 5),
                                                               (2000, 3, 7)]
     assert [(e.t, e.kind, e.args) for e in out.events] == [
-        (0, "thread-start", ["1"]), (1500, "mark", ["phase", "two"]),
-        (2500, "thread-exit", ["1"])]
-    assert [(d.t, d.pages) for d in out.dumps] == [
-        (1500, [("insn", 0x10b000, 1000), ("data", 0x4a2c000, 1003),
-                ("data", 0x4a2d000, 0)])]
+        (0, "thread-start", ["1"]), (1003, "peak", ["0", "data", "5", "1"]),
+        (1003, "peak", ["1", "insn", "2", "1"]),
+        (1500, "mark", ["phase", "two"]), (2500, "thread-exit", ["1"])]
+    W = wslib.Where
+    assert out.stacks == {
+        1: [W(0x1091c8, "spike.c:21", "fill", True),
+            W(0x1091c8, "spike.c:30", "spike"),
+            W(0x109243, "spike.c:55", "main")],
+        2: [W(0x4011f0, "(libfoo.so)", "operator new(unsigned long)")],
+        3: [W(0x401200, "alloc.c:7", "make_table")],
+        4: [W(0x401300, "alloc.c:9", "make_other")]}
+    assert [(p.n, p.t, p.kind, p.size, p.stack,
+             [(n, str(o)) for n, o in p.owners]) for p in out.peaks] == [
+        (0, 1003, "data", 5, 1,
+         [(3, "heap 2"), (1, "global my table"), (1, "stack 1")]),
+        (1, 1003, "insn", 2, 1,
+         [(3, "heap 2"), (2, "file /usr/lib/my lib.so")])]
+    o = out.peaks[0].owners
+    assert (o[0][1].kind, o[0][1].stack, o[0][1].block) == ("heap", 2, None)
+    assert (o[1][1].kind, o[1][1].name) == ("global", "my table")
+    assert (o[2][1].kind, o[2][1].tid) == ("stack", 1)
+    [d] = out.dumps
+    assert d.t == 1500
+    assert [(p.kind, p.addr, p.since, p.accesses, p.where, str(p.owner))
+            for p in d.pages] == [
+        ("insn", 0x10b000, 1000, 912, W(0x10b1a0, "marker.c:41", "main"),
+         "None"),
+        ("data", 0x4a2c000, 1003, 40, W(0x10b1c4, "marker.c:44", "main"),
+         "heap 3 0x4a2c040 8192"),
+        ("data", 0x4a2d000, 0, 0, W(0, "???", "???"), "unknown")]
+    assert (d.pages[1].owner.block, d.pages[1].owner.size) == (0x4a2c040,
+                                                               8192)
     assert out.regions == {"phase two": (2, 1, (3.0, 3, 4), (7.0, 7, 9))}
+    assert [(h.rank, h.accesses, h.addr, h.where.function, h.owner)
+            for h in out.hot["insn"]] == [
+        (1, 90312, 0x109000, "touch_pages", None), (2, 512, 0x10a000, "???",
+                                                    None)]
+    assert [(h.rank, h.accesses, h.addr, str(h.owner))
+            for h in out.hot["data"]] == [
+        (1, 5242, 0x4a2c000, "heap 4 0x4a2c040 8192"),
+        (2, 5242, 0x4a2d000, "anon")]
+    assert out.npeaks == 2
     assert out.summary == {"insn": (2.5, 3, 4), "data": (6.0, 7, 9)}
     assert out.nsamples == 2
     # `end` may lack its newline (the grammar puts none after it)
@@ -88,33 +150,267 @@ def test_reader_per_thread():
             wslib.parse_output(good.replace("1003 2 5 1 1 2 3 2 4 2", bad))
 
 
-@pytest.mark.parametrize("old,new,why", [
-    ("ws-output-format: 2", "ws-output-format: 1", "older version"),
-    ("ws-output-format: 2", "ws-output-format: 3", "unknown version"),
-    ("ws-output-format: 2\n", "", "no version line"),
+GOOD_V2 = """\
+ws-output-format: 2
+tool: ws 0.1.0
+command: ./prog
+pid: 123
+ppid: 100
+time-unit: i
+every: 1000
+tau: 1000
+pagesize: 4096
+syscalls: yes
+per-thread: no
+instr-atstart: yes
+columns: t insn data
+1003 2 5
+event 1003 peak 0 data 5 1
+event 1500 dump label x
+dump-begin 1500
+dump-page insn 0x10b000 1000
+dump-page data 0x4a2c000 1003
+dump-end 1 1
+region 1 1 insn 2.0 2 2 data 5.0 5 5 label x
+summary insn 2.0 2 2
+summary data 5.0 5 5
+samples 1
+end
+"""
+
+
+def test_reader_version_2():
+    """Files from before version 3 are read by their own grammar: the old
+    dump-page form, no peaks line; a peak event is an unknown kind."""
+    out = wslib.parse_output(GOOD_V2)
+    assert out.version == 2 and out.complete
+    assert [(p.kind, p.addr, p.since, p.accesses) for p in out.dumps[0].pages
+            ] == [("insn", 0x10b000, 1000, None), ("data", 0x4a2c000, 1003,
+                                                   None)]
+    assert out.peaks == [] and out.npeaks is None
+    for old, new in (
+            ("dump-page data 0x4a2c000 1003",
+             "dump-page data 0x4a2c000 1003 4 0x1 ??? ???"),
+            ("dump-end 1 1", "dump-owner anon\ndump-end 1 1"),
+            ("samples 1", "peaks 0\nsamples 1"),
+            ("1003 2 5\n", "1003 2 5\nstack 1 1\nframe 0x1 ??? ???\n"),
+            ("summary insn", "hot insn 1 1 0x1000 0x1000 ??? ???\n"
+             "summary insn")):
+        assert old in GOOD_V2
+        with pytest.raises(wslib.FormatError):
+            wslib.parse_output(GOOD_V2.replace(old, new))
+
+
+def test_reader_peak_goes_on():
+    """A peak that grows over the next samples writes its event again,
+    same number, with its owner lines; out.peaks has the largest."""
+    more = ("2000 3 7\nevent 2000 peak 0 data 7 1\nowner 0 7 anon\n")
+    out = wslib.parse_output(GOOD.replace("2000 3 7\n", more))
+    assert [(p.n, p.t, p.kind, p.size, [(n, str(o)) for n, o in p.owners])
+            for p in out.peaks] == [
+        (0, 2000, "data", 7, [(7, "anon")]),
+        (1, 1003, "insn", 2, [(3, "heap 2"), (2, "file /usr/lib/my lib.so")])]
+    for bad in (more.replace("data 7 1", "data 5 1").replace("2000 3 7",
+                                                             "2000 3 5")
+                .replace("0 7 anon", "0 5 anon"),              # not larger
+                more.replace("peak 0 data 7", "peak 1 data 7"),  # other kind
+                more.replace("peak 0 data 7", "peak 3 data 7")):
+        with pytest.raises(wslib.FormatError):
+            wslib.parse_output(GOOD.replace("2000 3 7\n", bad))
+    # only the latest peak of its kind goes on
+    text = GOOD.replace("2000 3 7\n", "2000 3 7\nevent 2000 peak 2 data 7 1\n"
+                        "owner 2 7 anon\n2400 3 8\n"
+                        "event 2400 peak 0 data 8 1\nowner 0 8 anon\n")
+    text = text.replace("peaks 2", "peaks 3").replace("samples 2",
+                                                      "samples 3")
+    with pytest.raises(wslib.FormatError, match="not the latest data peak"):
+        wslib.parse_output(text)
+    wslib.parse_output(text.replace("peak 0 data 8", "peak 2 data 8")
+                       .replace("owner 0 8", "owner 2 8"))
+
+
+def owners(n, *lines):
+    """GOOD with peak 0's owner lines replaced by lines (PAGES OWNER), the
+    data column of its sample made their sum, and peak 1 (same sample) one
+    owner of that many pages."""
+    total = sum(int(l.split(" ")[0]) for l in lines)
+    text = GOOD.replace("1003 2 5\n", "1003 2 %d\n" % total).replace(
+        "event 1003 peak 0 data 5 1", "event 1003 peak 0 data %d 1" % total)
+    text = text.replace("owner 1 3 heap 2\nowner 1 2 file /usr/lib/my lib.so",
+                        "owner 1 %d anon" % total)
+    old = ("owner 0 3 heap 2\nowner 0 1 global my table\n"
+           "owner 0 1 stack 1\n")
+    return text.replace(old, "".join("owner %d %s\n" % (n, l)
+                                     for l in lines))
+
+
+def test_reader_owner_lines():
+    ten = ["%d heap 2" % 10, "9 heap-other", "8 global a", "7 global b",
+           "6 stack 1", "5 stack 2", "4 file /a", "3 file /b", "2 anon"]
+    out = wslib.parse_output(owners(0, *ten, "1 unknown"))
+    assert len(out.peaks[0].owners) == 10
+    out = wslib.parse_output(owners(0, *ten, "50 rest"))
+    assert str(out.peaks[0].owners[-1][1]) == "rest"
+    # ties in the order of the owner table
+    wslib.parse_output(owners(0, "2 heap 2", "2 heap-other", "2 global x",
+                              "2 stack 1", "2 file /f", "2 anon",
+                              "2 unknown"))
+    for lines in ([*ten, "1 unknown", "1 rest"],     # 11 lines
+                  [*ten, "1 unknown", "1 global c"],
+                  ["1 heap 2", "2 anon"],           # not largest first
+                  ["2 anon", "2 heap 2"],           # tie out of table order
+                  ["2 anon", "1 rest"],             # rest without 9 others
+                  ["2 anon", "0 unknown"],          # no pages
+                  ["2 anon", "2 anon"],             # twice
+                  ["2 heap 2 0x4a2c040 8192"],      # a block in a breakdown
+                  ["2 heap 9"],                     # stack 9 undefined
+                  ["2 heap  2"], ["2 global a  b"], ["2 stack x"],
+                  ["2 file"], ["2 heap-other 3"], ["2 code"]):
+        with pytest.raises(wslib.FormatError):
+            wslib.parse_output(owners(0, *lines))
+    with pytest.raises(wslib.FormatError):           # not the peak's number
+        wslib.parse_output(owners(1, "5 anon"))
+
+
+# (old, new, why): GOOD with old replaced by new breaks the grammar
+# (tests/test_print.py checks that ws_print refuses these too)
+REFUSED = [
+    ("ws-output-format: 3", "ws-output-format: 2", "version 2 with v3 lines"),
+    ("ws-output-format: 3", "ws-output-format: 1", "version 1"),
+    ("ws-output-format: 3", "ws-output-format: 4", "unknown version"),
+    ("ws-output-format: 3\n", "", "no version line"),
     ("instr-atstart: yes", "instr-atstart: maybe", "bad instr-atstart"),
     ("dump-end 1 2", "dump-end 1 3", "dump-end counts wrong"),
-    ("dump-page data 0x4a2d000 0", "dump-page code 0x4a2d000 0",
+    ("dump-page data 0x4a2d000 0 0", "dump-page code 0x4a2d000 0 0",
      "unknown dump-page kind"),
     ("dump-page data 0x4a2d000 0", "dump-page data 4a2d000 0",
      "dump address without 0x"),
+    ("dump-page data 0x4a2d000 0 0 0x0 ??? ???", "dump-page data 0x4a2d000 0",
+     "the version 2 form of dump-page"),
+    ("0x4a2d000 0 0 0x0 ??? ???", "0x4a2d000 0 0x0 ??? ???",
+     "dump-page without accesses"),
+    ("0x4a2d000 0 0 0x0 ??? ???", "0x4a2d000 0 0 0x0 ??? ",
+     "dump-page without a function"),
+    ("0x4a2d000 0 0 0x0 ??? ???", "0x4a2d000 0 0 0x0 ???",
+     "dump-page without a location"),
+    ("0x4a2d000 0 0 0x0 ??? ???", "0x4a2d000 0 0 0 ??? ???",
+     "dump-page ip without 0x"),
+    ("0x10b1c4 marker.c:44 main", "0x10b1c4 marker.c main",
+     "location without a line"),
+    ("0x10b1c4 marker.c:44 main", "0x10b1c4 marker c:44 main",
+     "blank in a location"),
+    ("dump-page data 0x4a2c000 1003", "dump-page data 0x4a2c000 1501",
+     "since after the dump"),
+    ("dump-owner unknown\n", "", "data page without its owner"),
+    ("dump-owner unknown\n", "dump-owner rest\n", "rest as a page's owner"),
+    ("dump-owner unknown\n", "dump-owner heap 7\n", "undefined heap stack"),
+    ("dump-owner unknown\n", "hot-owner unknown\n", "hot-owner in a dump"),
+    ("912 0x10b1a0 marker.c:41 main\n",
+     "912 0x10b1a0 marker.c:41 main\ndump-owner anon\n",
+     "an owner after an insn page"),
+    ("dump-owner unknown\ndump-end 1 2",
+     "dump-owner unknown\ndump-page insn 0x10c000 0 1 0x10c000 ??? ???\n"
+     "dump-end 2 2", "insn pages before data pages"),
+    ("dump-page data 0x4a2d000", "dump-page data 0x4a2c000",
+     "addresses increase"),
     ("dump-end 1 2\n", "", "dump without its end"),
+    ("stack 1 3", "stack 1 4", "stack shorter than it says"),
+    ("stack 1 3", "stack 1 2", "stack longer than it says"),
+    ("stack 1 3", "stack 0 3", "stack id 0"),
+    ("stack 1 3\ninline 0x1091c8 spike.c:21 fill\n"
+     "frame 0x1091c8 spike.c:30 spike\n", "stack 1 2\n"
+     "frame 0x1091c8 spike.c:30 spike\ninline 0x1091c8 spike.c:21 fill\n",
+     "a stack ending with an inline line"),
+    ("stack 2 1\nframe 0x4011f0 (libfoo.so) operator new(unsigned long)\n",
+     "stack 2 0\n", "stack without frames"),
+    ("stack 2 1", "stack 1 1", "stack id given twice"),
+    ("stack 1 3", "stack 1 3 x", "junk after a stack line"),
+    ("stack 4 1\n", "stack 4 1\nstack 5 1\n", "a stack inside a stack"),
+    ("peaks 2\n", "peaks 2\nstack 9 1\nframe 0x1 ??? ???\n",
+     "a stack after the peaks line"),
+    ("dump-owner heap 3", "dump-owner heap 4", "a stack used before it is "
+     "defined (in the trailer)"),
+    ("inline 0x1091c8 spike.c:21 fill", "inline 0x1091c9 spike.c:21 fill",
+     "inline with another ip than its caller's line"),
+    ("frame 0x109243 spike.c:55 main", "frame 0x109243 spike.c:55 main  x",
+     "double space in a function"),
+    ("frame 0x109243 spike.c:55 main", "frame 0x109243 spike.c:55 main ",
+     "trailing space in a function"),
+    ("frame 0x109243 spike.c:55 main", "frame 0x109243 spike.c:55 ma\tin",
+     "control character in a function"),
+    ("frame 0x109243 spike.c:55 main", "call 0x109243 spike.c:55 main",
+     "unknown frame keyword"),
+    ("event 1003 peak 0 data 5 1", "event 1003 peak 0 data 5 3",
+     "peak with an undefined stack"),
+    ("stack 1 3\ninline 0x1091c8 spike.c:21 fill\n"
+     "frame 0x1091c8 spike.c:30 spike\nframe 0x109243 spike.c:55 main\n"
+     "event 1003 peak 0 data 5 1",
+     "event 1003 peak 0 data 5 1\nstack 1 3\ninline 0x1091c8 spike.c:21 fill\n"
+     "frame 0x1091c8 spike.c:30 spike\nframe 0x109243 spike.c:55 main",
+     "stack defined after its use"),
+    ("event 1003 peak 0 data 5 1", "event 1003 peak 1 data 5 1",
+     "peaks not numbered from 0"),
+    ("event 1003 peak 1 insn 2 1", "event 1003 peak 2 insn 2 1",
+     "a peak number skipped"),
+    ("event 1003 peak 1 insn 2 1", "event 1003 peak 0 insn 2 1",
+     "a peak going on as another kind"),
+    ("event 1003 peak 0 data 5 1", "event 1003 peak 0 data 4 1",
+     "peak size not the sample's"),
+    ("event 1003 peak 0 data 5 1", "event 1003 peak 0 both 5 1",
+     "unknown peak kind"),
+    ("event 1003 peak 0 data 5 1", "event 1003 peak 0 data 5",
+     "peak without a stack"),
+    ("event 1003 peak 0 data 5 1", "event 1004 peak 0 data 5 1",
+     "peak later than its sample"),
+    ("event 1003 peak 0 data 5 1",
+     "event 1003 mark x\nevent 1003 peak 0 data 5 1",
+     "an event between a sample and its peak"),
+    ("owner 0 1 stack 1\n", "", "owner lines do not sum to the sample"),
+    ("owner 0 1 stack 1\n", "owner 0 1 stack 1\n# c\nowner 0 1 anon\n",
+     "owner lines sum to more than the sample"),
+    ("owner 0 3 heap 2", "owner 0 3 heap 2 x", "junk in an owner"),
+    ("owner 1 2 file /usr/lib/my lib.so\n",
+     "owner 1 2 file /usr/lib/my lib.so\n2000 3 7\nowner 1 1 anon\n",
+     "owner line after the next sample"),
+    ("event 1500 mark phase two\n",
+     "event 1500 mark phase two\nowner 1 1 anon\n",
+     "owner line after another event"),
+    ("# a comment", "owner 0 1 anon", "owner line before any peak"),
+    ("hot insn 2 512", "hot insn 3 512", "hot rank skipped"),
+    ("hot insn 1 90312", "hot insn 1 90", "hot pages not hottest first"),
+    ("hot data 2 5242 0x4a2d000", "hot data 2 5242 0x4a2b000",
+     "hot tie not in address order"),
+    ("hot-owner anon\n", "", "hot data page without its owner"),
+    ("hot-owner anon\n", "hot-owner anon\nhot-owner anon\n", "two owners"),
+    ("hot-owner anon\n", "dump-owner anon\n", "dump-owner after a hot line"),
+    ("hot insn 2 512 0x10a000 0x10a000 (pageramp) ???\n",
+     "hot insn 2 512 0x10a000 0x10a000 (pageramp) ???\nhot-owner anon\n",
+     "an owner after an insn hot line"),
+    ("peaks 2\n", "region 1 1 insn 3.0 3 4 data 7.0 7 9 label x\npeaks 2\n",
+     "a region line after the hot lines"),
+    ("peaks 2\n", "", "no peaks line"),
+    ("peaks 2", "peaks 3", "peaks count wrong"),
+    ("peaks 2\nsummary insn 2.5 3 4", "summary insn 2.5 3 4\npeaks 2",
+     "peaks after the summary"),
+    ("samples 2\nend", "peaks 2\nsamples 2\nend", "peaks twice"),
     ("region 2 1 insn 3.0 3 4", "region 2 1 insn 3 3 4", "region avg"),
     ("label phase two", "label  phase two", "region label double space"),
+    ("label phase two", "label phase  two", "region label double space inside"),
     ("summary insn 2.5 3 4", "event 3000 mark x\nsummary insn 2.5 3 4",
      "an event after a region line"),
+    ("hot insn 1", "3000 1 1\nhot insn 1", "a sample after a region line"),
     ("pagesize: 4096\n", "", "a header key missing"),
     ("tau: 1000\npagesize: 4096", "pagesize: 4096\ntau: 1000", "key order"),
     ("time-unit: i", "time-unit: s", "bad time unit"),
     ("every: 1000", "every: 1e3", "non-integer every"),
     ("pagesize: 4096", "pagesize: 4000", "pagesize not a power of two"),
     ("columns: t insn data", "columns: t insn", "wrong columns"),
-    ("1003 2 5", "1003 2", "too few columns"),
-    ("1003 2 5", "1003 2 5 6", "too many columns"),
-    ("1003 2 5", "1003  2 5", "double space"),
-    ("1003 2 5", "1003 2 5 ", "trailing space"),
-    ("1003 2 5", "1003 2 -5", "negative"),
-    ("1003 2 5", "1003 2 5x", "junk in a sample"),
+    ("2000 3 7", "2000 3", "too few columns"),
+    ("2000 3 7", "2000 3 7 6", "too many columns"),
+    ("2000 3 7", "2000  3 7", "double space"),
+    ("2000 3 7", "2000 3 7 ", "trailing space"),
+    ("2000 3 7", "2000 3 -7", "negative"),
+    ("2000 3 7", "2000 3 7x", "junk in a sample"),
     ("2000 3 7", "1003 3 7", "time not increasing"),
     ("2000 3 7", "900 3 7", "time going back"),
     ("# a comment", "", "a blank line"),
@@ -132,7 +428,10 @@ def test_reader_per_thread():
     ("summary data 6.0 7 9\n", "summary data 6.0 7 9\n3000 1 1\n",
      "a sample in the trailer"),
     ("tool: ws 0.1.0", "tool: valgrind", "tool is not ws"),
-])
+]
+
+
+@pytest.mark.parametrize("old,new,why", REFUSED)
 def test_reader_refuses(old, new, why):
     assert old in GOOD
     with pytest.raises(wslib.FormatError):

@@ -5,9 +5,9 @@
 - run_ws(): runs `vg-in-place --tool=ws --ws-file=<unique file> ...` and
   returns a WsRun with the exit status, stderr, the parsed stderr summary
   and the parsed output file.
-- parse_output(): a strict reader of the output file, format version 1
-  (docs/output-format.md).  Anything the grammar does not allow raises
-  FormatError naming the line.
+- parse_output(): a strict reader of the output file, format version 3
+  (docs/output-format.md), and of version 2 by its own grammar.  Anything
+  the grammar does not allow raises FormatError naming the line.
 - parse_summary(): the summary ws prints on stderr at exit.
 """
 
@@ -22,7 +22,13 @@ TOP_BUILDDIR = os.environ.get("WS_TOP_BUILDDIR") or TOP_SRCDIR
 VG_IN_PLACE = (os.environ.get("WS_VG_IN_PLACE")
                or os.path.join(TOP_BUILDDIR, "vg-in-place"))
 
+# The version ws writes: 2 until ws writes the whole of version 3 (its
+# trailer's `peaks N` line included).
 FORMAT_VERSION = 2
+# What this reader reads: version 3 strictly, and version 2 (before the
+# stacks, peaks, owners and hot pages) by its own grammar, so that files
+# kept from older runs (the ws_print goldens) can still be compared.
+FORMAT_VERSIONS = (2, 3)
 
 
 def prog(name):
@@ -41,26 +47,54 @@ class FormatError(Exception):
     """The output file breaks the grammar of docs/output-format.md."""
 
 
-# Header keys of format version 2, in the order the format gives them.
+# Header keys of format version 3, in the order the format gives them.
 HEADER_KEYS = ("tool", "command", "pid", "ppid", "time-unit", "every", "tau",
                "pagesize", "syscalls", "per-thread", "instr-atstart",
                "columns")
 COLUMNS = "t insn data"
 COLUMNS_PER_THREAD = "t insn data shared {tid insn data}..."
 
+# Text that runs to the end of its line (a label, a function name, a
+# symbol, a path): no control characters, no leading or trailing space;
+# "no two spaces in a row" is checked by _text().
+_TEXT = r"([^ \x00-\x1f\x7f](?:[^\x00-\x1f\x7f]*[^ \x00-\x1f\x7f])?)"
+_LABEL = _TEXT
+# ip location function: a location is file:line (no blank: ws writes a
+# blank in a file name as _), (object) or ???
+_WHERE = (r"0x([0-9a-f]+) ([^ ]+:[0-9]+|\([^ ]+\)|\?\?\?) " + _TEXT)
+
 _KEY = re.compile(r"([a-z][a-z0-9-]*): (.*)\Z")
 _SAMPLE = re.compile(r"[0-9]+( [0-9]+)*\Z")
 _EVENT = re.compile(r"event ([0-9]+) ([a-z][a-z0-9-]*)((?: [^ ]+)*)\Z")
+_PEAK_ARGS = re.compile(r"([0-9]+) (insn|data) ([0-9]+) ([0-9]+)\Z")
 _SUMMARY = re.compile(r"summary (insn|data) ([0-9]+\.[0-9]) ([0-9]+) ([0-9]+)\Z")
 _SAMPLES = re.compile(r"samples ([0-9]+)\Z")
+_PEAKS = re.compile(r"peaks ([0-9]+)\Z")
 _DUMP_BEGIN = re.compile(r"dump-begin ([0-9]+)\Z")
-_DUMP_PAGE = re.compile(r"dump-page (insn|data) 0x([0-9a-f]+) ([0-9]+)\Z")
+_DUMP_PAGE = re.compile(r"dump-page (insn|data) 0x([0-9a-f]+) ([0-9]+) "
+                        r"([0-9]+) " + _WHERE + r"\Z")
+_DUMP_PAGE_V2 = re.compile(r"dump-page (insn|data) 0x([0-9a-f]+) ([0-9]+)\Z")
 _DUMP_END = re.compile(r"dump-end ([0-9]+) ([0-9]+)\Z")
-_LABEL = r"([^ \x00-\x1f](?:[^\x00-\x1f]*[^ \x00-\x1f])?)"
+_STACK = re.compile(r"stack ([0-9]+) ([0-9]+)\Z")
+_FRAME = re.compile(r"(frame|inline) " + _WHERE + r"\Z")
+_OWNER_LINE = re.compile(r"owner ([0-9]+) ([0-9]+) (.*)\Z", re.S)
+_HOT = re.compile(r"hot (insn|data) ([0-9]+) ([0-9]+) 0x([0-9a-f]+) "
+                  + _WHERE + r"\Z")
 _REGION = re.compile(
     r"region ([0-9]+) ([0-9]+) insn ([0-9]+\.[0-9]) ([0-9]+) ([0-9]+) "
     r"data ([0-9]+\.[0-9]) ([0-9]+) ([0-9]+) label " + _LABEL + r"\Z")
 _INT = re.compile(r"[0-9]+\Z")
+
+# Owners (docs/output-format.md, Owners), in the order of its table: the
+# order of owners with equal page counts in a peak's breakdown.
+OWNER_KINDS = ("heap", "heap-other", "global", "stack", "file", "anon",
+               "unknown")
+_OWNER = re.compile(r"heap ([0-9]+)(?: 0x([0-9a-f]+) ([0-9]+))?\Z"
+                    r"|(heap-other|anon|unknown|rest)\Z"
+                    r"|(global|file) " + _TEXT + r"\Z"
+                    r"|stack ([0-9]+)\Z")
+# A peak's breakdown has at most this many owner lines, `rest` included.
+MAX_OWNER_LINES = 10
 
 
 class Sample:
@@ -91,15 +125,108 @@ class Event:
         return "<event t=%d %s %s>" % (self.t, self.kind, " ".join(self.args))
 
 
+class Where:
+    """ip location function: one code address (a frame, or where a page
+    was first accessed).  inline: an `inline` line of a stack."""
+    __slots__ = ("ip", "location", "function", "inline")
+
+    def __init__(self, ip, location, function, inline=False):
+        self.ip, self.location, self.function = ip, location, function
+        self.inline = inline
+
+    def __eq__(self, other):
+        return (isinstance(other, Where) and
+                (self.ip, self.location, self.function, self.inline) ==
+                (other.ip, other.location, other.function, other.inline))
+
+    def __repr__(self):
+        return "<%s 0x%x %s %s>" % ("inline" if self.inline else "frame",
+                                    self.ip, self.location, self.function)
+
+
+class Owner:
+    """What lives in a data page.  kind is one of OWNER_KINDS or 'rest';
+    heap: stack (the allocating stack's id), block and size (None when
+    no single block is meant); stack: tid; global and file: name."""
+    __slots__ = ("kind", "stack", "block", "size", "tid", "name", "text")
+
+    def __init__(self, text):
+        self.text = text
+        self.stack = self.block = self.size = self.tid = self.name = None
+        m = _OWNER.match(text)
+        if not m or "  " in text:
+            raise ValueError(text)
+        if m.group(1) is not None:
+            self.kind, self.stack = "heap", int(m.group(1))
+            if m.group(2) is not None:
+                self.block, self.size = int(m.group(2), 16), int(m.group(3))
+        elif m.group(4) is not None:
+            self.kind = m.group(4)
+        elif m.group(5) is not None:
+            self.kind, self.name = m.group(5), m.group(6)
+        else:
+            self.kind, self.tid = "stack", int(m.group(7))
+
+    def __str__(self):
+        return self.text
+
+    def __repr__(self):
+        return "<owner %s>" % self.text
+
+
+class DumpPage:
+    """One dump-page line: kind, addr, since, accesses, where (the first
+    access), owner (data pages)."""
+    __slots__ = ("kind", "addr", "since", "accesses", "where", "owner")
+
+    def __init__(self, kind, addr, since, accesses, where):
+        self.kind, self.addr, self.since = kind, addr, since
+        self.accesses, self.where, self.owner = accesses, where, None
+
+    def __repr__(self):
+        return "<dump-page %s 0x%x since=%d accesses=%d %r %s>" % (
+            self.kind, self.addr, self.since, self.accesses, self.where,
+            self.owner)
+
+
 class Dump:
-    """One dump block: t, and pages as a list of (kind, address, since)."""
+    """One dump block: t, and pages as a list of DumpPage."""
     __slots__ = ("t", "pages", "lineno")
 
     def __init__(self, t, lineno):
         self.t, self.pages, self.lineno = t, [], lineno
 
     def count(self, kind):
-        return sum(1 for p in self.pages if p[0] == kind)
+        return sum(1 for p in self.pages if p.kind == kind)
+
+
+class Peak:
+    """A `peak` event and its owner lines: n, t, kind, size, stack (an id
+    of out.stacks), owners [(pages, Owner)]."""
+    __slots__ = ("n", "t", "kind", "size", "stack", "owners", "lineno")
+
+    def __init__(self, n, t, kind, size, stack, lineno):
+        self.n, self.t, self.kind, self.size = n, t, kind, size
+        self.stack, self.owners, self.lineno = stack, [], lineno
+
+    def __repr__(self):
+        return "<peak %d t=%d %s %d stack=%d owners=%r>" % (
+            self.n, self.t, self.kind, self.size, self.stack, self.owners)
+
+
+class Hot:
+    """A `hot` line: rank, accesses, addr, where (the first access),
+    owner (data pages)."""
+    __slots__ = ("kind", "rank", "accesses", "addr", "where", "owner")
+
+    def __init__(self, kind, rank, accesses, addr, where):
+        self.kind, self.rank, self.accesses = kind, rank, accesses
+        self.addr, self.where, self.owner = addr, where, None
+
+    def __repr__(self):
+        return "<hot %s %d %d 0x%x %r %s>" % (
+            self.kind, self.rank, self.accesses, self.addr, self.where,
+            self.owner)
 
 
 class WsOutput:
@@ -108,8 +235,13 @@ class WsOutput:
     header:   dict of all header keys (str values), in file order
     samples:  list of Sample;  events: list of Event;  comments: list of str
     dumps:    list of Dump
+    stacks:   {id: [Where, ...]} innermost first, inline lines included
+    peaks:    list of Peak: peaks[n] is peak n, as its last event (the
+              largest sample) and the owner lines after it have it
     regions:  {label: (regions, samples, (avg, peak, total) insn,
                (avg, peak, total) data)} from the trailer
+    hot:      {'insn': [Hot, ...], 'data': [...]} hottest first
+    npeaks:   the trailer's `peaks` count (None if not read)
     summary:  {'insn': (avg, peak, total), 'data': (...)} from the trailer
     nsamples: the trailer's `samples` count (None if the file was cut)
     complete: True if the file ends with the trailer's `end`
@@ -122,7 +254,11 @@ class WsOutput:
         self.events = []
         self.comments = []
         self.dumps = []
+        self.stacks = {}
+        self.peaks = []
         self.regions = {}
+        self.hot = {"insn": [], "data": []}
+        self.npeaks = None
         self.summary = {}
         self.nsamples = None
         self.complete = False
@@ -205,6 +341,368 @@ def _sample(out, line, lineno):
     return Sample(v[0], v[1], v[2], v[3], threads, lineno)
 
 
+class _Reader:
+    """The state of one parse_output(): which lines may come next."""
+
+    def __init__(self, out):
+        self.out = out
+        self.v3 = out.version >= 3
+        # body (-> dump -> body) -> regions -> hot -> peaks -> summary
+        # -> samples -> end; a stack block may interrupt the body
+        self.state = "body"
+        self.last_t = -1            # time order over samples and events
+        self.last_sample = None
+        self.dump = None
+        self.stack = None           # (id, frames, frame lines still due)
+        self.peak = None            # the peak whose owner lines may follow
+        self.at_sample = False      # only peaks (and theirs) since a sample
+        self.owned = None           # the page waiting for its owner line
+
+    def where(self, m, i, inline=False):
+        """Where from the groups i, i+1, i+2 of match m (_WHERE)."""
+        return Where(int(m.group(i), 16), m.group(i + 1), m.group(i + 2),
+                     inline)
+
+    def text_ok(self, lineno, line, text):
+        if "  " in text:
+            _bad(lineno, line, "two spaces in a row")
+
+    def owner(self, lineno, line, text, rest_ok=False, block_ok=True):
+        try:
+            o = Owner(text)
+        except ValueError:
+            _bad(lineno, line, "an owner is 'heap ID [0xBLOCK SIZE]', "
+                 "'heap-other', 'global SYMBOL', 'stack TID', 'file PATH', "
+                 "'anon' or 'unknown'")
+        if o.kind == "rest" and not rest_ok:
+            _bad(lineno, line, "'rest' is only an owner line's owner")
+        if o.kind == "heap":
+            if o.block is not None and not block_ok:
+                _bad(lineno, line, "a peak's heap owners are summed by "
+                     "allocation stack: 'heap ID' without a block")
+            self.known_stack(lineno, line, o.stack)
+        return o
+
+    def known_stack(self, lineno, line, sid):
+        if sid not in self.out.stacks:
+            _bad(lineno, line, "stack %d is not defined before this line"
+                 % sid)
+
+    def close_peak(self, lineno, line):
+        """The owner lines of self.peak are over: they break down the data
+        working set of the peak's sample."""
+        p = self.peak
+        if p is None:
+            return
+        self.peak = None
+        total = sum(pages for pages, _ in p.owners)
+        if total != self.last_sample.data:
+            _bad(lineno, line, "the owner lines of peak %d sum to %d pages, "
+                 "the data working set of its sample has %d"
+                 % (p.n, total, self.last_sample.data))
+
+    def stack_line(self, lineno, line):
+        sid, frames, due = self.stack
+        m = _FRAME.match(line)
+        if not m:
+            _bad(lineno, line, "stack %d: expected %d more 'frame|inline IP "
+                 "LOCATION FUNCTION' line(s)" % (sid, due))
+        self.text_ok(lineno, line, m.group(4))
+        w = self.where(m, 2, m.group(1) == "inline")
+        if frames and frames[-1].inline and frames[-1].ip != w.ip:
+            _bad(lineno, line, "an inline line has the ip of the line after "
+                 "it")
+        frames.append(w)
+        due -= 1
+        self.stack = (sid, frames, due)
+        if due == 0:
+            if w.inline:
+                _bad(lineno, line, "a stack ends with a frame line (an "
+                     "inline line is followed by its caller's line)")
+            self.out.stacks[sid] = frames
+            self.stack = None
+
+    def stack_begin(self, lineno, line):
+        m = _STACK.match(line)
+        if not m:
+            _bad(lineno, line, "a stack block begins 'stack ID N'")
+        sid, n = int(m.group(1)), int(m.group(2))
+        if sid == 0 or n == 0:
+            _bad(lineno, line, "stack ids and line counts start at 1")
+        if sid in self.out.stacks:
+            _bad(lineno, line, "stack %d defined twice" % sid)
+        self.stack = (sid, [], n)
+
+    def owner_line(self, lineno, line):
+        m = _OWNER_LINE.match(line)
+        if not m:
+            _bad(lineno, line, "an owner line is 'owner PEAK PAGES OWNER'")
+        p = self.peak
+        n, pages = int(m.group(1)), int(m.group(2))
+        if p is None or n != p.n:
+            _bad(lineno, line, "owner lines follow their peak event (peak "
+                 "%s)" % (p.n if p else "none"))
+        if pages == 0:
+            _bad(lineno, line, "an owner line has at least one page")
+        o = self.owner(lineno, line, m.group(3), rest_ok=True,
+                       block_ok=False)
+        if p.owners and p.owners[-1][1].kind == "rest":
+            _bad(lineno, line, "'rest' is the last owner line")
+        if any(str(q) == str(o) for _, q in p.owners):
+            _bad(lineno, line, "owner %s given twice" % o)
+        if p.owners and o.kind != "rest":
+            prev_pages, prev = p.owners[-1]
+            if (prev_pages, -OWNER_KINDS.index(prev.kind)) < \
+                    (pages, -OWNER_KINDS.index(o.kind)):
+                _bad(lineno, line, "owner lines come largest first, ties in "
+                     "the order of the owner table")
+        p.owners.append((pages, o))
+        if len(p.owners) > MAX_OWNER_LINES or (
+                o.kind == "rest" and len(p.owners) != MAX_OWNER_LINES):
+            _bad(lineno, line, "a peak has at most %d owner lines, the last "
+                 "one 'rest' when there are more owners" % MAX_OWNER_LINES)
+
+    def peak_event(self, lineno, line, t, args):
+        m = _PEAK_ARGS.match(" ".join(args))
+        if not m:
+            _bad(lineno, line, "a peak event is 'event T peak N KIND SIZE "
+                 "STACK'")
+        n, kind, size, sid = (int(m.group(1)), m.group(2), int(m.group(3)),
+                              int(m.group(4)))
+        peaks = self.out.peaks
+        if n > len(peaks):
+            _bad(lineno, line, "peaks are numbered from 0 in file order "
+                 "(expected at most %d)" % len(peaks))
+        if n < len(peaks):
+            # the peak goes on, larger: only the latest of its kind
+            old = peaks[n]
+            if old.kind != kind or any(p.kind == kind for p in peaks[n + 1:]):
+                _bad(lineno, line, "peak %d is not the latest %s peak" %
+                     (n, kind))
+            if size <= old.size:
+                _bad(lineno, line, "a peak's event comes again only when the "
+                     "peak is larger (it was %d)" % old.size)
+        s = self.last_sample
+        if not self.at_sample or s.t != t:
+            _bad(lineno, line, "a peak event follows the sample it flags, "
+                 "at the same time")
+        if size != getattr(s, kind):
+            _bad(lineno, line, "the peak's size is not its sample's %s "
+                 "column (%d)" % (kind, getattr(s, kind)))
+        self.known_stack(lineno, line, sid)
+        self.peak = Peak(n, t, kind, size, sid, lineno)
+        if n == len(peaks):
+            peaks.append(self.peak)
+        else:
+            peaks[n] = self.peak
+
+    def event(self, lineno, line):
+        m = _EVENT.match(line)
+        if not m:
+            _bad(lineno, line, "an event is 'event T KIND ARGS...'")
+        t, kind = int(m.group(1)), m.group(2)
+        args = m.group(3).split()
+        if kind in ("thread-start", "thread-exit"):
+            if len(args) != 1 or not _INT.match(args[0]):
+                _bad(lineno, line, "%s takes one thread id" % kind)
+        if t < self.last_t:
+            _bad(lineno, line, "event earlier than the line before it")
+        self.last_t = t
+        self.close_peak(lineno, line)
+        if kind == "peak" and self.v3:
+            self.peak_event(lineno, line, t, args)
+        else:
+            self.at_sample = False
+        self.out.events.append(Event(t, kind, args, lineno))
+
+    def dump_line(self, lineno, line):
+        dump = self.dump
+        if self.owned is not None:
+            if not line.startswith("dump-owner "):
+                _bad(lineno, line, "a data page's dump-page line is followed "
+                     "by its 'dump-owner OWNER' line")
+            self.owned.owner = self.owner(lineno, line, line[11:])
+            self.owned = None
+            return
+        m = (_DUMP_PAGE if self.v3 else _DUMP_PAGE_V2).match(line)
+        if m:
+            if self.v3:
+                self.text_ok(lineno, line, m.group(7))
+                page = DumpPage(m.group(1), int(m.group(2), 16),
+                                int(m.group(3)), int(m.group(4)),
+                                self.where(m, 5))
+            else:
+                page = DumpPage(m.group(1), int(m.group(2), 16),
+                                int(m.group(3)), None, None)
+            if page.since > dump.t:
+                _bad(lineno, line, "since is after the dump")
+            if dump.pages:
+                prev = dump.pages[-1]
+                if (prev.kind == "data" and page.kind == "insn") or (
+                        prev.kind == page.kind and prev.addr >= page.addr):
+                    _bad(lineno, line, "instruction pages first, each kind "
+                         "in increasing address order")
+            dump.pages.append(page)
+            if page.kind == "data" and self.v3:
+                self.owned = page
+            return
+        m = _DUMP_END.match(line)
+        if not m:
+            _bad(lineno, line, "inside a dump only 'dump-page KIND 0xADDR "
+                 "SINCE ACCESSES IP LOCATION FUNCTION' (with 'dump-owner "
+                 "OWNER' after a data page) and 'dump-end N N' may appear"
+                 if self.v3 else "inside a dump only 'dump-page KIND 0xADDR "
+                 "SINCE' and 'dump-end N N' may appear")
+        if (int(m.group(1)), int(m.group(2))) != (dump.count("insn"),
+                                                  dump.count("data")):
+            _bad(lineno, line, "dump-end counts differ from the dump-page "
+                 "lines")
+        self.out.dumps.append(dump)
+        self.dump = None
+        self.state = "body"
+
+    def hot_line(self, lineno, line):
+        out = self.out
+        if self.owned is not None:
+            if not line.startswith("hot-owner "):
+                _bad(lineno, line, "a data page's hot line is followed by its "
+                     "'hot-owner OWNER' line")
+            self.owned.owner = self.owner(lineno, line, line[10:])
+            self.owned = None
+            return True
+        m = _HOT.match(line)
+        if not m:
+            return False
+        self.text_ok(lineno, line, m.group(7))
+        h = Hot(m.group(1), int(m.group(2)), int(m.group(3)),
+                int(m.group(4), 16), self.where(m, 5))
+        same = out.hot[h.kind]
+        if h.rank != len(same) + 1:
+            _bad(lineno, line, "hot %s ranks run from 1 (expected %d)"
+                 % (h.kind, len(same) + 1))
+        if same and (same[-1].accesses, -same[-1].addr) <= (h.accesses,
+                                                             -h.addr):
+            _bad(lineno, line, "hot pages come hottest first, ties in "
+                 "increasing address order")
+        same.append(h)
+        if h.kind == "data":
+            self.owned = h
+        return True
+
+    def line(self, lineno, line):
+        out = self.out
+        if self.stack is not None:
+            self.stack_line(lineno, line)
+            return
+        if self.v3 and line.startswith("stack") and (
+                self.state == "body" or self.owned is not None):
+            # in the body, or the stack of the owner line that is due
+            self.stack_begin(lineno, line)
+            return
+        if self.state == "dump":
+            self.dump_line(lineno, line)
+            return
+        if self.state == "end":
+            _bad(lineno, line, "nothing may follow 'end'")
+        if self.state == "samples":
+            if line != "end":
+                _bad(lineno, line, "'samples N' must be followed by 'end'")
+            self.state = "end"
+            return
+        if self.v3 and self.state in ("body", "regions", "hot") and \
+                self.hot_line(lineno, line):
+            self.close_peak(lineno, line)
+            self.state = "hot"
+            return
+        if self.state in ("body", "regions") and line.startswith("region"):
+            self.close_peak(lineno, line)
+            m = _REGION.match(line)
+            if not m:
+                _bad(lineno, line, "a region line is 'region N SAMPLES insn "
+                     "AVG PEAK TOTAL data AVG PEAK TOTAL label LABEL'")
+            g = m.groups()
+            self.text_ok(lineno, line, g[8])
+            if g[8] in out.regions:
+                _bad(lineno, line, "region %r given twice" % g[8])
+            out.regions[g[8]] = (int(g[0]), int(g[1]),
+                                 (float(g[2]), int(g[3]), int(g[4])),
+                                 (float(g[5]), int(g[6]), int(g[7])))
+            self.state = "regions"
+            return
+        if self.v3 and self.state in ("body", "regions", "hot") and \
+                line.startswith("peaks"):
+            self.close_peak(lineno, line)
+            m = _PEAKS.match(line)
+            if not m:
+                _bad(lineno, line, "expected 'peaks N'")
+            out.npeaks = int(m.group(1))
+            if out.npeaks != len(out.peaks):
+                _bad(lineno, line, "the file has %d peak events"
+                     % len(out.peaks))
+            self.state = "peaks"
+            return
+        # version 2 has no `peaks N`: its trailer's region lines are
+        # followed by the summary lines
+        summary_ok = self.state in ("peaks", "summary") or (
+            not self.v3 and self.state in ("body", "regions")
+            and line.startswith(("summary", "samples")))
+        if summary_ok:
+            m = _SUMMARY.match(line)
+            if m:
+                if m.group(1) in out.summary:
+                    _bad(lineno, line, "summary %s given twice" % m.group(1))
+                out.summary[m.group(1)] = (float(m.group(2)), int(m.group(3)),
+                                           int(m.group(4)))
+                self.state = "summary"
+                return
+            m = _SAMPLES.match(line)
+            if not m:
+                _bad(lineno, line, "then only 'summary insn|data AVG PEAK "
+                     "TOTAL' (AVG with one decimal) and 'samples N'")
+            out.nsamples = int(m.group(1))
+            self.state = "samples"
+            return
+        if self.state != "body" or line.startswith(("summary", "samples")):
+            _bad(lineno, line, "the trailer is region lines, hot lines, "
+                 "'peaks N', summary lines, 'samples N', 'end'" if self.v3
+                 else "the trailer is region lines, summary lines, "
+                 "'samples N', 'end'")
+        if line[:1].isdigit():
+            if not _SAMPLE.match(line):
+                _bad(lineno, line, "a sample is integers separated by single "
+                     "spaces")
+            s = _sample(out, line, lineno)
+            if self.last_sample and s.t <= self.last_sample.t:
+                _bad(lineno, line, "sample times must increase strictly "
+                     "(previous %d)" % self.last_sample.t)
+            if s.t < self.last_t:
+                _bad(lineno, line, "sample earlier than the event before it")
+            self.close_peak(lineno, line)
+            self.last_t = s.t
+            self.last_sample = s
+            self.at_sample = True
+            out.samples.append(s)
+        elif line.startswith("#"):
+            out.comments.append(line)
+        elif line.startswith("event"):
+            self.event(lineno, line)
+        elif self.v3 and line.startswith("owner"):
+            self.owner_line(lineno, line)
+        elif line.startswith("dump-begin"):
+            m = _DUMP_BEGIN.match(line)
+            if not m:
+                _bad(lineno, line, "expected 'dump-begin T'")
+            self.close_peak(lineno, line)
+            self.dump = Dump(int(m.group(1)), lineno)
+            if self.dump.t < self.last_t:
+                _bad(lineno, line, "dump earlier than the line before it")
+            self.at_sample = False
+            self.state = "dump"
+        else:
+            _bad(lineno, line, "not a sample, event, stack, owner, dump, "
+                 "comment or trailer line")
+
+
 def parse_output(text, complete=True):
     """Parse the text of an output file.  complete=True requires the whole
     file, trailer and `end` included.  complete=False reads a file cut short
@@ -223,10 +721,10 @@ def parse_output(text, complete=True):
     m = re.match(r"ws-output-format: (.*)\Z", lines[0])
     if not m:
         _bad(1, lines[0], "the first line must be 'ws-output-format: N'")
-    if m.group(1) != str(FORMAT_VERSION):
-        _bad(1, lines[0], "unknown format version (this reader knows %d)"
-             % FORMAT_VERSION)
-    out.version = FORMAT_VERSION
+    if m.group(1) not in [str(v) for v in FORMAT_VERSIONS]:
+        _bad(1, lines[0], "unknown format version (this reader knows %s)"
+             % " and ".join(map(str, FORMAT_VERSIONS)))
+    out.version = int(m.group(1))
 
     i = 1
     while i < len(lines):
@@ -241,111 +739,11 @@ def parse_output(text, complete=True):
         return out                  # cut inside the header
     _check_header(out, i + 1)
 
-    state = "body"          # body (-> dump -> body) -> summary -> samples -> end
-    last_t = -1                     # time order over samples and events
-    last_sample_t = -1
-    dump = None
+    r = _Reader(out)
     for j in range(i, len(lines)):
-        line, lineno = lines[j], j + 1
-        if state == "dump":
-            m = _DUMP_PAGE.match(line)
-            if m:
-                dump.pages.append((m.group(1), int(m.group(2), 16),
-                                   int(m.group(3))))
-                continue
-            m = _DUMP_END.match(line)
-            if not m:
-                _bad(lineno, line, "inside a dump only 'dump-page KIND 0xADDR "
-                     "SINCE' and 'dump-end N N' may appear")
-            if (int(m.group(1)), int(m.group(2))) != (dump.count("insn"),
-                                                      dump.count("data")):
-                _bad(lineno, line, "dump-end counts differ from the "
-                     "dump-page lines")
-            out.dumps.append(dump)
-            state = "body"
-            continue
-        if state == "body" and line.startswith("dump-begin"):
-            m = _DUMP_BEGIN.match(line)
-            if not m:
-                _bad(lineno, line, "expected 'dump-begin T'")
-            dump = Dump(int(m.group(1)), lineno)
-            if dump.t < last_t:
-                _bad(lineno, line, "dump earlier than the line before it")
-            state = "dump"
-            continue
-        if state == "body" and line.startswith("region"):
-            m = _REGION.match(line)
-            if not m:
-                _bad(lineno, line, "a region line is 'region N SAMPLES insn "
-                     "AVG PEAK TOTAL data AVG PEAK TOTAL label LABEL'")
-            g = m.groups()
-            if g[8] in out.regions:
-                _bad(lineno, line, "region %r given twice" % g[8])
-            out.regions[g[8]] = (int(g[0]), int(g[1]),
-                                 (float(g[2]), int(g[3]), int(g[4])),
-                                 (float(g[5]), int(g[6]), int(g[7])))
-            continue
-        if state == "end":
-            _bad(lineno, line, "nothing may follow 'end'")
-        if state == "samples":
-            if line != "end":
-                _bad(lineno, line, "'samples N' must be followed by 'end'")
-            state = "end"
-            continue
-        if state == "body" and line[:1].isdigit():
-            if not _SAMPLE.match(line):
-                _bad(lineno, line, "a sample is integers separated by single "
-                     "spaces")
-            s = _sample(out, line, lineno)
-            if s.t <= last_sample_t:
-                _bad(lineno, line, "sample times must increase strictly "
-                     "(previous %d)" % last_sample_t)
-            if s.t < last_t:
-                _bad(lineno, line, "sample earlier than the event before it")
-            last_t = last_sample_t = s.t
-            out.samples.append(s)
-            continue
-        if state == "body" and line.startswith("#"):
-            out.comments.append(line)
-            continue
-        if state == "body" and line.startswith("event") and not out.regions:
-            m = _EVENT.match(line)
-            if not m:
-                _bad(lineno, line, "an event is 'event T KIND ARGS...'")
-            t, kind = int(m.group(1)), m.group(2)
-            args = m.group(3).split()
-            if kind in ("thread-start", "thread-exit"):
-                if len(args) != 1 or not _INT.match(args[0]):
-                    _bad(lineno, line, "%s takes one thread id" % kind)
-            if t < last_t:
-                _bad(lineno, line, "event earlier than the line before it")
-            last_t = t
-            out.events.append(Event(t, kind, args, lineno))
-            continue
-        if state in ("body", "summary") and line.startswith("summary"):
-            m = _SUMMARY.match(line)
-            if not m:
-                _bad(lineno, line, "a summary line is 'summary insn|data "
-                     "AVG PEAK TOTAL' with AVG to one decimal")
-            if m.group(1) in out.summary:
-                _bad(lineno, line, "summary %s given twice" % m.group(1))
-            out.summary[m.group(1)] = (float(m.group(2)), int(m.group(3)),
-                                       int(m.group(4)))
-            state = "summary"
-            continue
-        if state in ("body", "summary") and line.startswith("samples"):
-            m = _SAMPLES.match(line)
-            if not m:
-                _bad(lineno, line, "expected 'samples N'")
-            out.nsamples = int(m.group(1))
-            state = "samples"
-            continue
-        if state == "summary":
-            _bad(lineno, line, "only summary lines or 'samples N' may follow "
-                 "a summary line")
-        _bad(lineno, line, "not a sample, event, comment or trailer line")
+        r.line(j + 1, lines[j])
 
-    if state == "end":
+    if r.state == "end":
         out.complete = True
     elif complete:
         raise FormatError("the file ends without its trailer "
