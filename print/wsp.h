@@ -16,15 +16,16 @@
    The GNU General Public License is contained in the file COPYING.
 */
 
-/* ws_print reads one ws output file (docs/output-format.md, version 2)
-   with wsp_parse() into a struct wsp_file, then one printer writes it:
+/* ws_print reads one ws output file (docs/output-format.md, version 3,
+   or version 2 as older ws wrote it) with wsp_parse() into a struct wsp_file, then one printer writes it:
    wsp_text() the report with text charts, wsp_csv() the samples as CSV,
    wsp_html() the self-contained HTML report.  The parser checks the
    grammar and computes nothing; the printers compute only what they
    show (column maxima, scales) and never fail on a parsed file.
 
-   Strings in a struct wsp_file (header values, labels) point into the
-   caller's buffer and are not NUL-terminated: each has a length. */
+   Strings in a struct wsp_file (header values, labels, function names)
+   point into the caller's buffer and are not NUL-terminated: each has a
+   length. */
 
 #ifndef WSP_H
 #define WSP_H
@@ -33,7 +34,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define WSP_FORMAT_VERSION 2
+#define WSP_FORMAT_VERSION 3          /* the newest version read */
+#define WSP_FORMAT_OLDEST  2          /* the oldest */
 #define WSP_NONE UINT64_MAX          /* "no value" for optional numbers */
 
 struct wsp_str {
@@ -64,6 +66,7 @@ enum wsp_event_kind {
    WSP_EV_DUMP_LABEL,                /* text = label, a dump block follows */
    WSP_EV_DUMP_FILE,                 /* text = path of the dump file */
    WSP_EV_DUMP_MONITOR,
+   WSP_EV_PEAK,                      /* num = index in wsp_file.peaks */
    WSP_EV_OTHER                      /* a kind this reader does not know:
                                         text = kind and arguments */
 };
@@ -84,6 +87,66 @@ struct wsp_dump {
    size_t         line;
 };
 
+/* ip location function: one code address (version 3). */
+struct wsp_where {
+   uint64_t       ip;
+   struct wsp_str loc, fn;
+};
+
+/* One line of a stack block: a frame, or a call inlined into the
+   function of the next line. */
+struct wsp_frame {
+   struct wsp_where w;
+   int              inl;
+};
+
+/* A stack block: frames[first .. first+n-1] of the file, innermost
+   first. */
+struct wsp_stack {
+   uint64_t id;
+   size_t   first, n;
+};
+
+enum wsp_owner_kind {                /* in the order of the format's table */
+   WSP_OWN_HEAP, WSP_OWN_HEAP_OTHER, WSP_OWN_GLOBAL, WSP_OWN_STACK,
+   WSP_OWN_FILE, WSP_OWN_ANON, WSP_OWN_UNKNOWN,
+   WSP_OWN_REST                      /* only in a peak's owner lines */
+};
+
+/* What lives in a data page, as written (text) and parsed. */
+struct wsp_owner {
+   enum wsp_owner_kind kind;
+   struct wsp_str      text;         /* the whole owner, for printing */
+   size_t              stack;        /* heap: index in wsp_file.stacks */
+   uint64_t            block, size;  /* heap: block (WSP_NONE: none) */
+   uint64_t            tid;          /* stack */
+   struct wsp_str      name;         /* global: symbol; file: path */
+};
+
+struct wsp_owner_line {
+   uint64_t         pages;
+   struct wsp_owner o;
+};
+
+/* A peak as its last event (its largest sample) and the owner lines
+   after that event, owners[own_first .. own_first+own_n-1] of the
+   file, have it. */
+struct wsp_peak {
+   uint64_t t, size;
+   int      data;                    /* kind: data (else insn) */
+   size_t   stack;                   /* index in wsp_file.stacks */
+   size_t   own_first, own_n;
+   size_t   line;
+};
+
+/* A hot line of the trailer (with its hot-owner line for data). */
+struct wsp_hot {
+   int              data;
+   uint64_t         rank, accesses, addr;
+   struct wsp_where w;
+   struct wsp_owner o;               /* data pages */
+};
+
 /* avg/peak/total of one kind; avg in tenths of a page, as written. */
 struct wsp_apt {
    uint64_t avg10, peak, total;
@@ -101,6 +164,7 @@ struct wsp_header_kv {
 
 struct wsp_file {
    /* header: every key in file order, and the ones the printers use */
+   int                   version;        /* of the format */
    struct wsp_header_kv *hdr;
    size_t                n_hdr;
    int                   have_header;    /* all required keys were read */
@@ -118,10 +182,23 @@ struct wsp_file {
    struct wsp_dump      *dumps;
    size_t                n_dumps;
    size_t                n_comments;
+   struct wsp_stack     *stacks;         /* version 3 from here on */
+   size_t                n_stacks;
+   struct wsp_frame     *frames;
+   size_t                n_frames;
+   struct wsp_peak      *peaks;
+   size_t                n_peaks;
+   struct wsp_owner_line *owners;
+   size_t                n_owners;
 
    /* trailer */
    struct wsp_region    *regions;
    size_t                n_regions;
+   struct wsp_hot       *hot;            /* in file order */
+   size_t                n_hot;
+   uint64_t              trailer_peaks;  /* WSP_NONE if not read */
+   size_t               *stack_slot;     /* the parser's index of stack ids */
+   size_t                n_stack_slot;
    int                   have_insn_summary, have_data_summary;
    struct wsp_apt        insn_summary, data_summary;
    uint64_t              trailer_samples; /* WSP_NONE if not read */

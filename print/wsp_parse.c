@@ -16,8 +16,8 @@
    The GNU General Public License is contained in the file COPYING.
 */
 
-/* Owns the grammar of docs/output-format.md, version 2, and nothing
-   else: it checks every line and records what the printers need; it
+/* Owns the grammar of docs/output-format.md, versions 3 and 2, and
+   nothing else: it checks every line and records what the printers need; it
    prints nothing and computes no statistics.
 
    The reader is strict, like tests/wslib.py: anything the grammar does
@@ -30,7 +30,11 @@
    A file cut short by a killed run is not an error: a last line
    without its newline is left out (it may be half written) and the
    trailer may be missing or partial; every complete line must still
-   follow the grammar.  wsp_file.complete tells the two apart. */
+   follow the grammar.  wsp_file.complete tells the two apart.
+
+   Version 2 files (from an older ws) are read as that version's
+   grammar: the same lines but the dump-page form "dump-page KIND
+   0xADDR SINCE" and none of the lines version 3 added. */
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -188,25 +192,37 @@ static struct wsp_str cur_rest(const struct cur *c)
    return r;
 }
 
-/* Why a label breaks the rules of docs/output-format.md (1 to 255
-   bytes, no control characters, no leading, trailing or double
-   spaces), or NULL. */
-static const char *label_problem(struct wsp_str l)
+/* Why text that runs to the end of its line (a label, a function
+   name, a symbol, a path) breaks the rules of docs/output-format.md
+   (not empty, no control characters, no leading, trailing or double
+   spaces), or NULL.  what names it in the message. */
+static const char *text_problem(struct wsp_str l, const char *what,
+                                char *buf, size_t n)
 {
+   const char *why = NULL;
    if (l.len == 0)
-      return "the label is empty";
-   if (l.len > 255)
-      return "the label is longer than 255 bytes";
-   if (l.s[0] == ' ' || l.s[l.len - 1] == ' ')
-      return "the label starts or ends with a space";
-   for (size_t i = 0; i < l.len; i++) {
+      why = "is empty";
+   else if (l.s[0] == ' ' || l.s[l.len - 1] == ' ')
+      why = "starts or ends with a space";
+   for (size_t i = 0; i < l.len && !why; i++) {
       unsigned char ch = (unsigned char)l.s[i];
       if (ch < 0x20 || ch == 0x7f)
-         return "the label contains a control character";
-      if (ch == ' ' && i + 1 < l.len && l.s[i + 1] == ' ')
-         return "the label contains two spaces in a row";
+         why = "contains a control character";
+      else if (ch == ' ' && i + 1 < l.len && l.s[i + 1] == ' ')
+         why = "contains two spaces in a row";
    }
-   return NULL;
+   if (!why)
+      return NULL;
+   snprintf(buf, n, "the %s %s", what, why);
+   return buf;
+}
+
+/* The same for a label, which also has at most 255 bytes. */
+static const char *label_problem(struct wsp_str l, char *buf, size_t n)
+{
+   if (l.len > 255)
+      return "the label is longer than 255 bytes";
+   return text_problem(l, "label", buf, n);
 }
 
 /* A number where the grammar wants one: r from cur_u64/cur_hex/cur_avg. */
@@ -233,23 +249,26 @@ static const char *const header_keys[] = {
 
 static int check_version(struct parser *p)
 {
-   static const char want[] = "ws-output-format: 2";
    static const char key[] = "ws-output-format: ";
    struct wsp_str l = { p->line, p->len };
-   if (str_is(l, want))
-      return 0;
-   if (l.len == sizeof want && memcmp(l.s, want, sizeof want - 1) == 0
-       && l.s[l.len - 1] == '\r')
-      return fail(p, "the lines end in CR LF; ws writes LF only");
    if (l.len > sizeof key - 1 && memcmp(l.s, key, sizeof key - 1) == 0) {
       size_t n = l.len - (sizeof key - 1);
       const char *v = l.s + sizeof key - 1;
       int printable = n <= 20;
+      if (n == 1 && v[0] >= '0' + WSP_FORMAT_OLDEST
+          && v[0] <= '0' + WSP_FORMAT_VERSION) {
+         p->f->version = v[0] - '0';
+         return 0;
+      }
+      if (n == 2 && v[0] >= '0' + WSP_FORMAT_OLDEST
+          && v[0] <= '0' + WSP_FORMAT_VERSION && v[1] == '\r')
+         return fail(p, "the lines end in CR LF; ws writes LF only");
       for (size_t i = 0; i < n && printable; i++)
          printable = v[i] > 0x20 && v[i] < 0x7f;
       if (printable)
          return fail(p, "format version %.*s; this ws_print reads "
-                     "version %d only", (int)n, v, WSP_FORMAT_VERSION);
+                     "versions %d to %d", (int)n, v, WSP_FORMAT_OLDEST,
+                     WSP_FORMAT_VERSION);
       return fail(p, "the format version is not a number");
    }
    if (word_is(l.s, l.len, "ws-dump-format:"))
@@ -411,10 +430,17 @@ static int check_header(struct parser *p)
 /* Capacities of the growing arrays. */
 struct caps {
    size_t hdr, samples, thr, events, dumps, regions;
+   size_t stacks, frames, peaks, owners, hot;
 };
 
-/* Where the body is: samples and events, a dump block, the trailer. */
-enum state { S_BODY, S_DUMP, S_REGIONS, S_SUMMARY, S_SAMPLES, S_END };
+/* Where the body is: samples and events, a dump block, the trailer
+   (region lines, hot lines and `peaks N` in version 3, summary lines,
+   `samples N`, `end`). */
+enum state { S_BODY, S_DUMP, S_REGIONS, S_HOT, S_PEAKS, S_SUMMARY,
+             S_SAMPLES, S_END };
+
+/* The line that must come next in version 3 (besides stack blocks). */
+enum due { DUE_NONE, DUE_DUMP_OWNER, DUE_HOT_OWNER };
 
 struct body {
    enum state state;
@@ -428,7 +454,473 @@ struct body {
    uint64_t   n_insn, n_data;
    uint64_t   last_addr;
    int        any_addr, in_data;
+   /* version 3 */
+   enum due   due;
+   size_t     lines_due;        /* lines still due in a stack block */
+   int        in_stack;
+   int        peak_open;        /* owner lines of open_peak may follow */
+   size_t     open_peak;        /* the peak of the latest peak event */
+   size_t     latest[2];        /* of each kind (insn, data): index + 1 */
+   int        at_sample;        /* only peaks (and theirs) since a sample */
+   uint64_t   last_insn, last_data;        /* of the latest sample */
+   uint64_t   hot_rank[2];      /* of the latest hot line of each kind */
+   uint64_t   hot_acc[2], hot_addr[2];
 };
+
+
+/*------------------------------------------------------------*/
+/*--- Version 3: stacks, owners, peaks, hot pages          ---*/
+/*------------------------------------------------------------*/
+
+static size_t hash_id(uint64_t id)
+{
+   id ^= id >> 33;
+   id *= 0xff51afd7ed558ccdULL;
+   id ^= id >> 33;
+   return (size_t)id;
+}
+
+/* The index of the stack with this id in f->stacks, or SIZE_MAX. */
+static size_t stack_find(const struct wsp_file *f, uint64_t id)
+{
+   if (f->n_stack_slot == 0)
+      return SIZE_MAX;
+   for (size_t i = hash_id(id) & (f->n_stack_slot - 1);;
+        i = (i + 1) & (f->n_stack_slot - 1)) {
+      size_t v = f->stack_slot[i];
+      if (v == 0)
+         return SIZE_MAX;
+      if (f->stacks[v - 1].id == id)
+         return v - 1;
+   }
+}
+
+static void slot_put(struct wsp_file *f, size_t idx)
+{
+   size_t i = hash_id(f->stacks[idx].id) & (f->n_stack_slot - 1);
+   while (f->stack_slot[i])
+      i = (i + 1) & (f->n_stack_slot - 1);
+   f->stack_slot[i] = idx + 1;
+}
+
+/* Index f->stacks[idx], the newest stack; at most half the slots are
+   used, so that stack_find always meets an empty one. */
+static int stack_index(struct wsp_file *f, size_t idx)
+{
+   if ((idx + 1) * 2 > f->n_stack_slot) {
+      size_t n = f->n_stack_slot ? f->n_stack_slot * 2 : 64;
+      if (n < f->n_stack_slot || n > SIZE_MAX / sizeof *f->stack_slot)
+         return -1;
+      size_t *slot = calloc(n, sizeof *slot);
+      if (!slot)
+         return -1;
+      free(f->stack_slot);
+      f->stack_slot = slot;
+      f->n_stack_slot = n;
+      for (size_t i = 0; i < idx; i++)
+         slot_put(f, i);
+   }
+   slot_put(f, idx);
+   return 0;
+}
+
+/* A stack id that a line refers to: defined before, in this file. */
+static int stack_ref(struct parser *p, uint64_t id, size_t *idx)
+{
+   *idx = stack_find(p->f, id);
+   if (*idx == SIZE_MAX)
+      return fail(p, "stack %llu is not defined before this line",
+                  (unsigned long long)id);
+   return 0;
+}
+
+/* Is this a location: FILE:LINE (no blank), (OBJECT) or ???  */
+static int location_ok(struct wsp_str l)
+{
+   size_t colon = SIZE_MAX;
+   for (size_t i = 0; i < l.len; i++) {
+      if (l.s[i] == ' ')
+         return 0;
+      if (l.s[i] == ':')
+         colon = i;
+   }
+   if (str_is(l, "???"))
+      return 1;
+   if (l.len >= 3 && l.s[0] == '(' && l.s[l.len - 1] == ')')
+      return 1;
+   if (colon == SIZE_MAX || colon == 0 || colon + 1 == l.len)
+      return 0;
+   for (size_t i = colon + 1; i < l.len; i++)
+      if (!is_digit(l.s[i]))
+         return 0;
+   return 1;
+}
+
+/* "IP LOCATION FUNCTION" from the cursor to the end of the line. */
+static int cur_where(struct parser *p, struct cur *c, struct wsp_where *w,
+                     const char *form)
+{
+   char wb[80];
+   const char *why;
+   int r = cur_hex(c, &w->ip);
+   if (r <= 0 || !cur_lit(c, " "))
+      return num_fail(p, r < 0 ? r : 0, form);
+   size_t l0 = c->pos;
+   while (c->pos < c->len && c->s[c->pos] != ' ')
+      c->pos++;
+   w->loc.s = c->s + l0;
+   w->loc.len = c->pos - l0;
+   if (!location_ok(w->loc))
+      return fail(p, "the location is not FILE:LINE, (OBJECT) or ???");
+   if (!cur_lit(c, " "))
+      return fail(p, "%s", form);
+   w->fn = cur_rest(c);
+   if ((why = text_problem(w->fn, "function name", wb, sizeof wb)))
+      return fail(p, "%s", why);
+   return 0;
+}
+
+static int stack_begin_line(struct parser *p, struct body *b,
+                            struct caps *cap)
+{
+   struct wsp_file *f = p->f;
+   struct cur c = { p->line, p->len, 0 };
+   struct wsp_stack st;
+   uint64_t n;
+   int r;
+   cur_lit(&c, "stack ");
+   if ((r = cur_u64(&c, &st.id)) <= 0 || !cur_lit(&c, " ")
+       || (r = cur_u64(&c, &n)) <= 0 || !cur_end(&c))
+      return num_fail(p, r < 0 ? r : 0, "a stack block begins 'stack ID "
+                      "N'");
+   if (st.id == 0 || n == 0)
+      return fail(p, "stack ids and line counts start at 1");
+   if (stack_find(f, st.id) != SIZE_MAX)
+      return fail(p, "stack %llu is defined twice",
+                  (unsigned long long)st.id);
+   if (grow(&f->stacks, &cap->stacks, f->n_stacks, sizeof *f->stacks))
+      return fail(p, "out of memory");
+   st.first = f->n_frames;
+   st.n = 0;
+   f->stacks[f->n_stacks] = st;
+   b->lines_due = n;
+   b->in_stack = 1;
+   return 0;
+}
+
+static int frame_line(struct parser *p, struct body *b, struct caps *cap)
+{
+   struct wsp_file *f = p->f;
+   struct cur c = { p->line, p->len, 0 };
+   struct wsp_frame fr;
+   struct wsp_stack *st = &f->stacks[f->n_stacks];
+
+   if (cur_lit(&c, "frame "))
+      fr.inl = 0;
+   else if (cur_lit(&c, "inline "))
+      fr.inl = 1;
+   else
+      return fail(p, "stack %llu needs %zu more 'frame' or 'inline' "
+                  "line(s)", (unsigned long long)st->id, b->lines_due);
+   if (cur_where(p, &c, &fr.w, "a stack line is 'frame|inline 0xIP "
+                 "LOCATION FUNCTION'"))
+      return -1;
+   if (st->n && f->frames[f->n_frames - 1].inl
+       && f->frames[f->n_frames - 1].w.ip != fr.w.ip)
+      return fail(p, "an inline line has the ip of the line after it");
+   if (grow(&f->frames, &cap->frames, f->n_frames, sizeof *f->frames))
+      return fail(p, "out of memory");
+   f->frames[f->n_frames++] = fr;
+   st->n++;
+   if (--b->lines_due == 0) {
+      if (fr.inl)
+         return fail(p, "a stack ends with a frame line (an inline line is "
+                     "followed by its caller's line)");
+      b->in_stack = 0;
+      if (stack_index(f, f->n_stacks))
+         return fail(p, "out of memory");
+      f->n_stacks++;
+   }
+   return 0;
+}
+
+/* An owner from the cursor to the end of the line.  rest_ok: `rest`
+   is allowed (a peak's owner lines); block_ok: a heap owner may name
+   its block. */
+static int cur_owner(struct parser *p, struct cur *c,
+                     struct wsp_owner *o, int rest_ok, int block_ok)
+{
+   static const char form[] = "an owner is 'heap ID [0xBLOCK SIZE]', "
+                              "'heap-other', 'global SYMBOL', 'stack TID', "
+                              "'file PATH', 'anon' or 'unknown'";
+   char wb[80];
+   const char *why;
+   uint64_t id;
+   int r = 0;
+
+   memset(o, 0, sizeof *o);
+   o->text = cur_rest(c);
+   o->block = o->size = WSP_NONE;
+   if (cur_lit(c, "heap-other") && cur_end(c)) {
+      o->kind = WSP_OWN_HEAP_OTHER;
+   } else if (c->pos = o->text.s - c->s, cur_lit(c, "heap ")) {
+      o->kind = WSP_OWN_HEAP;
+      if ((r = cur_u64(c, &id)) <= 0)
+         return num_fail(p, r, form);
+      if (!cur_end(c)) {
+         if (!cur_lit(c, " ") || (r = cur_hex(c, &o->block)) <= 0
+             || !cur_lit(c, " ") || (r = cur_u64(c, &o->size)) <= 0
+             || !cur_end(c))
+            return num_fail(p, r < 0 ? r : 0, form);
+         if (!block_ok)
+            return fail(p, "a peak's heap owners are summed by allocation "
+                        "stack: 'heap ID' without a block");
+      }
+      if (stack_ref(p, id, &o->stack))
+         return -1;
+   } else if (str_is(o->text, "anon")) {
+      o->kind = WSP_OWN_ANON;
+   } else if (str_is(o->text, "unknown")) {
+      o->kind = WSP_OWN_UNKNOWN;
+   } else if (str_is(o->text, "rest")) {
+      if (!rest_ok)
+         return fail(p, "'rest' is only the owner of a peak's owner line");
+      o->kind = WSP_OWN_REST;
+   } else if (cur_lit(c, "stack ")) {
+      o->kind = WSP_OWN_STACK;
+      if ((r = cur_u64(c, &o->tid)) <= 0 || !cur_end(c))
+         return num_fail(p, r < 0 ? r : 0, form);
+   } else if (cur_lit(c, "global ") || cur_lit(c, "file ")) {
+      int global = o->text.s[0] == 'g';
+      o->kind = global ? WSP_OWN_GLOBAL : WSP_OWN_FILE;
+      o->name = cur_rest(c);
+      if ((why = text_problem(o->name, global ? "symbol" : "path", wb,
+                              sizeof wb)))
+         return fail(p, "%s", why);
+   } else {
+      return fail(p, "%s", form);
+   }
+   return 0;
+}
+
+/* The owner lines of the open peak are over: check their sum. */
+static int close_peak(struct parser *p, struct body *b)
+{
+   const struct wsp_file *f = p->f;
+   if (!b->peak_open)
+      return 0;
+   b->peak_open = 0;
+   const struct wsp_peak *pk = &f->peaks[b->open_peak];
+   uint64_t sum = 0;
+   for (size_t i = 0; i < pk->own_n; i++) {
+      uint64_t pages = f->owners[pk->own_first + i].pages;
+      if (pages > b->last_data - sum)       /* would pass the data column */
+         return fail(p, "the owner lines of peak %zu add up to more than "
+                     "the %llu pages of its sample's data working set",
+                     b->open_peak, (unsigned long long)b->last_data);
+      sum += pages;
+   }
+   if (sum != b->last_data)
+      return fail(p, "the owner lines of peak %zu add up to %llu pages, the "
+                  "data working set of its sample has %llu",
+                  b->open_peak, (unsigned long long)sum,
+                  (unsigned long long)b->last_data);
+   return 0;
+}
+
+/* The arguments of `event T peak N KIND SIZE STACK` (a1: after "peak "). */
+static int peak_event(struct parser *p, struct body *b, struct caps *cap,
+                      struct wsp_event *e, struct wsp_str a1)
+{
+   struct wsp_file *f = p->f;
+   struct cur c = { a1.s, a1.len, 0 };
+   static const char form[] = "a peak event is 'event T peak N insn|data "
+                              "SIZE STACK'";
+   struct wsp_peak pk;
+   uint64_t n, sid;
+   int r;
+
+   memset(&pk, 0, sizeof pk);
+   if ((r = cur_u64(&c, &n)) <= 0)
+      return num_fail(p, r, form);
+   if (cur_lit(&c, " insn "))
+      pk.data = 0;
+   else if (cur_lit(&c, " data "))
+      pk.data = 1;
+   else
+      return fail(p, "%s", form);
+   if ((r = cur_u64(&c, &pk.size)) <= 0 || !cur_lit(&c, " ")
+       || (r = cur_u64(&c, &sid)) <= 0 || !cur_end(&c))
+      return num_fail(p, r < 0 ? r : 0, form);
+   if (n > f->n_peaks)
+      return fail(p, "peaks are numbered from 0 in file order: this one "
+                  "should be at most %zu", f->n_peaks);
+   if (n < f->n_peaks) {
+      /* the peak goes on, larger; only the latest of its kind can */
+      if (b->latest[pk.data] != n + 1)
+         return fail(p, "peak %llu is not the latest %s peak",
+                     (unsigned long long)n, pk.data ? "data" : "insn");
+      if (pk.size <= f->peaks[n].size)
+         return fail(p, "a peak's event comes again only when the peak is "
+                     "larger (it was %llu)",
+                     (unsigned long long)f->peaks[n].size);
+   }
+   if (!b->at_sample || e->t != b->last_sample_t)
+      return fail(p, "a peak event follows the sample it flags, at the "
+                  "same time");
+   if (pk.size != (pk.data ? b->last_data : b->last_insn))
+      return fail(p, "the peak's size is not its sample's %s column (%llu)",
+                  pk.data ? "data" : "insn",
+                  (unsigned long long)(pk.data ? b->last_data
+                                               : b->last_insn));
+   if (stack_ref(p, sid, &pk.stack))
+      return -1;
+   pk.t = e->t;
+   pk.own_first = f->n_owners;
+   pk.line = p->lineno;
+   if (n == f->n_peaks) {
+      if (grow(&f->peaks, &cap->peaks, f->n_peaks, sizeof *f->peaks))
+         return fail(p, "out of memory");
+      f->n_peaks++;
+   }
+   f->peaks[n] = pk;
+   e->kind = WSP_EV_PEAK;
+   e->num = n;
+   b->open_peak = (size_t)n;
+   b->latest[pk.data] = (size_t)n + 1;
+   b->peak_open = 1;
+   return 0;
+}
+
+#define MAX_OWNER_LINES 10   /* of a peak, `rest` included */
+
+static int owner_line(struct parser *p, struct body *b, struct caps *cap)
+{
+   struct wsp_file *f = p->f;
+   struct cur c = { p->line, p->len, 0 };
+   static const char form[] = "an owner line is 'owner PEAK PAGES OWNER'";
+   struct wsp_owner_line ol;
+   uint64_t n;
+   int r;
+
+   cur_lit(&c, "owner ");
+   if ((r = cur_u64(&c, &n)) <= 0 || !cur_lit(&c, " ")
+       || (r = cur_u64(&c, &ol.pages)) <= 0 || !cur_lit(&c, " "))
+      return num_fail(p, r < 0 ? r : 0, form);
+   if (!b->peak_open || n != b->open_peak)
+      return fail(p, "owner lines follow their peak's event");
+   struct wsp_peak *pk = &f->peaks[b->open_peak];
+   if (ol.pages == 0)
+      return fail(p, "an owner line has at least one page");
+   if (cur_owner(p, &c, &ol.o, 1, 0))
+      return -1;
+   if (pk->own_n == MAX_OWNER_LINES)
+      return fail(p, "a peak has at most %d owner lines",
+                  MAX_OWNER_LINES);
+   if (pk->own_n) {
+      const struct wsp_owner_line *prev = &f->owners[f->n_owners - 1];
+      if (prev->o.kind == WSP_OWN_REST)
+         return fail(p, "'rest' is the last owner line of a peak");
+      if (ol.o.kind != WSP_OWN_REST
+          && (prev->pages < ol.pages
+              || (prev->pages == ol.pages && prev->o.kind > ol.o.kind)))
+         return fail(p, "owner lines come largest first, ties in the order "
+                     "of the format's owner table");
+      for (size_t i = 0; i < pk->own_n; i++) {
+         struct wsp_str t = f->owners[pk->own_first + i].o.text;
+         if (t.len == ol.o.text.len && memcmp(t.s, ol.o.text.s, t.len) == 0)
+            return fail(p, "the owner is named twice for this peak");
+      }
+   }
+   if (ol.o.kind == WSP_OWN_REST && pk->own_n != MAX_OWNER_LINES - 1)
+      return fail(p, "'rest' comes only as the %dth owner line, after the "
+                  "%d largest owners", MAX_OWNER_LINES, MAX_OWNER_LINES - 1);
+   if (grow(&f->owners, &cap->owners, f->n_owners, sizeof *f->owners))
+      return fail(p, "out of memory");
+   f->owners[f->n_owners++] = ol;
+   pk->own_n++;
+   return 0;
+}
+
+static int hot_line(struct parser *p, struct body *b, struct caps *cap)
+{
+   struct wsp_file *f = p->f;
+   struct cur c = { p->line, p->len, 0 };
+   static const char form[] = "a hot line is 'hot insn|data RANK ACCESSES "
+                              "0xADDRESS 0xIP LOCATION FUNCTION'";
+   struct wsp_hot h;
+   int r;
+
+   memset(&h, 0, sizeof h);
+   cur_lit(&c, "hot ");
+   if (cur_lit(&c, "insn "))
+      h.data = 0;
+   else if (cur_lit(&c, "data "))
+      h.data = 1;
+   else
+      return fail(p, "%s", form);
+   if ((r = cur_u64(&c, &h.rank)) <= 0 || !cur_lit(&c, " ")
+       || (r = cur_u64(&c, &h.accesses)) <= 0 || !cur_lit(&c, " ")
+       || (r = cur_hex(&c, &h.addr)) <= 0 || !cur_lit(&c, " "))
+      return num_fail(p, r < 0 ? r : 0, form);
+   if (cur_where(p, &c, &h.w, form))
+      return -1;
+   int k = h.data;
+   if (h.rank != b->hot_rank[k] + 1)
+      return fail(p, "hot %s ranks run from 1: this one should be %llu",
+                  k ? "data" : "insn",
+                  (unsigned long long)b->hot_rank[k] + 1);
+   if (h.rank > 1 && (h.accesses > b->hot_acc[k]
+                      || (h.accesses == b->hot_acc[k]
+                          && h.addr <= b->hot_addr[k])))
+      return fail(p, "hot pages come hottest first, ties in increasing "
+                  "address order");
+   b->hot_rank[k] = h.rank;
+   b->hot_acc[k] = h.accesses;
+   b->hot_addr[k] = h.addr;
+   if (grow(&f->hot, &cap->hot, f->n_hot, sizeof *f->hot))
+      return fail(p, "out of memory");
+   f->hot[f->n_hot++] = h;
+   if (h.data)
+      b->due = DUE_HOT_OWNER;
+   return 0;
+}
+
+/* The dump-owner or hot-owner line that must come now. */
+static int due_owner_line(struct parser *p, struct body *b)
+{
+   struct cur c = { p->line, p->len, 0 };
+   struct wsp_owner o;
+   int hot = b->due == DUE_HOT_OWNER;
+   if (!cur_lit(&c, hot ? "hot-owner " : "dump-owner "))
+      return fail(p, "a data page's %s line is followed by its '%s OWNER' "
+                  "line", hot ? "hot" : "dump-page",
+                  hot ? "hot-owner" : "dump-owner");
+   if (cur_owner(p, &c, &o, 0, 1))
+      return -1;
+   if (hot)
+      p->f->hot[p->f->n_hot - 1].o = o;
+   b->due = DUE_NONE;
+   return 0;
+}
+
+static int peaks_line(struct parser *p)
+{
+   struct wsp_file *f = p->f;
+   struct cur c = { p->line, p->len, 0 };
+   int r;
+   cur_lit(&c, "peaks ");
+   if ((r = cur_u64(&c, &f->trailer_peaks)) <= 0 || !cur_end(&c))
+      return num_fail(p, r < 0 ? r : 0, "expected 'peaks N'");
+   if (f->trailer_peaks != f->n_peaks)
+      return fail(p, "the trailer says %llu peaks, the file has %zu",
+                  (unsigned long long)f->trailer_peaks, f->n_peaks);
+   return 0;
+}
+
+/*------------------------------------------------------------*/
+/*--- Samples, events, dumps, the trailer                  ---*/
+/*------------------------------------------------------------*/
 
 static int sample_line(struct parser *p, struct body *b, struct caps *cap)
 {
@@ -494,11 +986,16 @@ static int sample_line(struct parser *p, struct body *b, struct caps *cap)
    if (b->any_t && s.t < b->last_t)
       return fail(p, "the sample is earlier than the line before it "
                   "(at %llu)", (unsigned long long)b->last_t);
+   if (close_peak(p, b))
+      return -1;
    if (grow(&f->samples, &cap->samples, f->n_samples, sizeof *f->samples))
       return fail(p, "out of memory");
    f->samples[f->n_samples++] = s;
    b->last_t = b->last_sample_t = s.t;
    b->any_t = b->any_sample = 1;
+   b->last_insn = s.insn;
+   b->last_data = s.data;
+   b->at_sample = 1;
    return 0;
 }
 
@@ -528,6 +1025,7 @@ static int event_line(struct parser *p, struct body *b, struct caps *cap)
    struct wsp_event e;
    static const char form[] = "an event is 'event T KIND ARGUMENTS', "
                               "separated by single spaces";
+   char wb[80];
    int r;
 
    memset(&e, 0, sizeof e);
@@ -582,7 +1080,7 @@ static int event_line(struct parser *p, struct body *b, struct caps *cap)
       e.text = a1;
       if (nargs == 0)
          return fail(p, "a mark event needs a label");
-      if ((why = label_problem(a1)))
+      if ((why = label_problem(a1, wb, sizeof wb)))
          return fail(p, "mark: %s", why);
    } else if (str_is(kind, "dump")) {
       const char *why;
@@ -590,7 +1088,7 @@ static int event_line(struct parser *p, struct body *b, struct caps *cap)
          e.kind = WSP_EV_DUMP_LABEL;
          e.text.s = a1.s + 6;
          e.text.len = a1.len - 6;
-         if ((why = label_problem(e.text)))
+         if ((why = label_problem(e.text, wb, sizeof wb)))
             return fail(p, "dump label: %s", why);
       } else if (word_is(a1.s, a1.len, "file") && nargs >= 2) {
          e.kind = WSP_EV_DUMP_FILE;
@@ -602,6 +1100,9 @@ static int event_line(struct parser *p, struct body *b, struct caps *cap)
          return fail(p, "a dump event is 'dump label LABEL', 'dump file "
                      "PATH' or 'dump monitor'");
       }
+   } else if (str_is(kind, "peak") && f->version >= 3) {
+      if (close_peak(p, b) || peak_event(p, b, cap, &e, a1))
+         return -1;
    } else {
       e.kind = WSP_EV_OTHER;        /* readers skip kinds they do not know */
       e.text.s = kind.s;
@@ -610,6 +1111,11 @@ static int event_line(struct parser *p, struct body *b, struct caps *cap)
    if (b->any_t && e.t < b->last_t)
       return fail(p, "the event is earlier than the line before it "
                   "(at %llu)", (unsigned long long)b->last_t);
+   if (e.kind != WSP_EV_PEAK) {
+      if (close_peak(p, b))
+         return -1;
+      b->at_sample = 0;
+   }
    if (grow(&f->events, &cap->events, f->n_events, sizeof *f->events))
       return fail(p, "out of memory");
    f->events[f->n_events++] = e;
@@ -632,6 +1138,9 @@ static int dump_begin_line(struct parser *p, struct body *b)
    cur_lit(&c, "dump-begin ");
    if ((r = cur_u64(&c, &t)) <= 0 || !cur_end(&c))
       return num_fail(p, r < 0 ? r : 0, "expected 'dump-begin T'");
+   if (close_peak(p, b))
+      return -1;
+   b->at_sample = 0;
    if (!b->dump_due) {
       /* the grammar allows a block without its event: no label */
       memset(&b->dump, 0, sizeof b->dump);
@@ -660,9 +1169,13 @@ static int dump_line(struct parser *p, struct body *b, struct caps *cap)
    uint64_t addr, since, ni, nd;
    int r;
 
+   if (b->due)
+      return due_owner_line(p, b);
    if (cur_lit(&c, "dump-page ")) {
-      static const char form[] = "a dump page is 'dump-page insn|data "
-                                 "0xADDRESS SINCE'";
+      const char *form = f->version >= 3
+         ? "a dump page is 'dump-page insn|data 0xADDRESS SINCE ACCESSES "
+           "0xIP LOCATION FUNCTION'"
+         : "a dump page is 'dump-page insn|data 0xADDRESS SINCE'";
       int data;
       if (cur_lit(&c, "insn "))
          data = 0;
@@ -671,8 +1184,22 @@ static int dump_line(struct parser *p, struct body *b, struct caps *cap)
       else
          return fail(p, "%s", form);
       if ((r = cur_hex(&c, &addr)) <= 0 || !cur_lit(&c, " ")
-          || (r = cur_u64(&c, &since)) <= 0 || !cur_end(&c))
+          || (r = cur_u64(&c, &since)) <= 0)
          return num_fail(p, r < 0 ? r : 0, form);
+      if (f->version >= 3) {
+         uint64_t accesses;
+         struct wsp_where w;
+         if (!cur_lit(&c, " ") || (r = cur_u64(&c, &accesses)) <= 0
+             || !cur_lit(&c, " "))
+            return num_fail(p, r < 0 ? r : 0, form);
+         if (cur_where(p, &c, &w, form))
+            return -1;
+      } else if (!cur_end(&c)) {
+         return fail(p, "%s", form);
+      }
+      if (since > b->dump.t)
+         return fail(p, "the page's since (%llu) is after the dump",
+                     (unsigned long long)since);
       if (!data && b->in_data)
          return fail(p, "instruction pages come before data pages in a "
                      "dump");
@@ -688,6 +1215,8 @@ static int dump_line(struct parser *p, struct body *b, struct caps *cap)
          b->n_data++;
       else
          b->n_insn++;
+      if (data && f->version >= 3)
+         b->due = DUE_DUMP_OWNER;
       return 0;
    }
    if (cur_lit(&c, "dump-end ")) {
@@ -708,8 +1237,9 @@ static int dump_line(struct parser *p, struct body *b, struct caps *cap)
       b->state = S_BODY;
       return 0;
    }
-   return fail(p, "inside a dump block only 'dump-page' lines and "
-               "'dump-end' may appear");
+   return fail(p, "inside a dump block only 'dump-page' lines%s and "
+               "'dump-end' may appear", f->version >= 3
+               ? " (with 'dump-owner' after a data page)" : "");
 }
 
 /* " AVG PEAK TOTAL" */
@@ -733,6 +1263,7 @@ static int region_line(struct parser *p, struct caps *cap)
                               "LABEL', AVG with one decimal";
    int r = 0;
    const char *why;
+   char wb[80];
 
    memset(&g, 0, sizeof g);
    cur_lit(&c, "region ");
@@ -742,7 +1273,7 @@ static int region_line(struct parser *p, struct caps *cap)
        || (r = apt(&c, &g.data)) <= 0 || !cur_lit(&c, " label "))
       return num_fail(p, r < 0 ? r : 0, form);
    g.label = cur_rest(&c);
-   if ((why = label_problem(g.label)))
+   if ((why = label_problem(g.label, wb, sizeof wb)))
       return fail(p, "region: %s", why);
    for (size_t i = 0; i < f->n_regions; i++)
       if (f->regions[i].label.len == g.label.len
@@ -802,9 +1333,18 @@ static int body_line(struct parser *p, struct body *b, struct caps *cap)
 {
    const char *s = p->line;
    size_t len = p->len;
+   int v3 = p->f->version >= 3;
 
+   if (b->in_stack)
+      return frame_line(p, b, cap);
+   /* a stack block stands in the body, or before the owner line due */
+   if (v3 && word_is(s, len, "stack")
+       && ((b->state == S_BODY && !b->dump_due) || b->due))
+      return stack_begin_line(p, b, cap);
    if (b->state == S_DUMP)
       return dump_line(p, b, cap);
+   if (b->due)
+      return due_owner_line(p, b);
    if (b->state == S_END)
       return fail(p, "nothing may follow 'end'");
    if (b->dump_due && !word_is(s, len, "dump-begin"))
@@ -817,24 +1357,44 @@ static int body_line(struct parser *p, struct body *b, struct caps *cap)
       }
       return fail(p, "'samples N' must be followed by 'end'");
    }
-   if (word_is(s, len, "summary")) {
+   int trailer_end = v3 ? b->state == S_PEAKS || b->state == S_SUMMARY
+                        : b->state != S_HOT;
+   if (word_is(s, len, "summary") && trailer_end) {
       b->state = S_SUMMARY;
-      return summary_line(p);
+      return close_peak(p, b) || summary_line(p);
    }
-   if (word_is(s, len, "samples")) {
+   if (word_is(s, len, "samples") && trailer_end) {
       b->state = S_SAMPLES;
-      return samples_line(p);
+      return close_peak(p, b) || samples_line(p);
    }
    if (b->state == S_SUMMARY)
       return fail(p, "only summary lines or 'samples N' may follow a "
                   "summary line");
-   if (word_is(s, len, "region")) {
+   if (b->state == S_PEAKS)
+      return fail(p, "only summary lines or 'samples N' may follow "
+                  "'peaks N'");
+   if (v3 && word_is(s, len, "hot")) {
+      b->state = S_HOT;
+      return close_peak(p, b) || hot_line(p, b, cap);
+   }
+   if (v3 && word_is(s, len, "peaks")) {
+      b->state = S_PEAKS;
+      return close_peak(p, b) || peaks_line(p);
+   }
+   if (b->state == S_HOT)
+      return fail(p, "only hot lines and 'peaks N' may follow a hot line");
+   if (word_is(s, len, "region") && b->state != S_HOT) {
       b->state = S_REGIONS;
-      return region_line(p, cap);
+      return close_peak(p, b) || region_line(p, cap);
    }
    if (b->state == S_REGIONS)
-      return fail(p, "only region, summary and 'samples N' lines may "
-                  "follow a region line");
+      return fail(p, v3 ? "only region, hot and 'peaks N' lines may follow "
+                          "a region line"
+                        : "only region, summary and 'samples N' lines may "
+                          "follow a region line");
+   if (v3 && (word_is(s, len, "summary") || word_is(s, len, "samples")))
+      return fail(p, "the trailer's 'peaks N' must come before its "
+                  "summary and 'samples N' lines");
    /* S_BODY */
    if (len && is_digit(s[0]))
       return sample_line(p, b, cap);
@@ -844,6 +1404,8 @@ static int body_line(struct parser *p, struct body *b, struct caps *cap)
    }
    if (word_is(s, len, "event"))
       return event_line(p, b, cap);
+   if (v3 && word_is(s, len, "owner"))
+      return owner_line(p, b, cap);
    if (word_is(s, len, "dump-begin"))
       return dump_begin_line(p, b);
    if (word_is(s, len, "dump-page") || word_is(s, len, "dump-end"))
@@ -872,7 +1434,7 @@ int wsp_parse(const char *buf, size_t len, struct wsp_file *f,
    memset(err, 0, sizeof *err);
    memset(&cap, 0, sizeof cap);
    memset(&b, 0, sizeof b);
-   f->trailer_samples = WSP_NONE;
+   f->trailer_samples = f->trailer_peaks = WSP_NONE;
    p.f = f;
    p.err = err;
    p.lineno = 0;
@@ -952,6 +1514,12 @@ void wsp_free(struct wsp_file *f)
    free(f->events);
    free(f->dumps);
    free(f->regions);
+   free(f->stacks);
+   free(f->frames);
+   free(f->peaks);
+   free(f->owners);
+   free(f->hot);
+   free(f->stack_slot);
    memset(f, 0, sizeof *f);
 }
 

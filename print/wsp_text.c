@@ -450,7 +450,7 @@ static void header(FILE *out, const struct wsp_file *f,
    wsp_put_escaped(out, f->command);
    fprintf(out, "\nOutput file:  %s (", o->name);
    wsp_put_escaped(out, f->tool);
-   fprintf(out, ", format %d)\n", WSP_FORMAT_VERSION);
+   fprintf(out, ", format %d)\n", f->version);
    fprintf(out, "PID:          %llu (parent %llu)\n",
            (unsigned long long)f->pid, (unsigned long long)f->ppid);
    fprintf(out, "Time unit:    %s\n", f->ms ? "milliseconds (ms)"

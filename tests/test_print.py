@@ -28,6 +28,7 @@ import tempfile
 
 import pytest
 
+import test_output
 import wslib
 
 PRINT = os.path.join(wslib.TOP_BUILDDIR, "print", "ws_print")
@@ -273,8 +274,8 @@ MALFORMED = [
     ("", 1, "the file is empty", False),
     ("ws-output-format: 2", 1, "no complete line", False),
     ("garbage\nmore garbage\n", 1, "not a ws output file", False),
-    (GOOD.replace("format: 2", "format: 3", 1), 1,
-     "format version 3; this ws_print reads version 2 only", False),
+    (GOOD.replace("format: 2", "format: 4", 1), 1,
+     "format version 4; this ws_print reads versions 2 to 3", False),
     (GOOD.replace("format: 2", "format: 1", 1), 1, "format version 1", False),
     (GOOD.replace("ws-output-format", "ws-dump-format", 1), 1,
      "this is a dump file", False),
@@ -307,7 +308,7 @@ MALFORMED = [
      False),
     (GOOD.replace("dump-page data 0x4a2c000 1003",
                   "dump-page data 0x4a2e000 1003"), 31,
-     "increasing address order", True),
+     "increasing address order", False),
     (GOOD.replace("dump-begin 1500\n", ""), 28,
      "must be followed by its dump block", False),
     (GOOD.replace("summary insn 2.5 3 4", "summary insn 2.50 3 4"), 36,
@@ -315,7 +316,7 @@ MALFORMED = [
     (GOOD.replace("samples 2\n", "samples 3\n"), 38,
      "the trailer says 3 samples, the file has 2", True),
     (GOOD.replace("summary insn", "# late\nsummary insn"), 36,
-     "only region, summary and 'samples N' lines may follow", True),
+     "only region, summary and 'samples N' lines may follow", False),
     (GOOD + "1 2 3\n", 40, "nothing may follow 'end'", False),
 ]
 
@@ -340,6 +341,35 @@ def test_malformed(tmp_path, text, line, why, lib_accepts):
     except wslib.FormatError:
         accepted = False
     assert accepted == lib_accepts
+
+
+@pytest.mark.parametrize("old,new,why", test_output.REFUSED,
+                         ids=[str(i) for i in range(len(test_output.REFUSED))])
+def test_refused_like_wslib(tmp_path, old, new, why):
+    """Every malformed version 3 file of test_output.py: where wslib names
+    the line, ws_print refuses the file naming the same line; a file that
+    is only cut short (no trailer) is shown."""
+    text = test_output.GOOD.replace(old, new, 1)
+    path = write(tmp_path, text)
+    p = ws_print("--csv", path)
+    with pytest.raises(wslib.FormatError) as e:
+        wslib.parse_output(text)
+    lib = re.match(r"line (\d+): ", str(e.value))
+    if "ends without its trailer" in str(e.value):
+        assert p.returncode == 0 and "did not finish" in p.stderr.decode()
+        return
+    assert p.returncode == 1 and p.stdout == b""
+    m = ERROR_LINE.match(p.stderr.decode("latin-1"))
+    assert m and m.group(1) == path, p.stderr
+    if lib:
+        assert m.group(2) == lib.group(1), (str(e.value), p.stderr)
+
+
+def test_version_3_and_2_read(tmp_path):
+    for text in (test_output.GOOD, test_output.GOOD_V2):
+        p = ws_print("--csv", write(tmp_path, text))
+        assert p.returncode == 0 and p.stderr == b"", p.stderr
+        check_csv(p.stdout.decode(), wslib.parse_output(text))
 
 
 def test_huge_numbers_that_fit(tmp_path):
