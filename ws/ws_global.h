@@ -244,6 +244,9 @@ typedef struct {
    ULong total[2];      /* distinct pages ever touched */
 } WS_Stats;
 extern WS_Stats WS_(stats);
+/* In a forked child: no samples yet (its file has none of the
+   parent's). */
+void  WS_(sampler_after_fork)(void);
 
 /*------------------------------------------------------------*/
 /*--- Regions (ws_regions.c)                               ---*/

@@ -38,6 +38,12 @@
 
 #include "ws_global.h"
 
+static void ws_after_fork_child(ThreadId tid)
+{
+   WS_(sampler_after_fork)();
+   WS_(out_after_fork)(tid);
+}
+
 static void ws_post_clo_init(void)
 {
    WS_(post_clo_check)();
@@ -47,7 +53,7 @@ static void ws_post_clo_init(void)
    WS_(threads_init)();
    WS_(syscalls_init)();
    WS_(out_header)();
-   VG_(atfork)(NULL, NULL, WS_(out_after_fork));
+   VG_(atfork)(NULL, NULL, ws_after_fork_child);
 }
 
 static void ws_fini(Int exitcode)

@@ -469,6 +469,21 @@ void WS_(sampler_init)(void)
       ms_stopped_at = ms_origin;
 }
 
+/* A forked child writes a file of its own, which holds none of the
+   parent's samples: its sample statistics (and "ws series") start
+   empty.  Windows and totals go on from the parent's, as its address
+   space does. */
+void WS_(sampler_after_fork)(void)
+{
+   Int kind;
+   WS_(stats).samples = 0;
+   for (kind = 0; kind < 2; kind++) {
+      WS_(stats).sum[kind] = 0;
+      WS_(stats).peak[kind] = 0;
+   }
+   series_count = 0;
+}
+
 void WS_(print_counters)(void)
 {
    const WS_Counters* c = &WS_(counters);
