@@ -384,8 +384,20 @@ static void reschedule(void)
    schedule_next();
 }
 
+/* Steering (a monitor command, a client request) runs between two
+   superblocks.  A sample or a window start that came due in the
+   superblock that just ended would be taken at the next boundary; a
+   change of T, tau or the measuring state must not skip it, so it is
+   taken now, at the same time the next boundary would have had. */
+static void catch_up(void)
+{
+   if (WS_(measuring) && WS_(clock) >= WS_(next_event))
+      WS_(boundary)();
+}
+
 void WS_(set_every)(ULong every)
 {
+   catch_up();
    WS_(clo_every) = every;
    WS_(new_stamp)();
    reschedule();
@@ -394,6 +406,7 @@ void WS_(set_every)(ULong every)
 
 void WS_(set_tau)(ULong tau)
 {
+   catch_up();
    WS_(clo_tau) = tau;
    WS_(new_stamp)();
    reschedule();
@@ -431,6 +444,7 @@ void WS_(measure_stop)(void)
 {
    if (!WS_(measuring))
       return;
+   catch_up();
    WS_(out_event)("stop");
    WS_(region_close)();
    ms_stopped_at = VG_(read_millisecond_timer)();
