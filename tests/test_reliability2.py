@@ -36,6 +36,7 @@ import subprocess
 
 import pytest
 
+import ctl_util
 import wslib
 
 PAGE = 4096
@@ -306,3 +307,297 @@ def test_raw_clone(ws):
         assert (s.insn, s.data, s.shared) == (1, 20, 0), s
     for s in main_only:
         assert (s.insn, s.data, s.shared) == (1, 10, 0), s
+
+
+# ----------------------------------------------------------------------
+# No symbols, C++ exceptions
+
+def test_no_symbols(ws, tmp_path):
+    """Programs without a symbol table or debug info: rel_nosym (linked
+    with -s) and a copy of rel_exit stripped with strip --strip-all.  No
+    crash, the same output and status as under --tool=none, the exact
+    working sets inside the loops, and no name of the program's own
+    functions anywhere in the file (where a location is written, it can
+    only be a placeholder)."""
+    stripped = str(tmp_path / "rel_exit_stripped")
+    subprocess.run(["strip", "--strip-all", "-o", stripped, P("rel_exit")],
+                   check=True)
+    syms = subprocess.run(["nm", stripped], capture_output=True)
+    assert b"no symbols" in syms.stderr, syms
+    syms = subprocess.run(["nm", P("rel_nosym")], capture_output=True)
+    assert b"no symbols" in syms.stderr, syms
+    for argv, pattern, names in (
+            ([P("rel_nosym"), "4"], [(10, 1), (20, 1)],
+             ("rel_nosym_", "rel_nosym.c")),
+            ([stripped, "exit", "9"], [(10, 1)],
+             ("rel_exit_touch", "rel_exit.c"))):
+        rc, stdout = none_run(argv)
+        run = ws(argv, check=False)
+        assert (run.returncode, run.stdout) == (rc, stdout), run.stderr
+        assert rc == int(argv[-1])
+        wslib.check_trailer(run)
+        out = run.output
+        wslib.check_sample_times(out, SB_MAX)
+        # each loop runs ~500,000 instructions: 4 windows inside it
+        for data, insn in pattern:
+            inside = [s for s in out.samples if (s.insn, s.data)
+                      == (insn, data)]
+            assert len(inside) >= 4, (argv, wslib.show(out.samples))
+        with open(run.out_path) as f:
+            text = f.read()
+        for name in names:
+            assert name not in text and name not in run.stderr, name
+
+
+def test_cxx_exceptions(ws, tmp_path):
+    """2,000 C++ exceptions thrown through 2 to 21 frames with
+    destructors, a third of them caught and rethrown on the way; the same
+    under --tool=none and ws, also stripped; then the loop's exact
+    window."""
+    stripped = str(tmp_path / "rel_exc_stripped")
+    subprocess.run(["strip", "--strip-all", "-o", stripped, P("rel_exc")],
+                   check=True)
+    want = ("thrown 2000 caught 2000 destroyed 23000 rethrown 533 "
+            "sum 1999000\n")
+    for exe in (P("rel_exc"), stripped):
+        argv = [exe, "2000", "5"]
+        rc, stdout = none_run(argv)
+        assert (rc, stdout) == (5, want)
+        run = ws(argv, check=False)
+        assert (run.returncode, run.stdout) == (rc, stdout), run.stderr
+        wslib.check_trailer(run)
+        out = run.output
+        wslib.check_sample_times(out, SB_MAX)
+        inside = [s for s in out.samples if s.insn == 1]
+        assert len(inside) >= 3 and {s.data for s in inside} == {10}, \
+            wslib.show(out.samples)
+
+
+# ----------------------------------------------------------------------
+# Steering at every distance from a sample
+
+RACE_T = 1000
+
+
+@pytest.mark.parametrize("mode,n", [("tau", 3000), ("toggle", 3000),
+                                    ("status", 1000)])
+def test_steering_never_skips_a_sample(ws, mode, n):
+    """The program steers ws from inside (client requests) after
+    1 .. 211 turns of a spin loop, so the steering lands at every
+    distance from the multiples of T = 1000.  Every multiple of T the
+    clock passes gets its sample at the first boundary at or after it:
+    a change of tau, or a stop, made right after the superblock in which
+    a sample came due used to skip that sample (33 of 900 lost)."""
+    run = ws([P("rel_race"), mode, str(n)], "--ws-every=%d" % RACE_T)
+    wslib.check_trailer(run)
+    out = run.output
+    wslib.check_sample_times(out, SB_MAX)
+    kinds = [e.kind for e in out.events]
+    if mode == "tau":
+        sets = [e.args for e in out.events if e.kind == "set"]
+        assert sets == [["tau", "700"], ["tau", "1000"]] * (n // 2)
+    if mode == "toggle":
+        assert kinds.count("stop") == kinds.count("start") == n
+    if mode == "status":
+        assert run.stderr.count("ws status (pid") == n
+    # The clock runs while measuring only; it passed t_end: as many
+    # samples as multiples of T up to the last boundary.
+    t_end = out.events[-1].t
+    assert t_end // RACE_T - 1 <= len(out.samples) <= t_end // RACE_T
+
+
+# ----------------------------------------------------------------------
+# Live control from outside, under load
+
+class Busy:
+    """rel_race MODE under ws with vgdb on; its standard input is a pipe
+    whose end stops it."""
+
+    def __init__(self, tmp_path, mode, options=()):
+        wslib.require_built(P("rel_race"))
+        self.dir = str(tmp_path)
+        self.out_path = os.path.join(self.dir, "ws.out")
+        self.prefix = os.path.join(self.dir, "vgdb")
+        cmd = wslib.ws_command([P("rel_race"), mode, "0"],
+                               ["--vgdb=yes", "--vgdb-prefix=" + self.prefix]
+                               + list(options), self.out_path)
+        self.err = open(os.path.join(self.dir, "stderr"), "w+b")
+        self.p = subprocess.Popen(cmd, cwd=self.dir, stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=self.err)
+        assert self.p.stdout.readline() == b"ready\n"
+
+    def vgdb(self, command):
+        p = subprocess.run(["vgdb", "--vgdb-prefix=" + self.prefix,
+                            "--pid=%d" % self.p.pid, "--wait=20", command],
+                           capture_output=True, timeout=60)
+        err = p.stderr.decode(errors="replace")
+        assert p.returncode == 0, (command, p.returncode, err)
+        return p.stdout.decode(errors="replace")
+
+    def finish(self):
+        self.p.stdin.close()
+        rc = self.p.wait(timeout=120)
+        self.err.seek(0)
+        stderr = self.err.read().decode(errors="replace")
+        self.err.close()
+        run = wslib.WsRun([], rc, "", stderr, self.out_path)
+        assert rc == 0, stderr[-3000:]
+        return run
+
+    def kill(self):
+        if self.p.poll() is None:
+            self.p.kill()
+            self.p.wait()
+
+
+@pytest.fixture
+def busy_factory(tmp_path):
+    made = []
+
+    def make(mode, *options):
+        b = Busy(tmp_path, mode, options)
+        made.append(b)
+        return b
+    yield make
+    for b in made:
+        b.kill()
+
+
+_SET_REPLY = re.compile(r"ws set tau: tau is now ([0-9]+) \(was ([0-9]+)\) "
+                        r"from t=([0-9]+)\n\Z")
+
+
+def test_200_commands_under_load(busy_factory):
+    """200 monitor commands in a row (ws status, ws series 5, ws set tau,
+    in turn) while rel_race busy writes its 50 pages flat out.  Every
+    command is answered; status is consistent with itself and with time
+    (samples = t // T, or one less when the superblock that just ended
+    passed a multiple of T); each series reply is 5 consecutive lines of
+    the final file; every tau change is in the file at the time the reply
+    gave; no sample is lost (the k-th at the first boundary at or after
+    k*T) and a window inside the loop holds its page and the 50 pages."""
+    T = 100000
+    b = busy_factory("busy", "--ws-every=%d" % T)
+    statuses, series, sets = [], [], []
+    for i in range(200):
+        if i % 3 == 0:
+            st = ctl_util.parse_status(b.vgdb("ws status"))
+            assert st["measurement"] == "on"
+            statuses.append(st)
+        elif i % 3 == 1:
+            lines = b.vgdb("ws series 5").strip("\n").split("\n")
+            assert re.match(r"ws series: the last 5 of [0-9]+ samples "
+                            r"\(t insn data\):\Z", lines[0]), lines
+            rows = [tuple(int(x) for x in l.split()) for l in lines[1:]]
+            assert len(rows) == 5 and all(len(r) == 3 for r in rows), lines
+            series.append(rows)
+        else:
+            tau = T // 2 if i % 2 else T
+            reply = b.vgdb("ws set tau %d" % tau)
+            m = _SET_REPLY.match(reply)
+            assert m and int(m.group(1)) == tau, reply
+            sets.append((int(m.group(3)), tau))
+    run = b.finish()
+    wslib.check_trailer(run)
+    out = run.output
+    wslib.check_sample_times(out, SB_MAX)
+    t_end = out.events[-1].t
+    assert t_end // T - 1 <= len(out.samples) <= t_end // T
+    assert len(out.samples) >= 20, "the program hardly ran"
+    for prev, st in zip(statuses, statuses[1:]):
+        assert st["time"] >= prev["time"] and \
+            st["samples"] >= prev["samples"], (prev, st)
+    for st in statuses:
+        assert st["time"] // T - 1 <= st["samples"] <= st["time"] // T, st
+    lines = [(s.t, s.insn, s.data) for s in out.samples]
+    index = {x: i for i, x in enumerate(lines)}
+    for rows in series:
+        assert rows[0] in index, rows
+        i = index[rows[0]]
+        assert lines[i:i + 5] == rows, rows
+    assert [(e.t, int(e.args[1])) for e in out.events
+            if e.kind == "set"] == sets
+    assert all(e.args[0] == "tau" for e in out.events if e.kind == "set")
+    # The window of a sample that follows a change by less than tau
+    # starts at the change (docs/manual.md, limits) and may hold fewer of
+    # the 50 pages; every other window lies in the loop or spans the few
+    # instructions between two of its calls.
+    change_times = [t for t, _ in sets]
+    clean = [s for s in out.samples
+             if not any(s.t - T <= c <= s.t for c in change_times)]
+    assert len(clean) >= len(out.samples) // 2, wslib.show(out.samples)
+    for s in clean:
+        assert s.insn >= 1 and s.data >= 50, s
+        if s.insn == 1:
+            assert s.data == 50, s
+    assert sum(1 for s in clean if s.insn == 1) >= len(clean) // 2
+
+
+def _gdb_attach(b):
+    """gdb in batch mode attaches to the running process through vgdb,
+    asks monitor ws status and detaches; returns the status."""
+    argv = ["gdb", "-batch", "-nx", "-q", "-ex", "set confirm off",
+            "-ex", "set pagination off",
+            "-ex", "target remote | vgdb --wait=30 --pid=%d "
+                   "--vgdb-prefix=%s" % (b.p.pid, b.prefix),
+            "-ex", "monitor ws status", "-ex", "detach", P("rel_race")]
+    p = subprocess.run(argv, capture_output=True, timeout=120,
+                       stdin=subprocess.DEVNULL)
+    err = p.stderr.decode(errors="replace")
+    assert p.returncode == 0, (p.stdout, err)
+    i = err.index("ws status (pid")
+    j = err.index("\n\n", i) if "\n\n" in err[i:] else len(err)
+    text = "\n".join(l for l in err[i:j].split("\n")
+                     if l.startswith("ws status") or l.startswith("  "))
+    return ctl_util.parse_status(text)
+
+
+def test_gdb_attach_detach_attach(busy_factory):
+    """gdb attaches to the running program, reads ws status and detaches,
+    three times; the program runs on in between (time and samples grow),
+    and ends normally with a complete file and no sample lost."""
+    T = 100000
+    b = busy_factory("busy", "--ws-every=%d" % T)
+    seen = []
+    for _ in range(3):
+        st = _gdb_attach(b)
+        assert st["pid"] == b.p.pid and st["measurement"] == "on"
+        seen.append(st)
+        # let it run on: about a million instructions
+        s0 = st["samples"]
+        for _ in range(1000):
+            if ctl_util.parse_status(b.vgdb("ws status"))["samples"] \
+                    >= s0 + 10:
+                break
+        else:
+            raise AssertionError("the program stopped running")
+    assert seen[0]["time"] < seen[1]["time"] < seen[2]["time"]
+    run = b.finish()
+    wslib.check_trailer(run)
+    wslib.check_sample_times(run.output, SB_MAX)
+    inside = [s for s in run.output.samples if s.insn == 1]
+    assert len(inside) >= 20 and {s.data for s in inside} == {50}
+
+
+def test_commands_racing_stop_start(busy_factory):
+    """rel_race flip stops and starts measurement over and over while
+    vgdb sends ws status and ws dump: every reply is whole, the file
+    parses with its events in time order (the reader checks), starts and
+    stops alternate, and no sample is lost."""
+    b = busy_factory("flip", "--ws-every=%d" % RACE_T)
+    for i in range(24):
+        if i % 2:
+            st = ctl_util.parse_status(b.vgdb("ws status"))
+            assert st["measurement"] in ("on", "off")
+        else:
+            reply = b.vgdb("ws dump")
+            ctl_util.parse_monitor_dump(reply)
+    run = b.finish()
+    wslib.check_trailer(run)
+    out = run.output
+    wslib.check_sample_times(out, SB_MAX)
+    kinds = [e.kind for e in out.events if e.kind in ("start", "stop")]
+    assert len(kinds) > 100
+    assert kinds == ["stop", "start"] * (len(kinds) // 2)
+    assert [e.args for e in out.events if e.kind == "dump"] == \
+        [["monitor"]] * 12
