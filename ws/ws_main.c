@@ -38,6 +38,10 @@
 
 #include "ws_global.h"
 
+/* The core's --read-inline-info.  Only the core may include the header
+   that declares it; see ws_pre_clo_init for why ws sets it. */
+extern Bool VG_(clo_read_inline_info);
+
 static void ws_after_fork_child(ThreadId tid)
 {
    WS_(sampler_after_fork)();
@@ -73,6 +77,15 @@ static void ws_pre_clo_init(void)
    VG_(details_copyright_author)("Copyright (C) 2026, the ws authors.");
    VG_(details_bug_reports_to)  ("the ws issue tracker");
    VG_(details_avg_translation_sizeB)(275);
+
+   /* The stacks of peaks (and the locations of hot pages) name the
+      functions the compiler inlined, which needs --read-inline-info;
+      the core makes it the default only for memcheck, helgrind, drd,
+      massif and dhat, by tool name.  This runs before the core parses
+      the command line (coregrind/m_main.c: tl_pre_clo_init, then
+      main_process_cmd_line_options), so --read-inline-info=no still
+      wins, as it does for those tools. */
+   VG_(clo_read_inline_info) = True;
 
    VG_(basic_tool_funcs)        (ws_post_clo_init,
                                  WS_(instrument),
