@@ -137,6 +137,97 @@ def test_terminal_size_from_environment():
     assert len(rows) == 30 - 7 and len(axis) <= 123
 
 
+V3_FILES = [n for n in GOLDEN_FILES
+            if read_text(os.path.join(GOLDEN, n + ".ws")).startswith(
+                "ws-output-format: 3\n")]
+
+
+def section(text, title, end_titles):
+    """The lines of text from the line starting with title to the next
+    line starting with one of end_titles (or the end)."""
+    lines = text.splitlines()
+    i = next(k for k, l in enumerate(lines) if l.startswith(title))
+    j = next((k for k in range(i + 1, len(lines))
+              if lines[k].startswith(end_titles)), len(lines))
+    return lines[i:j]
+
+
+def where_text(w):
+    loc = "" if w.location == "???" else (
+        " (in %s" % w.location[1:] if w.location.startswith("(")
+        else " (%s)" % w.location)
+    return w.function + loc
+
+
+@pytest.mark.parametrize("name", V3_FILES)
+def test_text_peaks_owners_and_hot_pages(name):
+    """Wide enough not to cut anything: every peak (number, time, kind,
+    size) under its stack, peaks with the same stack folded with their
+    count, the stack's frames with inlined ones marked; each peak's owner
+    lines in the file's order; the hot pages as the file has them; each
+    peak's number under its chart."""
+    path = os.path.join(GOLDEN, name + ".ws")
+    out = parsed(path)
+    text = ws_print("--width=250", "--height=10", path).stdout.decode()
+    assert V3_FILES and out.version == 3
+    kb = lambda pages: pages * out.pagesize / 1024
+
+    def peak_text(n):
+        p = out.peaks[n]
+        return "#%d at %d i: %s %d pages (%.0f kB)" % (n, p.t, p.kind, p.size,
+                                                      kb(p.size))
+
+    peaks = section(text, "Peaks: ", ("Data working set at each peak",))
+    assert peaks[0] == "Peaks: %d (%d insn, %d data), by call stack:" % (
+        len(out.peaks), sum(p.kind == "insn" for p in out.peaks),
+        sum(p.kind == "data" for p in out.peaks))
+    want = []
+    for n, p in enumerate(out.peaks):
+        if any(q.stack == p.stack for q in out.peaks[:n]):
+            continue
+        same = [m for m, q in enumerate(out.peaks) if q.stack == p.stack]
+        want += ["", "  %d peak%s with stack %d:" % (
+            len(same), "s" if len(same) > 1 else "", p.stack)]
+        want += ["    " + peak_text(m) for m in same[:10]]
+        for k, w in enumerate(out.stacks[p.stack]):
+            want.append("      %s 0x%x: %s%s" % (
+                "by" if k else "at", w.ip, where_text(w),
+                " [inlined]" if w.inline else ""))
+    assert peaks[1:] == want + [""]
+
+    owners = section(text, "Data working set at each peak",
+                     ("Hot ", "Events:", "Per thread"))
+    got = []
+    for l in owners[1:]:
+        if l.startswith("  #"):
+            got.append((l.split()[0][1:], []))
+        elif l.startswith("    "):
+            got[-1][1].append(int(l.split()[0]))
+    assert got == [(str(n), [pages for pages, _ in p.owners])
+                   for n, p in enumerate(out.peaks)]
+
+    for kind, title in (("insn", "Hot instruction pages"),
+                        ("data", "Hot data pages")):
+        rows = [l.split()[:3] for l in section(text, title, ("Hot ",
+                                                            "Events:"))[2:]
+                if not l.strip().startswith("owner:") and l.strip()]
+        assert rows == [[str(h.rank), str(h.accesses), "0x%x" % h.addr]
+                        for h in out.hot[kind]], (kind, rows)
+        assert len(out.hot[kind]) > 0
+
+    for kind, title in (("insn", "Instruction working set"),
+                        ("data", "Data working set")):
+        rows, axis = chart_rows(text, title + ", pages of %d bytes"
+                                % out.pagesize)
+        chart = text.split(title, 1)[1]
+        under = chart.split(axis + "\n", 1)[1].split("\n")
+        peak_row = under[2] if any(e.kind == "mark" for e in out.events) \
+            else under[1]
+        nums = [int(x) for x in re.findall(r"[0-9]+", peak_row)]
+        assert nums == [n for n, p in enumerate(out.peaks)
+                        if p.kind == kind], (kind, peak_row)
+
+
 # ----------------------------------------------------------------------
 # --csv
 
