@@ -31,13 +31,31 @@
      events     [{t, kind, ...}]  kind "mark" (label), "start", "stop",
                 "set" (param, value), "dump" (how: "label" with label,
                 "file" with path, or "monitor"), "thread-start" and
-                "thread-exit" (tid), "other" (text: the line after t)
+                "thread-exit" (tid), "peak" (peak: its number n; an
+                event of a peak that went on is one of several),
+                "other" (text: the line after t)
      dumps      [{t, label, insn, data}]  the dump blocks, in order
      regions    [{label, regions, samples, insn: [avg, peak, total],
                  data: [...]}]  the trailer's region lines
      summary    {insn: [avg, peak, total], data: [...]} from the
                 trailer, or null when the file has none
-     hot        null: reserved for hot pages when the format has them
+     version    the format's version; version 2 files have no stacks,
+                peaks or hot pages (empty arrays)
+     threads    [{tid, i: [sample index, ...], insn: [...], data: [...]}]
+                with per-thread columns: each thread id's values in
+                the samples that list it (empty without)
+     stacks     [[{ip, loc, fn, inline}, ...], ...]  the stack blocks,
+                innermost first; "stack" below is an index here
+     peaks      [{t, kind, size, stack, owners: [{pages, owner}]}]
+                peak n is peaks[n], as its largest sample has it
+     hot        [{kind, rank, accesses, addr, ip, loc, fn, owner}] the
+                hot lines; owner null for insn pages
+   An owner is {kind, text, stack, block, size, tid, name}: kind as the
+   format names it ("heap", "heap-other", ..., "rest"), text the whole
+   owner as written, stack (heap) an index in stacks, block (a string
+   "0x...") and size (heap, null when no single block is meant), tid
+   (stack), name (global, file).  Addresses are strings "0x...", since
+   JSON numbers lose bits past 2^53.
 
    Strings are escaped for a <script> element: '<', '>' and '&' as
    \u escapes, control bytes too, and bytes that are not UTF-8 become
@@ -173,6 +191,9 @@ static void json_event(FILE *out, const struct wsp_event *e)
    case WSP_EV_DUMP_MONITOR:
       fputs(",\"how\":\"monitor\"", out);
       break;
+   case WSP_EV_PEAK:
+      fprintf(out, ",\"peak\":%llu", (unsigned long long)e->num);
+      break;
    case WSP_EV_OTHER:
       fputs(",\"text\":", out);
       json_str(out, e->text);
@@ -181,6 +202,149 @@ static void json_event(FILE *out, const struct wsp_event *e)
       break;
    }
    fputc('}', out);
+}
+
+
+static void json_hex(FILE *out, uint64_t v)
+{
+   fprintf(out, "\"0x%llx\"", (unsigned long long)v);
+}
+
+static void json_where(FILE *out, const struct wsp_where *w)
+{
+   fputs("\"ip\":", out);
+   json_hex(out, w->ip);
+   fputs(",\"loc\":", out);
+   json_str(out, w->loc);
+   fputs(",\"fn\":", out);
+   json_str(out, w->fn);
+}
+
+static void json_owner(FILE *out, const struct wsp_owner *o)
+{
+   static const char *const kinds[] = {
+      [WSP_OWN_HEAP] = "heap", [WSP_OWN_HEAP_OTHER] = "heap-other",
+      [WSP_OWN_GLOBAL] = "global", [WSP_OWN_STACK] = "stack",
+      [WSP_OWN_FILE] = "file", [WSP_OWN_ANON] = "anon",
+      [WSP_OWN_UNKNOWN] = "unknown", [WSP_OWN_REST] = "rest",
+   };
+   fputs("{\"kind\":", out);
+   json_cstr(out, kinds[o->kind]);
+   fputs(",\"text\":", out);
+   json_str(out, o->text);
+   if (o->kind == WSP_OWN_HEAP) {
+      fprintf(out, ",\"stack\":%zu,\"block\":", o->stack);
+      if (o->block == WSP_NONE)
+         fputs("null,\"size\":null", out);
+      else {
+         json_hex(out, o->block);
+         fprintf(out, ",\"size\":%llu", (unsigned long long)o->size);
+      }
+   } else if (o->kind == WSP_OWN_STACK) {
+      fprintf(out, ",\"tid\":%llu", (unsigned long long)o->tid);
+   } else if (o->kind == WSP_OWN_GLOBAL || o->kind == WSP_OWN_FILE) {
+      fputs(",\"name\":", out);
+      json_str(out, o->name);
+   }
+   fputc('}', out);
+}
+
+/* Per thread id, its values where a sample lists it: one walk over the
+   samples per distinct tid, in increasing tid order. */
+static void json_threads(FILE *out, const struct wsp_file *f)
+{
+   uint64_t prev = 0;
+   int first = 1, more = f->per_thread;
+   fputc('[', out);
+   while (more) {
+      uint64_t tid = UINT64_MAX;
+      more = 0;
+      for (size_t i = 0; i < f->n_thr; i++)
+         if (f->thr[i].tid > prev && f->thr[i].tid <= tid) {
+            tid = f->thr[i].tid;
+            more = 1;
+         }
+      if (!more)
+         break;
+      for (int col = 0; col < 3; col++) {
+         if (col == 0)
+            fprintf(out, "%s{\"tid\":%llu,\"i\":[", first ? "" : ",\n",
+                    (unsigned long long)tid);
+         else
+            fputs(col == 1 ? "],\"insn\":[" : "],\"data\":[", out);
+         int any = 0;
+         for (size_t k = 0; k < f->n_samples; k++) {
+            const struct wsp_sample *s = &f->samples[k];
+            for (uint32_t j = 0; j < s->thr_count; j++) {
+               const struct wsp_thread_ws *t = &f->thr[s->thr_first + j];
+               if (t->tid != tid)
+                  continue;
+               if (any++)
+                  fputc(',', out);
+               if (col == 0)
+                  fprintf(out, "%zu", k);
+               else
+                  json_u64(out, col == 1 ? t->insn : t->data);
+            }
+         }
+      }
+      fputs("]}", out);
+      first = 0;
+      more = tid != UINT64_MAX;
+      prev = tid;
+   }
+   fputc(']', out);
+}
+
+static void json_v3(FILE *out, const struct wsp_file *f)
+{
+   fprintf(out, ",\n\"version\":%d,\n\"threads\":", f->version);
+   json_threads(out, f);
+   fputs(",\n\"stacks\":[", out);
+   for (size_t i = 0; i < f->n_stacks; i++) {
+      const struct wsp_stack *st = &f->stacks[i];
+      fputs(i ? ",\n[" : "[", out);
+      for (size_t k = 0; k < st->n; k++) {
+         const struct wsp_frame *fr = &f->frames[st->first + k];
+         fputs(k ? ",{" : "{", out);
+         json_where(out, &fr->w);
+         fprintf(out, ",\"inline\":%s}", fr->inl ? "true" : "false");
+      }
+      fputc(']', out);
+   }
+   fputs("],\n\"peaks\":[", out);
+   for (size_t i = 0; i < f->n_peaks; i++) {
+      const struct wsp_peak *pk = &f->peaks[i];
+      fprintf(out, "%s{\"t\":%llu,\"kind\":\"%s\",\"size\":%llu,"
+              "\"stack\":%zu,\"owners\":[", i ? ",\n" : "",
+              (unsigned long long)pk->t, pk->data ? "data" : "insn",
+              (unsigned long long)pk->size, pk->stack);
+      for (size_t k = 0; k < pk->own_n; k++) {
+         const struct wsp_owner_line *ol = &f->owners[pk->own_first + k];
+         fprintf(out, "%s{\"pages\":%llu,\"owner\":", k ? "," : "",
+                 (unsigned long long)ol->pages);
+         json_owner(out, &ol->o);
+         fputc('}', out);
+      }
+      fputs("]}", out);
+   }
+   fputs("],\n\"hot\":[", out);
+   for (size_t i = 0; i < f->n_hot; i++) {
+      const struct wsp_hot *h = &f->hot[i];
+      fprintf(out, "%s{\"kind\":\"%s\",\"rank\":%llu,\"accesses\":%llu,"
+              "\"addr\":", i ? ",\n" : "", h->data ? "data" : "insn",
+              (unsigned long long)h->rank, (unsigned long long)h->accesses);
+      json_hex(out, h->addr);
+      fputc(',', out);
+      json_where(out, &h->w);
+      fputs(",\"owner\":", out);
+      if (h->data)
+         json_owner(out, &h->o);
+      else
+         fputs("null", out);
+      fputc('}', out);
+   }
+   fputs("]}", out);
 }
 
 static void json_data(FILE *out, const struct wsp_file *f, const char *name)
@@ -263,7 +427,7 @@ static void json_data(FILE *out, const struct wsp_file *f, const char *name)
    } else {
       fputs("null", out);
    }
-   fputs(",\n\"hot\":null}", out);
+   json_v3(out, f);
 }
 
 void wsp_html(FILE *out, const struct wsp_file *f, const char *name)

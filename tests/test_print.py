@@ -661,6 +661,80 @@ def test_html_marks_and_regions(tmp_path):
         % (commas(starts[2]), commas(stops[2]), " ".join(marks[2].args)))
 
 
+def owner_text(out, o):
+    """An owner in the page's words (the text report's too)."""
+    if o.kind == "heap":
+        fns = [w.function for w in out.stacks[o.stack]]
+        chain = " < ".join(fns[:4]) + (" < \u2026" if len(fns) > 4 else "")
+        if o.block is None:
+            return "heap blocks from " + chain
+        return "heap block 0x%x (%s bytes) from %s" % (o.block,
+                                                      commas(o.size), chain)
+    return {"heap-other": "heap outside live blocks (allocator data, freed "
+                          "blocks)",
+            "global": "global %s" % o.name, "stack": "stack of thread %s"
+            % o.tid, "file": "file %s" % o.name, "anon": "anonymous memory",
+            "unknown": "unknown", "rest": "the other owners"}[o.kind]
+
+
+@pytest.mark.parametrize("name", V3_FILES)
+def test_html_peaks_and_hot_pages(name, tmp_path):
+    """A marker per peak; clicking one shows the peak, its stack's
+    functions innermost first and its owner lines; the hot tables hold
+    the file's hot lines, in order."""
+    path = os.path.join(GOLDEN, name + ".ws")
+    out = parsed(path)
+    report = str(tmp_path / "r.html")
+    ws_print("--html", report, path)
+    for n in (0, len(out.peaks) - 1):
+        p = out.peaks[n]
+        res, dom = page_results(report, "click:peak:%d" % n)
+        assert res["peakMarkers"] == len(out.peaks)
+        d = res["details"]
+        assert d.startswith("Peak #%d: %s %s (%s kB) at t = %s i." % (
+            n, p.kind, pages(p.size), commas(p.size * out.pagesize // 1024),
+            commas(p.t)))
+        frames = "\n".join("  %s 0x%x: %s%s" % (
+            "by" if k else "at", w.ip, where_text(w),
+            " [inlined]" if w.inline else "")
+            for k, w in enumerate(out.stacks[p.stack]))
+        assert frames in d, (frames, d)
+        at = d.index(frames) + len(frames)
+        owners = "".join("%s%s kB%s" % (commas(pages_), commas(
+            pages_ * out.pagesize // 1024), owner_text(out, o))
+            for pages_, o in p.owners)
+        assert d[at:] == ("The data working set at this sample, by owner:"
+                          "pageskBowner" + owners + "Zoom to it"), d[at:]
+    for kind in ("insn", "data"):
+        want = []
+        for h in out.hot[kind]:
+            row = [str(h.rank), commas(h.accesses), "0x%x" % h.addr,
+                   where_text(h.where)]
+            if kind == "data":
+                row.append(owner_text(out, h.owner))
+            want.append(row)
+        assert res["hot"][kind] == want
+
+
+def test_html_threads(tmp_path):
+    """Per-thread columns: a toggle per thread id, and with all on, a
+    line per thread id in each panel."""
+    path = os.path.join(GOLDEN, "threads.ws")
+    out = parsed(path)
+    tids = sorted({tid for s in out.samples for tid in s.threads})
+    report = str(tmp_path / "t.html")
+    ws_print("--html", report, path)
+    res, dom = page_results(report, "threads:on")
+    assert len(tids) >= 2
+    assert res["threadToggles"] == len(tids)
+    assert res["threadSeries"] == {str(t): 2 for t in tids}
+    # a file without per-thread columns has none
+    report = str(tmp_path / "p.html")
+    ws_print("--html", report, os.path.join(GOLDEN, "phases.ws"))
+    res, dom = page_results(report, "threads:on")
+    assert (res["threadToggles"], res["threadSeries"]) == (0, {})
+
+
 def test_html_screenshot(tmp_path):
     """A picture of the report, hovering a sample, for people to look at:
     tests/print_out/ws-report.png in the build tree."""
