@@ -1,0 +1,19 @@
+ws-output-format: 3
+tool: ws 0.1.0
+command: ./prhg a b
+pid: 555
+ppid: 100
+time-unit: i
+every: 1000
+tau: 1000
+pagesize: 4096
+syscalls: yes
+per-thread: no
+instr-atstart: yes
+some-future-key: whatever: with colons
+columns: t insn data
+event 0 thread-start 1
+# a commentöÎÏÏÌßÍß5
+stack 1 3
+inline 0x10Î91c
+ttput-fu: 10000olumns: t  in1 81

@@ -1,0 +1,18 @@
+ws-output-format: 3
+tool: ws 0.1.0
+command: ./prog a b
+pid: 123
+ppid: 100
+time-unit: i
+every: 1000
+tau: 1000
+pagesize: 4096
+syscalls: yes
+per-thread: no
+instr-atstart: yes
+some-future-key: whate :vrewith colns
+columns: t insn data
+event TT¾2
+en
+[ÜVÿâ€¨â©*eâd€
+¨

@@ -1,0 +1,3 @@
+ws-output-format: 3
+py: ©â€¨©¨©â€¨©ô#©ô#©eâ!rest &
+tool: 

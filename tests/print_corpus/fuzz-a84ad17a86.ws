@@ -1,0 +1,17 @@
+ws-output-format: 3
+tool: ws 0.1.0
+command: ./prog a b
+pid: 123
+ppid: 100
+time-unit: i
+every: 1000
+tau: 1000
+pagesize: 4096
+syscalls: yes
+per-thread: no
+instr-atstart: yes
+some-future-key: whatever: with colons
+columns: t insn data
+event 0 threa1f0 (libfoo.so) operator new(unsigned long)
+owner 0 -3 heap 2 1
+owner 1 3 hea

@@ -1,0 +1,3 @@
+ws-output-format: 3
+tool: wóâ³â€¶ââ
+pÿ

@@ -1,0 +1,19 @@
+ws-output-format: 3
+tool: ws 0.1.0
+command: ./prog a b
+pid: 123
+ppid: 100
+time-unit: i
+every: 1000
+tau: 1000
+pagesize: 4096
+syscalls: yes
+per-thread: no
+instr-atstart: yes
+some-future-key: whatever: with colons
+columns: t insn data
+event 0 thread-start 1
+#9243 spike.c:55 main
+event 1003 peak 0 data 5 1
+stack 2 1
+ata 2 5242 0x4a
