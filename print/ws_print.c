@@ -74,8 +74,9 @@ static void usage(void)
 "\n"
 "  Exit status: 0 when the file was shown, 1 for a bad option, a file\n"
 "  that cannot be read, or a malformed file (ws_print: FILE:LINE: what\n"
-"  is wrong).  The format is docs/output-format.md, version %d.\n",
-      WSP_FORMAT_VERSION);
+"  is wrong).  The format is docs/output-format.md, version %d (and\n"
+"  version %d files of older ws).\n",
+      WSP_FORMAT_VERSION, WSP_FORMAT_OLDEST);
 }
 
 __attribute__((format(printf, 1, 2), noreturn))

@@ -17,8 +17,9 @@
 */
 
 /* ws_print reads one ws output file (docs/output-format.md, version 3,
-   or version 2 as older ws wrote it) with wsp_parse() into a struct wsp_file, then one printer writes it:
-   wsp_text() the report with text charts, wsp_csv() the samples as CSV,
+   or version 2 as older ws wrote it) with wsp_parse() into a struct
+   wsp_file, then one printer writes it: wsp_text() the report with text
+   charts, wsp_csv() the samples as CSV,
    wsp_html() the self-contained HTML report.  The parser checks the
    grammar and computes nothing; the printers compute only what they
    show (column maxima, scales) and never fail on a parsed file.
