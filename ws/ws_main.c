@@ -37,6 +37,20 @@
 #include "pub_tool_tooliface.h"
 
 #include "ws_global.h"
+#include "ws_heap.h"
+
+/* ws's instrumentation, then the heap hooks, which ws must not count
+   (ws_heap.c says why they come after it). */
+static IRSB* ws_instrument_and_hook(VgCallbackClosure* closure, IRSB* sbIn,
+                                    const VexGuestLayout* layout,
+                                    const VexGuestExtents* vge,
+                                    const VexArchInfo* archinfo_host,
+                                    IRType gWordTy, IRType hWordTy)
+{
+   IRSB* sb = WS_(instrument)(closure, sbIn, layout, vge, archinfo_host,
+                              gWordTy, hWordTy);
+   return WS_(heap_instrument)(sb, layout, vge);
+}
 
 /* The core's --read-inline-info.  Only the core may include the header
    that declares it; see ws_pre_clo_init for why ws sets it. */
@@ -56,6 +70,7 @@ static void ws_post_clo_init(void)
    WS_(sampler_init)();
    WS_(threads_init)();
    WS_(syscalls_init)();
+   WS_(heap_init)();
    WS_(out_header)();
    VG_(atfork)(NULL, NULL, ws_after_fork_child);
 }
@@ -65,8 +80,10 @@ static void ws_fini(Int exitcode)
    WS_(region_close)();
    WS_(out_trailer)();
    WS_(out_stderr_summary)();
-   if (VG_(clo_stats))
+   if (VG_(clo_stats)) {
       WS_(print_counters)();
+      WS_(heap_print_stats)();
+   }
 }
 
 static void ws_pre_clo_init(void)
@@ -88,7 +105,7 @@ static void ws_pre_clo_init(void)
    VG_(clo_read_inline_info) = True;
 
    VG_(basic_tool_funcs)        (ws_post_clo_init,
-                                 WS_(instrument),
+                                 ws_instrument_and_hook,
                                  ws_fini);
    VG_(needs_command_line_options)(WS_(process_cmd_line_option),
                                    WS_(print_usage),

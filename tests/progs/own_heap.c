@@ -1,0 +1,65 @@
+/* own_heap.c: allocation calls whose number ws's heap tracking must
+   follow exactly (tests/test_owners.py).
+
+   own_heap calls N      N rounds of one call of each C allocation
+                         function, every block freed again: per round
+                         8 blocks allocated (the realloc that moves
+                         counts as one and frees its old block) and 8
+                         freed; the program's own start-up adds the
+                         same blocks whatever N is.
+   own_heap leak N       N blocks of 100 bytes from one malloc, kept. */
+
+#include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void calls(long n)
+{
+   long i;
+   for (i = 0; i < n; i++) {
+      void* a = malloc(64);
+      void* b = calloc(4, 16);
+      void* c = realloc(NULL, 32);          /* a malloc inside realloc */
+      void* d = NULL;
+      void* e = aligned_alloc(64, 128);
+      void* f = memalign(4096, 10);
+      void* g = valloc(100);
+      c = realloc(c, 100000);               /* moves: frees the old */
+      if (posix_memalign(&d, 64, 100) != 0)
+         abort();
+      if (!a || !b || !c || !d || !e || !f || !g)
+         abort();
+      free(a);
+      free(b);
+      free(c);
+      free(d);
+      free(e);
+      free(f);
+      free(g);
+      free(NULL);                           /* ignored */
+   }
+}
+
+static void leak(long n)
+{
+   long i;
+   for (i = 0; i < n; i++)
+      if (malloc(100) == NULL)
+         abort();
+}
+
+int main(int argc, char** argv)
+{
+   long n;
+   if (argc != 3)
+      return 2;
+   n = strtol(argv[2], NULL, 10);
+   if (strcmp(argv[1], "calls") == 0)
+      calls(n);
+   else if (strcmp(argv[1], "leak") == 0)
+      leak(n);
+   else
+      return 2;
+   return 0;
+}

@@ -1,0 +1,53 @@
+/*--------------------------------------------------------------------*/
+/*--- ws: heap blocks, the rest of the interface.      ws_heap.h ---*/
+/*--------------------------------------------------------------------*/
+
+/*
+   This file is part of ws, a Valgrind tool that measures a program's
+   instruction and data working sets over time.
+
+   Copyright (C) 2026 the ws authors.
+
+   This program is free software; you can redistribute it and/or
+   modify it under the terms of the GNU General Public License as
+   published by the Free Software Foundation; either version 2 of the
+   License, or (at your option) any later version.
+
+   The GNU General Public License is contained in the file COPYING.
+*/
+
+/* What ws_heap.c offers beyond the heap interface of ws_global.h: the
+   hook ws_main.c chains after the instrumentation, the questions
+   ws_owners.c asks, and the --stats=yes lines.  Only ws_main.c,
+   ws_heap.c and ws_owners.c include it. */
+
+#ifndef __WS_HEAP_H
+#define __WS_HEAP_H
+
+#include "ws_global.h"
+
+/* Adds the heap hooks to a superblock that has already been through
+   WS_(instrument): a helper call at the entry of every allocation
+   function of the C and C++ runtimes, and one (guarded inline, so
+   nearly free) at each return in them.  The guest executes exactly
+   the instructions it would without ws; the hooks only read.  Returns
+   |sb| itself when the superblock needs no hook. */
+IRSB* WS_(heap_instrument)(IRSB* sb, const VexGuestLayout* layout,
+                           const VexGuestExtents* vge);
+
+/* The first live block that starts in [from, to), if any. */
+Bool WS_(heap_first_block_in)(Addr from, Addr to, Addr* block, SizeT* size,
+                              ExeContext** site);
+
+/* Whether |a| lies in memory the allocator manages (the brk heap, or
+   an anonymous mapping in which ws has seen blocks: an arena). */
+Bool WS_(heap_arena_contains)(Addr a);
+
+/* The "heap:" lines of --stats=yes. */
+void WS_(heap_print_stats)(void);
+
+#endif /* __WS_HEAP_H */
+
+/*--------------------------------------------------------------------*/
+/*--- end                                                ws_heap.h ---*/
+/*--------------------------------------------------------------------*/
