@@ -56,6 +56,16 @@ def test_every_c_allocation_function_is_followed():
     assert more["unknown_frees"] == 0 and more["dropped"] == 0, more
 
 
+def test_threads_allocating_at_once():
+    """4 threads doing the same rounds: each thread's calls are followed
+    on their own (glibc's frees of the chunks in a thread's cache when it
+    exits are frees of no known block: those chunks were freed before)."""
+    d, more = delta(lambda n: [OWN_HEAP, "threads", str(n)], 50)
+    assert (d["allocs"], d["frees"], d["live"]) == (1600, 1600, 0), d
+    assert (d["nested"], d["replaced"], d["dropped"]) == (0, 0, 0), d
+    assert more["dropped"] == 0, more
+
+
 def test_blocks_stay_live_until_freed():
     d, _ = delta(lambda n: [OWN_HEAP, "leak", str(n)], 300)
     assert (d["allocs"], d["frees"], d["live"]) == (300, 0, 300), d

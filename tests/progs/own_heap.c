@@ -7,9 +7,11 @@
                          counts as one and frees its old block) and 8
                          freed; the program's own start-up adds the
                          same blocks whatever N is.
-   own_heap leak N       N blocks of 100 bytes from one malloc, kept. */
+   own_heap leak N       N blocks of 100 bytes from one malloc, kept.
+   own_heap threads N    4 threads doing "calls N" at the same time. */
 
 #include <malloc.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +51,25 @@ static void leak(long n)
          abort();
 }
 
+#define THREADS 4
+
+static void* thread_calls(void* n)
+{
+   calls(*(long*)n);
+   return NULL;
+}
+
+static void threads(long n)
+{
+   pthread_t t[THREADS];
+   int i;
+   for (i = 0; i < THREADS; i++)
+      if (pthread_create(&t[i], NULL, thread_calls, &n) != 0)
+         abort();
+   for (i = 0; i < THREADS; i++)
+      pthread_join(t[i], NULL);
+}
+
 int main(int argc, char** argv)
 {
    long n;
@@ -59,6 +80,8 @@ int main(int argc, char** argv)
       calls(n);
    else if (strcmp(argv[1], "leak") == 0)
       leak(n);
+   else if (strcmp(argv[1], "threads") == 0)
+      threads(n);
    else
       return 2;
    return 0;
