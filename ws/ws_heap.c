@@ -143,7 +143,7 @@ static Interval* insert_interval(OSet* set, Addr start, SizeT len)
 /*------------------------------------------------------------*/
 
 static OSet* blocks;    /* live blocks */
-static OSet* arenas;    /* anonymous mappings that held blocks */
+static OSet* arenas;    /* the parts of arenas that held blocks */
 
 static struct {
    ULong allocs;        /* blocks recorded */
@@ -159,28 +159,38 @@ static struct {
 static Addr  last_arena_start = 1;
 static SizeT last_arena_len   = 0;
 
-/* A block in an anonymous mapping much larger than itself shows that
-   mapping to be an arena (a big block that malloc mmapped on its own
-   fills its mapping, and its address range may soon hold something
-   else). */
-static void note_arena(Addr block, SizeT size)
+/* glibc's malloc: a chunk with a mapping of its own has the IS_MMAPPED
+   bit in the size word just before the block; other blocks outside the
+   brk heap lie in an arena's heap, which starts at a multiple of
+   HEAP_MAX_SIZE and never spans more. */
+#define GLIBC_IS_MMAPPED    0x2
+#define GLIBC_HEAP_MAX_SIZE (64UL << 20)
+
+/* Notes the arena of a block that lies in one: the part of its
+   anonymous mapping inside its arena's heap (the address space manager
+   merges neighbouring mappings, so the mapping alone could take in
+   memory that is not the allocator's). */
+static void note_arena(Addr block)
 {
    NSegment const* seg;
-   Addr start;
-   SizeT len;
+   const UWord* size_word = (const UWord*)block - 1;
+   Addr heap_start = block & ~(GLIBC_HEAP_MAX_SIZE - 1);
+   Addr start, end;
    if (block - last_arena_start < last_arena_len)
       return;
    seg = VG_(am_find_nsegment)(block);
-   if (seg == NULL || seg->kind != SkAnonC || seg->isCH)
+   if (seg == NULL || seg->kind != SkAnonC || seg->isCH
+       || !VG_(am_is_valid_for_client)((Addr)size_word, sizeof *size_word,
+                                       VKI_PROT_READ)
+       || (*size_word & GLIBC_IS_MMAPPED))
       return;
-   start = seg->start;
-   len = seg->end - seg->start + 1;
-   if (len <= size + 2 * VKI_PAGE_SIZE)
-      return;
-   remove_overlapping(arenas, start, len);
-   insert_interval(arenas, start, len);
+   start = seg->start > heap_start ? seg->start : heap_start;
+   end = seg->end < heap_start + GLIBC_HEAP_MAX_SIZE - 1
+       ? seg->end : heap_start + GLIBC_HEAP_MAX_SIZE - 1;
+   remove_overlapping(arenas, start, end - start + 1);
+   insert_interval(arenas, start, end - start + 1);
    last_arena_start = start;
-   last_arena_len = len;
+   last_arena_len = end - start + 1;
 }
 
 /* The block of the latest free, until a block is made there again. */
@@ -197,7 +207,7 @@ static void add_block(Addr block, SizeT size, ExeContext* site)
    stats.allocs++;
    if (block == last_freed)
       last_freed = 0;
-   note_arena(block, size);
+   note_arena(block);
 }
 
 static void remove_block(Addr block)
