@@ -30,14 +30,24 @@
 
 #include "ws_heap.h"
 
+/* Whether segment |seg| holds the stack whose highest byte is
+   |stack_max|: a thread's current stack bounds begin at the lowest
+   stack pointer it has now, but the stack has been deeper before, in
+   the same mapping. */
+static Bool in_stack_segment(NSegment const* seg, Addr stack_max)
+{
+   return seg != NULL && seg->kind == SkAnonC
+          && seg->start <= stack_max && stack_max <= seg->end;
+}
+
 /* What lives at |a|, in the order of the table in output-format.md: a
    page can hold several things and the first found names it.  The
    heap block is the one containing |a| or, failing that, the first
    block that starts further on in a's page, so that the owner of a
    page of small blocks is one of them rather than the allocator's
-   header before the first.  o->name is the debug info's or the
-   address space manager's string: use it before asking them anything
-   else. */
+   header before the first.  A thread's stack is named for any
+   address in its page.  o->name is the debug info's or the address
+   space manager's string: use it before asking them anything else. */
 void WS_(owner_of)(Addr a, WS_Owner* o)
 {
    Addr page_end = (a | (WS_(clo_pagesize) - 1)) + 1;
@@ -65,15 +75,16 @@ void WS_(owner_of)(Addr a, WS_Owner* o)
       o->name = name;
       return;
    }
+   seg = VG_(am_find_nsegment)(a);
    VG_(thread_stack_reset_iter)(&tid);
    while (VG_(thread_stack_next)(&tid, &stack_min, &stack_max)) {
-      if (a >= stack_min && a <= stack_max) {
+      if (a <= stack_max && (page_end - 1 >= stack_min
+                             || in_stack_segment(seg, stack_max))) {
          o->kind = WS_OwnStack;
          o->tid = tid;
          return;
       }
    }
-   seg = VG_(am_find_nsegment)(a);
    if (seg != NULL && seg->kind == SkFileC
        && (name = VG_(am_get_filename)(seg)) != NULL) {
       o->kind = WS_OwnFile;
