@@ -107,21 +107,21 @@ static OSet* new_interval_set(const HChar* cc)
                               VG_(malloc), cc, VG_(free));
 }
 
-/* Removes every interval that overlaps [start, start + len). */
+/* Removes every interval that overlaps [start, start + len).  The
+   iterator starts at the first interval that contains |start| or lies
+   after it: one walk down the tree when nothing overlaps. */
 static UInt remove_overlapping(OSet* set, Addr start, SizeT len)
 {
    UInt removed = 0;
-   Interval* iv;
-   if ((iv = VG_(OSetGen_Remove)(set, &start)) != NULL) {
-      VG_(OSetGen_FreeNode)(set, iv);
-      removed++;
-   }
    for (;;) {
+      Interval* iv;
+      Addr key;
       VG_(OSetGen_ResetIterAt)(set, &start);
       iv = VG_(OSetGen_Next)(set);
-      if (iv == NULL || iv->start - start >= len)
+      if (iv == NULL || (iv->start > start && iv->start - start >= len))
          return removed;
-      iv = VG_(OSetGen_Remove)(set, &iv->start);
+      key = iv->start;
+      iv = VG_(OSetGen_Remove)(set, &key);
       VG_(OSetGen_FreeNode)(set, iv);
       removed++;
    }
@@ -154,10 +154,10 @@ static struct {
    ULong dropped;       /* pending calls whose return never came */
 } stats;
 
-/* The last arena range seen, so that most blocks need no segment
-   lookup. */
-static Addr  last_arena_start = 1;
-static SizeT last_arena_len   = 0;
+/* The last range found to be the brk heap or an arena, so that most
+   blocks need no segment lookup. */
+static Addr  known_start = 1;
+static SizeT known_len   = 0;
 
 /* glibc's malloc: a chunk with a mapping of its own has the IS_MMAPPED
    bit in the size word just before the block; other blocks outside the
@@ -176,10 +176,15 @@ static void note_arena(Addr block)
    const UWord* size_word = (const UWord*)block - 1;
    Addr heap_start = block & ~(GLIBC_HEAP_MAX_SIZE - 1);
    Addr start, end;
-   if (block - last_arena_start < last_arena_len)
+   if (block - known_start < known_len)
       return;
    seg = VG_(am_find_nsegment)(block);
-   if (seg == NULL || seg->kind != SkAnonC || seg->isCH
+   if (seg != NULL && seg->kind == SkAnonC && seg->isCH) {
+      known_start = seg->start;
+      known_len = seg->end - seg->start + 1;
+      return;
+   }
+   if (seg == NULL || seg->kind != SkAnonC
        || !VG_(am_is_valid_for_client)((Addr)size_word, sizeof *size_word,
                                        VKI_PROT_READ)
        || (*size_word & GLIBC_IS_MMAPPED))
@@ -189,8 +194,8 @@ static void note_arena(Addr block)
        ? seg->end : heap_start + GLIBC_HEAP_MAX_SIZE - 1;
    remove_overlapping(arenas, start, end - start + 1);
    insert_interval(arenas, start, end - start + 1);
-   last_arena_start = start;
-   last_arena_len = end - start + 1;
+   known_start = start;
+   known_len = end - start + 1;
 }
 
 /* The block of the latest free, until a block is made there again. */
