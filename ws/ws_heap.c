@@ -231,6 +231,15 @@ static void remove_block(Addr block)
    stats.frees++;
 }
 
+/* A block given back.  operator delete frees with free(), and glibc's
+   realloc(p, 0) too: the inner call is for the block just freed. */
+static void free_block(Addr block)
+{
+   if (block != 0 && block != last_freed)
+      remove_block(block);
+   last_freed = block;
+}
+
 Bool WS_(heap_block_of)(Addr a, Addr* block, SizeT* size, ExeContext** site)
 {
    const Interval* iv;
@@ -383,11 +392,7 @@ static VG_REGPARM(0) void heap_entered(UWord kind, Addr sp, UWord a0,
    Pending* p = &pending[tid];
 
    if (kind == Fn_Free) {
-      /* operator delete frees with free(): the inner call is for the
-         block just freed. */
-      if (a0 != 0 && a0 != last_freed)
-         remove_block(a0);
-      last_freed = a0;
+      free_block(a0);
       return;
    }
    if (p->active) {
@@ -432,8 +437,8 @@ static void allocation_done(const Pending* p, UWord result)
    case Fn_Realloc:
       /* realloc(p, 0) frees p and returns NULL; a failed realloc
          leaves p alone. */
-      if (p->a0 != 0 && (result != 0 || p->a1 == 0))
-         remove_block(p->a0);
+      if (result != 0 || p->a1 == 0)
+         free_block(p->a0);
       if (result != 0)
          add_block(result, p->a1, p->site);
       break;

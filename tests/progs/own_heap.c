@@ -3,9 +3,10 @@
 
    own_heap calls N      N rounds of one call of each C allocation
                          function, every block freed again: per round
-                         8 blocks allocated (the realloc that moves
-                         counts as one and frees its old block) and 8
-                         freed; the program's own start-up adds the
+                         9 blocks allocated (the realloc that moves
+                         counts as one and frees its old block) and 9
+                         freed (realloc(p, 0) frees p); the program's
+                         own start-up adds the
                          same blocks whatever N is.
    own_heap leak N       N blocks of 100 bytes from one malloc, kept.
    own_heap threads N    4 threads doing "calls N" at the same time. */
@@ -27,7 +28,9 @@ static void calls(long n)
       void* e = aligned_alloc(64, 128);
       void* f = memalign(4096, 10);
       void* g = valloc(100);
+      void* h = malloc(8);
       c = realloc(c, 100000);               /* moves: frees the old */
+      h = realloc(h, 0);                    /* frees h, returns NULL */
       if (posix_memalign(&d, 64, 100) != 0)
          abort();
       if (!a || !b || !c || !d || !e || !f || !g)
@@ -39,6 +42,7 @@ static void calls(long n)
       free(e);
       free(f);
       free(g);
+      free(h);
       free(NULL);                           /* ignored */
    }
 }
