@@ -20,13 +20,18 @@
    Owners): a live heap block and the stack that allocated it (from
    ws_heap.c), heap memory in no live block, a global variable, a
    thread's stack, a mapped file, other anonymous memory, or nothing
-   known. */
+   known; how an owner is written (in the output file, for gdb); and
+   the breakdown of the data working set by owner at each peak. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_debuginfo.h"
+#include "pub_tool_gdbserver.h"
 #include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
 #include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_oset.h"
 
 #include "ws_heap.h"
 
@@ -45,9 +50,9 @@ static Bool in_stack_segment(NSegment const* seg, Addr stack_max)
    heap block is the one containing |a| or, failing that, the first
    block that starts further on in a's page, so that the owner of a
    page of small blocks is one of them rather than the allocator's
-   header before the first.  A thread's stack is named for any
-   address in its page.  o->name is the debug info's or the address
-   space manager's string: use it before asking them anything else. */
+   header before the first.  o->name is the debug info's or the
+   address space manager's string: use it before asking them anything
+   else. */
 void WS_(owner_of)(Addr a, WS_Owner* o)
 {
    Addr page_end = (a | (WS_(clo_pagesize) - 1)) + 1;
@@ -95,6 +100,236 @@ void WS_(owner_of)(Addr a, WS_Owner* o)
    } else {
       o->kind = WS_OwnUnknown;
    }
+}
+
+/*------------------------------------------------------------*/
+/*--- Writing owners                                       ---*/
+/*------------------------------------------------------------*/
+
+/* Appends a symbol or path as the last thing on a line: control
+   characters would break the line and a blank next to another blank
+   or at an end would break the grammar's single spaces, so these
+   become '?' and '_'. */
+static void out_name(const HChar* s)
+{
+   SizeT i, len = VG_(strlen)(s);
+   if (len == 0) {
+      WS_(out_printf)("???");
+      return;
+   }
+   for (i = 0; i < len; i++) {
+      HChar c = s[i];
+      if ((UChar)c < 0x20 || c == 0x7f)
+         c = '?';
+      else if (c == ' ' && (i == 0 || i == len - 1 || s[i - 1] == ' '))
+         c = '_';
+      WS_(out_printf)("%c", c);
+   }
+}
+
+void WS_(out_owner_line)(const HChar* prefix, const WS_Owner* o,
+                         Bool with_block)
+{
+   UInt stack_id = 0;
+   if (o->kind == WS_OwnHeap)
+      stack_id = WS_(out_stack)(o->site);     /* before the line starts */
+   WS_(out_printf)("%s ", prefix);
+   switch (o->kind) {
+   case WS_OwnHeap:
+      WS_(out_printf)("heap %u", stack_id);
+      if (with_block)
+         WS_(out_printf)(" %#lx %lu", o->block, o->size);
+      break;
+   case WS_OwnHeapOther:
+      WS_(out_printf)("heap-other");
+      break;
+   case WS_OwnGlobal:
+      WS_(out_printf)("global ");
+      out_name(o->name);
+      break;
+   case WS_OwnStack:
+      WS_(out_printf)("stack %u", o->tid);
+      break;
+   case WS_OwnFile:
+      WS_(out_printf)("file ");
+      out_name(o->name);
+      break;
+   case WS_OwnAnon:
+      WS_(out_printf)("anon");
+      break;
+   case WS_OwnUnknown:
+      WS_(out_printf)("unknown");
+      break;
+   }
+   WS_(out_end_line)();
+}
+
+/* For people, under a page's line: one "owner:" line indented by four
+   blanks, and for a heap block the allocating stack below it. */
+void WS_(monitor_owner)(const WS_Owner* o)
+{
+   switch (o->kind) {
+   case WS_OwnHeap:
+      VG_(gdb_printf)("    owner: heap block %#lx of %lu bytes, "
+                      "allocated at\n", o->block, o->size);
+      WS_(monitor_stack)(o->site, "      ");
+      break;
+   case WS_OwnHeapOther:
+      VG_(gdb_printf)("    owner: heap memory in no live block\n");
+      break;
+   case WS_OwnGlobal:
+      VG_(gdb_printf)("    owner: global variable %s\n", o->name);
+      break;
+   case WS_OwnStack:
+      VG_(gdb_printf)("    owner: stack of thread %u\n", o->tid);
+      break;
+   case WS_OwnFile:
+      VG_(gdb_printf)("    owner: mapping of %s\n", o->name);
+      break;
+   case WS_OwnAnon:
+      VG_(gdb_printf)("    owner: anonymous memory\n");
+      break;
+   case WS_OwnUnknown:
+      VG_(gdb_printf)("    owner: unknown\n");
+      break;
+   }
+}
+
+/*------------------------------------------------------------*/
+/*--- The breakdown at a peak                              ---*/
+/*------------------------------------------------------------*/
+
+/* The pages of one owner, as the breakdown sums them: heap blocks by
+   allocating stack, globals by symbol, stacks by thread, files by
+   path. */
+typedef struct {
+   WS_OwnerKind kind;
+   UWord        key;      /* heap: the stack; stack: the tid */
+   HChar*       name;     /* global, file: a copy */
+   ULong        pages;
+} Group;
+
+static Word cmp_group(const void* keyV, const void* elemV)
+{
+   const Group* k = keyV;
+   const Group* e = elemV;
+   if (k->kind != e->kind)
+      return k->kind < e->kind ? -1 : 1;
+   if (k->key != e->key)
+      return k->key < e->key ? -1 : 1;
+   if (k->name == NULL || e->name == NULL)
+      return 0;
+   return VG_(strcmp)(k->name, e->name);
+}
+
+typedef struct {
+   OSet* groups;
+   Stamp first;          /* the window's first epoch */
+} BreakdownWalk;
+
+static void count_page(Stamp* slot, Addr page, void* opaque)
+{
+   BreakdownWalk* w = opaque;
+   Stamp s = *slot & WS_STAMP_MASK;
+   WS_Owner o;
+   Group key;
+   Group* g;
+   if (s == WS_STAMP_NEVER || s < w->first)
+      return;
+   WS_(owner_of)(page << WS_(page_shift), &o);
+   key.kind = o.kind;
+   key.key = o.kind == WS_OwnHeap ? (UWord)o.site
+           : o.kind == WS_OwnStack ? o.tid : 0;
+   key.name = o.kind == WS_OwnGlobal || o.kind == WS_OwnFile
+            ? (HChar*)o.name : NULL;
+   g = VG_(OSetGen_Lookup)(w->groups, &key);
+   if (g == NULL) {
+      g = VG_(OSetGen_AllocNode)(w->groups, sizeof(Group));
+      *g = key;
+      if (key.name != NULL)
+         g->name = VG_(strdup)("ws.owners.name", key.name);
+      g->pages = 0;
+      VG_(OSetGen_Insert)(w->groups, g);
+   }
+   g->pages++;
+}
+
+/* Largest first; ties in the order of the owner table, then by stack
+   number, thread or name, so that a run's output does not depend on
+   where ws's own memory lies. */
+static Int cmp_pages_down(const void* aV, const void* bV)
+{
+   const Group* a = *(const Group* const*)aV;
+   const Group* b = *(const Group* const*)bV;
+   if (a->pages != b->pages)
+      return a->pages > b->pages ? -1 : 1;
+   if (a->kind != b->kind)
+      return a->kind < b->kind ? -1 : 1;
+   if (a->kind == WS_OwnHeap) {
+      UInt ua = VG_(get_ECU_from_ExeContext)((ExeContext*)a->key);
+      UInt ub = VG_(get_ECU_from_ExeContext)((ExeContext*)b->key);
+      return ua < ub ? -1 : ua > ub ? 1 : 0;
+   }
+   if (a->key != b->key)
+      return a->key < b->key ? -1 : 1;
+   if (a->name != NULL && b->name != NULL)
+      return VG_(strcmp)(a->name, b->name);
+   return 0;
+}
+
+/* At most this many owner lines, the last one "rest" when there are
+   more owners. */
+#define WS_BREAKDOWN_LINES 10
+
+void WS_(out_breakdown)(ULong n)
+{
+   Addr last_page = ((Addr)1 << (WS_ADDR_BITS - WS_(page_shift))) - 1;
+   BreakdownWalk w;
+   Group** sorted;
+   Group* g;
+   UInt n_groups, i;
+   ULong rest = 0;
+   HChar prefix[64];
+
+   w.groups = VG_(OSetGen_Create)(0, cmp_group, VG_(malloc),
+                                  "ws.owners.groups", VG_(free));
+   w.first = WS_(window_first_stamp)();
+   WS_(pt_for_range)(&WS_(tables)[WS_Data], 0, last_page, count_page, &w);
+
+   n_groups = VG_(OSetGen_Size)(w.groups);
+   sorted = VG_(malloc)("ws.owners.sorted", (n_groups + 1) * sizeof *sorted);
+   i = 0;
+   VG_(OSetGen_ResetIter)(w.groups);
+   while ((g = VG_(OSetGen_Next)(w.groups)) != NULL)
+      sorted[i++] = g;
+   VG_(ssort)(sorted, n_groups, sizeof *sorted, cmp_pages_down);
+
+   for (i = 0; i < n_groups; i++) {
+      WS_Owner o;
+      g = sorted[i];
+      if (n_groups > WS_BREAKDOWN_LINES && i >= WS_BREAKDOWN_LINES - 1) {
+         rest += g->pages;
+         continue;
+      }
+      VG_(memset)(&o, 0, sizeof o);
+      o.kind = g->kind;
+      o.site = g->kind == WS_OwnHeap ? (ExeContext*)g->key : NULL;
+      o.tid = g->kind == WS_OwnStack ? (ThreadId)g->key : 0;
+      o.name = g->name;
+      VG_(snprintf)(prefix, sizeof prefix, "owner %llu %llu", n, g->pages);
+      WS_(out_owner_line)(prefix, &o, False);
+   }
+   if (n_groups > WS_BREAKDOWN_LINES) {
+      WS_(out_printf)("owner %llu %llu rest", n, rest);
+      WS_(out_end_line)();
+   }
+
+   for (i = 0; i < n_groups; i++) {
+      if (sorted[i]->name != NULL)
+         VG_(free)(sorted[i]->name);
+   }
+   VG_(free)(sorted);
+   VG_(OSetGen_Destroy)(w.groups);
 }
 
 /*--------------------------------------------------------------------*/
