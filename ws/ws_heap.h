@@ -16,10 +16,10 @@
    The GNU General Public License is contained in the file COPYING.
 */
 
-/* What ws_heap.c offers beyond the heap interface of ws_global.h: the
-   hook ws_main.c chains after the instrumentation, the questions
-   ws_owners.c asks, and the --stats=yes lines.  Only ws_main.c,
-   ws_heap.c and ws_owners.c include it. */
+/* What ws_heap.c and ws_owners.c offer beyond the heap interface of
+   ws_global.h: the hook ws_main.c chains after the instrumentation, the
+   questions ws_owners.c asks, an owner as text, and the --stats=yes
+   lines. */
 
 #ifndef __WS_HEAP_H
 #define __WS_HEAP_H
@@ -42,6 +42,12 @@ Bool WS_(heap_first_block_in)(Addr from, Addr to, Addr* block, SizeT* size,
 /* Whether |a| lies in memory the allocator manages (the brk heap, or
    an anonymous mapping in which ws has seen blocks: an arena). */
 Bool WS_(heap_arena_contains)(Addr a);
+
+/* |o| as the output grammar spells it, into |buf| (a heap owner's
+   stack is written to the output file first, if it is not there): for
+   lines built elsewhere than in the output file, such as dump files. */
+void WS_(owner_text)(const WS_Owner* o, Bool with_block, HChar* buf,
+                     SizeT size);
 
 /* The "heap:" lines of --stats=yes. */
 void WS_(heap_print_stats)(void);

@@ -32,6 +32,7 @@
 #include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_oset.h"
+#include "pub_tool_vki.h"
 
 #include "ws_heap.h"
 
@@ -106,61 +107,73 @@ void WS_(owner_of)(Addr a, WS_Owner* o)
 /*--- Writing owners                                       ---*/
 /*------------------------------------------------------------*/
 
-/* Appends a symbol or path as the last thing on a line: control
-   characters would break the line and a blank next to another blank
-   or at an end would break the grammar's single spaces, so these
-   become '?' and '_'. */
-static void out_name(const HChar* s)
+/* Copies a symbol or path, which ends its line, into |buf| of |size|
+   bytes: control characters would break the line and a blank next to
+   another blank or at an end would break the grammar's single spaces,
+   so these become '?' and '_'.  Returns the characters written. */
+static SizeT tidy_name(const HChar* s, HChar* buf, SizeT size)
 {
    SizeT i, len = VG_(strlen)(s);
    if (len == 0) {
-      WS_(out_printf)("???");
-      return;
+      s = "???";
+      len = 3;
    }
-   for (i = 0; i < len; i++) {
+   for (i = 0; i < len && i + 1 < size; i++) {
       HChar c = s[i];
       if ((UChar)c < 0x20 || c == 0x7f)
          c = '?';
       else if (c == ' ' && (i == 0 || i == len - 1 || s[i - 1] == ' '))
          c = '_';
-      WS_(out_printf)("%c", c);
+      buf[i] = c;
+   }
+   if (size > 0)
+      buf[i] = '\0';
+   return i;
+}
+
+void WS_(owner_text)(const WS_Owner* o, Bool with_block, HChar* buf,
+                     SizeT size)
+{
+   SizeT n;
+   switch (o->kind) {
+   case WS_OwnHeap:
+      if (with_block)
+         VG_(snprintf)(buf, size, "heap %u %#lx %lu", WS_(out_stack)(o->site),
+                       o->block, o->size);
+      else
+         VG_(snprintf)(buf, size, "heap %u", WS_(out_stack)(o->site));
+      return;
+   case WS_OwnGlobal:
+   case WS_OwnFile:
+      n = VG_(snprintf)(buf, size, o->kind == WS_OwnGlobal ? "global "
+                                                           : "file ");
+      if (n < size)
+         tidy_name(o->name, buf + n, size - n);
+      return;
+   case WS_OwnStack:
+      VG_(snprintf)(buf, size, "stack %u", o->tid);
+      return;
+   case WS_OwnHeapOther:
+      VG_(snprintf)(buf, size, "heap-other");
+      return;
+   case WS_OwnAnon:
+      VG_(snprintf)(buf, size, "anon");
+      return;
+   case WS_OwnUnknown:
+      VG_(snprintf)(buf, size, "unknown");
+      return;
    }
 }
+
+/* Room for the longest owner: "file " and a path. */
+#define WS_OWNER_TEXT_MAX (VKI_PATH_MAX + 16)
 
 void WS_(out_owner_line)(const HChar* prefix, const WS_Owner* o,
                          Bool with_block)
 {
-   UInt stack_id = 0;
-   if (o->kind == WS_OwnHeap)
-      stack_id = WS_(out_stack)(o->site);     /* before the line starts */
-   WS_(out_printf)("%s ", prefix);
-   switch (o->kind) {
-   case WS_OwnHeap:
-      WS_(out_printf)("heap %u", stack_id);
-      if (with_block)
-         WS_(out_printf)(" %#lx %lu", o->block, o->size);
-      break;
-   case WS_OwnHeapOther:
-      WS_(out_printf)("heap-other");
-      break;
-   case WS_OwnGlobal:
-      WS_(out_printf)("global ");
-      out_name(o->name);
-      break;
-   case WS_OwnStack:
-      WS_(out_printf)("stack %u", o->tid);
-      break;
-   case WS_OwnFile:
-      WS_(out_printf)("file ");
-      out_name(o->name);
-      break;
-   case WS_OwnAnon:
-      WS_(out_printf)("anon");
-      break;
-   case WS_OwnUnknown:
-      WS_(out_printf)("unknown");
-      break;
-   }
+   HChar text[WS_OWNER_TEXT_MAX];
+   WS_(owner_text)(o, with_block, text, sizeof text);   /* stacks first */
+   WS_(out_printf)("%s %s", prefix, text);
    WS_(out_end_line)();
 }
 
