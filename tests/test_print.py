@@ -736,8 +736,9 @@ def test_html_threads(tmp_path):
 
 
 def test_html_screenshot(tmp_path):
-    """A picture of the report, hovering a sample, for people to look at:
-    tests/print_out/ws-report.png in the build tree."""
+    """Pictures of the report, hovering a sample and with a peak's
+    details open, for people to look at: tests/print_out/ws-report.png
+    and ws-report-peak.png in the build tree."""
     path = os.path.join(GOLDEN, "phases.ws")
     report = str(tmp_path / "phases.html")
     ws_print("--html", report, path)
@@ -751,3 +752,12 @@ def test_html_screenshot(tmp_path):
     os.makedirs(OUT_DIR, exist_ok=True)
     shutil.copy(png, os.path.join(OUT_DIR, "ws-report.png"))
     print("screenshot: %s" % os.path.join(OUT_DIR, "ws-report.png"))
+    # and a version 3 report with a peak's details open
+    report = str(tmp_path / "spikes.html")
+    ws_print("--html", report, os.path.join(GOLDEN, "spikes-v3.ws"))
+    png = str(tmp_path / "ws-report-peak.png")
+    chromium("file://%s?test=click:peak:0" % report, "--screenshot=" + png,
+             "--window-size=1200,1300")
+    with open(png, "rb") as f:
+        assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+    shutil.copy(png, os.path.join(OUT_DIR, "ws-report-peak.png"))
