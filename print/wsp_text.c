@@ -986,7 +986,8 @@ static void hot_pages(FILE *out, const struct wsp_file *f, int width)
    if (f->version < 3 || !f->complete)
       return;
    if (!f->n_hot) {
-      fprintf(out, "\nHot pages: none in the file (--ws-hot=0)\n");
+      fprintf(out, "\nHot pages: none in the file (ws lists them unless "
+              "--ws-hot=0)\n");
       return;
    }
    for (int data = 0; data < 2; data++) {
