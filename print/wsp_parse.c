@@ -826,7 +826,10 @@ static int owner_line(struct parser *p, struct body *b, struct caps *cap)
               || (prev->pages == ol.pages && prev->o.kind > ol.o.kind)))
          return fail(p, "owner lines come largest first, ties in the order "
                      "of the format's owner table");
-      for (size_t i = 0; i < pk->own_n; i++) {
+      /* one line per owner; but two names may be written alike (ws
+         writes a blank or control character in a name as _) */
+      for (size_t i = 0; i < pk->own_n && ol.o.kind != WSP_OWN_GLOBAL
+                         && ol.o.kind != WSP_OWN_FILE; i++) {
          struct wsp_str t = f->owners[pk->own_first + i].o.text;
          if (t.len == ol.o.text.len && memcmp(t.s, ol.o.text.s, t.len) == 0)
             return fail(p, "the owner is named twice for this peak");

@@ -244,32 +244,41 @@ def owners(n, *lines):
                                      for l in lines))
 
 
-def test_reader_owner_lines():
-    ten = ["%d heap 2" % 10, "9 heap-other", "8 global a", "7 global b",
-           "6 stack 1", "5 stack 2", "4 file /a", "3 file /b", "2 anon"]
-    out = wslib.parse_output(owners(0, *ten, "1 unknown"))
-    assert len(out.peaks[0].owners) == 10
-    out = wslib.parse_output(owners(0, *ten, "50 rest"))
-    assert str(out.peaks[0].owners[-1][1]) == "rest"
+TEN = ["%d heap 2" % 10, "9 heap-other", "8 global a", "7 global b",
+       "6 stack 1", "5 stack 2", "4 file /a", "3 file /b", "2 anon"]
+# (peak, owner lines) for owners(): good, then malformed breakdowns
+# (tests/test_print.py gives them to ws_print too)
+OWNERS_GOOD = [
+    (0, TEN + ["1 unknown"]), (0, TEN + ["50 rest"]),
     # ties in the order of the owner table
-    wslib.parse_output(owners(0, "2 heap 2", "2 heap-other", "2 global x",
-                              "2 stack 1", "2 file /f", "2 anon",
-                              "2 unknown"))
-    for lines in ([*ten, "1 unknown", "1 rest"],     # 11 lines
-                  [*ten, "1 unknown", "1 global c"],
-                  ["1 heap 2", "2 anon"],           # not largest first
-                  ["2 anon", "2 heap 2"],           # tie out of table order
-                  ["2 anon", "1 rest"],             # rest without 9 others
-                  ["2 anon", "0 unknown"],          # no pages
-                  ["2 anon", "2 anon"],             # twice
-                  ["2 heap 2 0x4a2c040 8192"],      # a block in a breakdown
-                  ["2 heap 9"],                     # stack 9 undefined
-                  ["2 heap  2"], ["2 global a  b"], ["2 stack x"],
-                  ["2 file"], ["2 heap-other 3"], ["2 code"]):
+    (0, ["2 heap 2", "2 heap-other", "2 global x", "2 stack 1", "2 file /f",
+         "2 anon", "2 unknown"]),
+    # two globals or files whose names are written alike
+    (0, ["2 global a_b", "2 global a_b", "1 file /a_b", "1 file /a_b"])]
+OWNERS_REFUSED = [
+    (0, TEN + ["1 unknown", "1 rest"]),         # 11 lines
+    (0, TEN + ["1 unknown", "1 global c"]),
+    (0, ["1 heap 2", "2 anon"]),                # not largest first
+    (0, ["2 anon", "2 heap 2"]),                # tie out of table order
+    (0, ["2 anon", "1 rest"]),                  # rest without 9 others
+    (0, ["2 anon", "0 unknown"]),               # no pages
+    (0, ["2 anon", "2 anon"]),                  # twice
+    (0, ["2 heap 2", "2 heap 2"]), (0, ["2 stack 1", "2 stack 1"]),
+    (0, ["2 heap 2 0x4a2c040 8192"]),           # a block in a breakdown
+    (0, ["2 heap 9"]),                          # stack 9 undefined
+    (0, ["2 heap  2"]), (0, ["2 global a  b"]), (0, ["2 stack x"]),
+    (0, ["2 file"]), (0, ["2 heap-other 3"]), (0, ["2 code"]),
+    (1, ["5 anon"])]                            # not the peak's number
+
+
+def test_reader_owner_lines():
+    for n, lines in OWNERS_GOOD:
+        out = wslib.parse_output(owners(n, *lines))
+        assert [(p, str(o)) for p, o in out.peaks[0].owners] == [
+            (int(l.split(" ", 1)[0]), l.split(" ", 1)[1]) for l in lines]
+    for n, lines in OWNERS_REFUSED:
         with pytest.raises(wslib.FormatError):
-            wslib.parse_output(owners(0, *lines))
-    with pytest.raises(wslib.FormatError):           # not the peak's number
-        wslib.parse_output(owners(1, "5 anon"))
+            wslib.parse_output(owners(n, *lines))
 
 
 # (old, new, why): GOOD with old replaced by new breaks the grammar

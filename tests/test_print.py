@@ -456,6 +456,17 @@ def test_refused_like_wslib(tmp_path, old, new, why):
         assert m.group(2) == lib.group(1), (str(e.value), p.stderr)
 
 
+def test_owner_lines_like_wslib(tmp_path):
+    for n, lines in test_output.OWNERS_GOOD:
+        p = ws_print("--csv", write(tmp_path, test_output.owners(n, *lines)))
+        assert p.returncode == 0 and p.stderr == b"", (lines, p.stderr)
+    for n, lines in test_output.OWNERS_REFUSED:
+        path = write(tmp_path, test_output.owners(n, *lines))
+        p = ws_print("--csv", path)
+        assert p.returncode == 1 and ERROR_LINE.match(p.stderr.decode()), (
+            lines, p.stderr)
+
+
 def test_version_3_and_2_read(tmp_path):
     for text in (test_output.GOOD, test_output.GOOD_V2):
         p = ws_print("--csv", write(tmp_path, text))

@@ -448,7 +448,10 @@ class _Reader:
                        block_ok=False)
         if p.owners and p.owners[-1][1].kind == "rest":
             _bad(lineno, line, "'rest' is the last owner line")
-        if any(str(q) == str(o) for _, q in p.owners):
+        # one line per owner; but two names may be written alike (ws
+        # writes a blank or control character in a name as _)
+        if o.kind not in ("global", "file") and any(
+                str(q) == str(o) for _, q in p.owners):
             _bad(lineno, line, "owner %s given twice" % o)
         if p.owners and o.kind != "rest":
             prev_pages, prev = p.owners[-1]
