@@ -369,6 +369,14 @@ def test_no_symbols(ws, tmp_path):
             text = f.read()
         for name in names:
             assert name not in text and name not in run.stderr, name
+        # format 3: stacks and hot pages name code by ip location
+        # function; in the stripped program both are placeholders
+        wheres = [w for frames in out.stacks.values() for w in frames] + \
+            [h.where for kind in out.hot for h in out.hot[kind]]
+        own = "(%s)" % os.path.basename(argv[0])
+        for w in wheres:
+            if w.location == own:
+                assert w.function == "???", w
 
 
 def test_cxx_exceptions(ws, tmp_path):
