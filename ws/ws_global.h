@@ -299,6 +299,8 @@ void  WS_(threads_init)(void);
    before this touch was |prev|. */
 void  WS_(thread_touch)(ThreadId tid, WS_Kind kind, Addr page, Stamp prev);
 /* Before a sample: move every thread's window to start at |first|. */
+/* In a forked child: only thread |tid| is left. */
+void  WS_(threads_after_fork)(ThreadId tid);
 void  WS_(threads_advance)(Stamp first);
 /* Appends " shared tid insn data ..." columns to a sample line. */
 void  WS_(threads_write_columns)(void);

@@ -135,17 +135,38 @@ void WS_(thread_created)(ThreadId parent, ThreadId child)
       thread_state(child);
 }
 
-void WS_(thread_exited)(ThreadId tid)
+static void forget_thread(ThreadId tid)
 {
    Int kind;
-   WS_(out_event)("thread-exit %u", tid);
-   if (!WS_(clo_per_thread) || !threads[tid].live)
+   if (!threads[tid].live)
       return;
    for (kind = 0; kind < 2; kind++) {
       WS_(pt_free)(&threads[tid].tables[kind]);
       WS_(win_free)(&threads[tid].windows[kind]);
    }
    threads[tid].live = False;
+}
+
+void WS_(thread_exited)(ThreadId tid)
+{
+   WS_(out_event)("thread-exit %u", tid);
+   if (WS_(clo_per_thread))
+      forget_thread(tid);
+}
+
+/* A forked child has only the thread that called fork; Valgrind drops
+   the others without telling the tool, so their columns go here (the
+   child's file never had them: no thread-exit events).  Pages they
+   shared in the window stay shared, as the window itself goes on. */
+void WS_(threads_after_fork)(ThreadId tid)
+{
+   ThreadId t;
+   if (!WS_(clo_per_thread))
+      return;
+   for (t = 1; t < VG_N_THREADS; t++)
+      if (t != tid)
+         forget_thread(t);
+   running = tid;
 }
 
 void WS_(thread_running)(ThreadId tid, ULong blocks_dispatched)
