@@ -301,6 +301,40 @@ def test_vfork_exit_and_fork_child_trailer(tmp_path):
     assert len(inside) >= 27 and {s.data for s in inside} == {20}
 
 
+def test_fork_with_threads_per_thread(tmp_path):
+    """fork while three other threads wait: the child has the forking
+    thread only, so its samples carry that thread's columns alone (they
+    carried the three absent threads as 0 0 to the end), and its windows
+    inside the loop hold the loop page and its 20 pages; the parent's
+    windows inside its own loop, before the fork, carry all four."""
+    argv = [P("rel_clone"), "fork-threads", "5"]
+    rc, stdout = none_run(argv)
+    assert (rc, stdout) == (6, "clone done\nchild exited 5\n")
+    got = _trace_children(tmp_path, argv, ["--ws-per-thread=yes"])
+    assert got[:2] == (rc, stdout), got[:2]
+    files = got[2]
+    assert len(files) == 2
+    (child,) = [o for o in files if o.header["ppid"] in
+                [x.header["pid"] for x in files]]
+    (parent,) = [o for o in files if o is not child]
+    assert child.samples and all(set(s.threads) == {1}
+                                 for s in child.samples), \
+        [s.threads for s in child.samples]
+    inside = [s for s in child.samples if s.insn == 1]
+    assert len(inside) >= 8 and all(
+        (s.data, s.shared, s.threads) == (20, 0, {1: (1, 20)})
+        for s in inside), wslib.show(child.samples)
+    assert [e.args for e in child.events] == [["1"]]     # main's exit
+    exits = sorted(int(e.args[0]) for e in parent.events
+                   if e.kind == "thread-exit")
+    assert exits == [1, 2, 3, 4]
+    inside = [s for s in parent.samples if s.insn == 1]
+    assert len(inside) >= 1 and all(
+        (s.data, s.threads) == (10, {1: (1, 10), 2: (0, 0), 3: (0, 0),
+                                     4: (0, 0)}) for s in inside), \
+        [(s, s.threads) for s in parent.samples]
+
+
 def test_raw_clone(ws):
     """A thread made by the clone system call itself, on a stack mapped by
     the program, that leaves with the exit system call: the same output

@@ -3,6 +3,7 @@
    usage: rel_clone vfork STATUS PROG [ARG...]
           rel_clone vfork-exit STATUS
           rel_clone clone STATUS
+          rel_clone fork-threads STATUS
 
    vfork       vfork(), the child execs PROG ARG... (exit status 127 if
                that fails); the parent waits for it, prints "child
@@ -22,10 +23,19 @@
                then waits on the child-tid futex until the kernel clears
                it, prints "joined" and exits with STATUS.
 
+   fork-threads
+               three threads wait reading a pipe while main writes its
+               10 pages (about 300,000 instructions) and forks; the
+               child (which has main's thread only) writes one byte to
+               each of 20 pages for about 1,000,000 instructions and calls
+               _exit(STATUS); the parent prints "child exited N", lets
+               the threads end, joins them and exits with N + 1.
+
    Exit status 2 on bad arguments. */
 
 #define _GNU_SOURCE
 #include <linux/futex.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
 #include <sys/syscall.h>
@@ -120,6 +130,44 @@ static int clone_mode(long status)
    return (int)status;
 }
 
+static int wait_child(pid_t pid);
+
+static int pipe_fds[2];
+
+static void *wait_for_pipe(void *arg)
+{
+   char c;
+   (void)arg;
+   return (void *)(long)read(pipe_fds[0], &c, 1);
+}
+
+static int fork_threads_mode(long status)
+{
+   pthread_t t[3];
+   int i;
+   child_pages = ws_map(20 * PAGE);
+   if (pipe(pipe_fds) != 0)
+      return 2;
+   for (i = 0; i < 3; i++)
+      if (pthread_create(&t[i], NULL, wait_for_pipe, NULL) != 0)
+         return 2;
+   rel_clone_main_touch(ws_map(10 * PAGE), 10, PAGE, DELAY,
+                        ws_sweeps_for(300000, 10,
+                                      WS_LOOP_PER_ELEMENT(1, DELAY)));
+   fflush(stdout);
+   pid_t pid = fork();
+   if (pid == 0) {
+      child(NULL);
+      _exit((int)status);
+   }
+   int n = wait_child(pid);
+   if (write(pipe_fds[1], "xxx", 3) != 3)
+      return 2;
+   for (i = 0; i < 3; i++)
+      pthread_join(t[i], NULL);
+   return n < 0 ? 4 : n + 1;
+}
+
 static int wait_child(pid_t pid)
 {
    int st;
@@ -166,6 +214,8 @@ int main(int argc, char **argv)
    }
    if (!strcmp(argv[1], "clone") && argc == 3)
       return clone_mode(status);
+   if (!strcmp(argv[1], "fork-threads") && argc == 3)
+      return fork_threads_mode(status);
    fprintf(stderr, "rel_clone: bad mode '%s'\n", argv[1]);
    return 2;
 }
