@@ -259,6 +259,9 @@ void  WS_(region_mark)(const HChar* label);
 void  WS_(region_open)(void);
 void  WS_(region_close)(void);
 void  WS_(region_sample)(ULong insn, ULong data);
+/* In a forked child: only the open region, without the parent's
+   samples. */
+void  WS_(regions_after_fork)(void);
 void  WS_(regions_report)(void (*report)(const HChar* label, ULong regions,
                                          ULong samples, const ULong sum[2],
                                          const ULong peak[2],

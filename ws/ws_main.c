@@ -59,6 +59,7 @@ extern Bool VG_(clo_read_inline_info);
 static void ws_after_fork_child(ThreadId tid)
 {
    WS_(sampler_after_fork)();
+   WS_(regions_after_fork)();
    WS_(threads_after_fork)(tid);
    WS_(out_after_fork)(tid);
 }

@@ -120,6 +120,24 @@ void WS_(region_close)(void)
    }
 }
 
+/* A forked child's file holds none of the parent's samples, so the
+   regions it reports are its own: those closed before the fork are
+   forgotten, and an open one goes on (with its name and the pages it
+   touched so far, as the window does) without the parent's samples. */
+void WS_(regions_after_fork)(void)
+{
+   Word i;
+   if (regions != NULL) {
+      for (i = 0; i < VG_(sizeXA)(regions); i++)
+         VG_(free)(((Region*)VG_(indexXA)(regions, i))->label);
+      VG_(deleteXA)(regions);
+      regions = NULL;
+   }
+   open_region.samples = 0;
+   open_region.sum[WS_Insn] = open_region.sum[WS_Data] = 0;
+   open_region.peak[WS_Insn] = open_region.peak[WS_Data] = 0;
+}
+
 void WS_(regions_report)(void (*report)(const HChar* label, ULong regions,
                                         ULong samples, const ULong sum[2],
                                         const ULong peak[2],
