@@ -335,6 +335,59 @@ def test_fork_with_threads_per_thread(tmp_path):
         [(s, s.threads) for s in parent.samples]
 
 
+def _region_samples(out):
+    """{label: [samples]} of the measured intervals, each named by the
+    latest mark before its end (a child's first interval is named by the
+    parent's mark before the fork: `parent_mark`)."""
+    res, mark, on = {}, None, 0
+    for e in out.events:
+        if e.kind == "mark":
+            mark = e.args[0]
+        elif e.kind == "start":
+            on = e.t
+        elif e.kind == "stop":
+            res.setdefault(mark, []).extend(
+                s for s in out.samples if on < s.t <= e.t)
+    return res
+
+
+def test_fork_inside_a_region(tmp_path):
+    """A fork inside a region marked "open", after one marked "pre": the
+    child's trailer has "open" (its part of it) and its own "kid", each
+    with the child's own samples; it had "pre" and the parent's samples
+    of "open" too."""
+    argv = [P("rel_clone"), "fork-regions", "5"]
+    rc, stdout = none_run(argv)
+    assert (rc, stdout) == (6, "clone done\nclone done\nchild exited 5\n")
+    got = _trace_children(tmp_path, argv)
+    assert got[:2] == (rc, stdout), got[:2]
+    files = got[2]
+    (child,) = [o for o in files if o.header["ppid"] in
+                [x.header["pid"] for x in files]]
+    (parent,) = [o for o in files if o is not child]
+    assert list(parent.regions) == ["pre", "open"]
+    assert list(child.regions) == ["open", "kid"]
+    parent_parts = _region_samples(parent)
+    child_parts = _region_samples(child)
+    # the child's file starts inside "open": its first stop closes it
+    child_parts["open"] = child_parts.pop(None)
+    for out, parts in ((parent, parent_parts), (child, child_parts)):
+        for label, (n, samples, insn, data) in out.regions.items():
+            got = parts[label]
+            assert (n, samples) == (1, len(got)), (label, out.regions)
+            for kind, (avg, peak, total) in (("insn", insn),
+                                             ("data", data)):
+                vals = [getattr(s, kind) for s in got]
+                assert peak == max(vals), (label, kind, vals)
+                assert abs(avg - sum(vals) / len(vals)) <= 0.05 + 1e-9
+    # "kid": code, the loop's page and child()'s; data, the 20 pages,
+    # the global child_pages, the message write() reads, and child()'s
+    # stack: one page, or two where the frame happens to straddle
+    assert child.regions["kid"][2][2] == 2, child.regions
+    assert 23 <= child.regions["kid"][3][2] <= 24, child.regions
+    assert len(child_parts["kid"]) >= 8
+
+
 def test_raw_clone(ws):
     """A thread made by the clone system call itself, on a stack mapped by
     the program, that leaves with the exit system call: the same output

@@ -4,6 +4,7 @@
           rel_clone vfork-exit STATUS
           rel_clone clone STATUS
           rel_clone fork-threads STATUS
+          rel_clone fork-regions STATUS
 
    vfork       vfork(), the child execs PROG ARG... (exit status 127 if
                that fails); the parent waits for it, prints "child
@@ -31,6 +32,16 @@
                _exit(STATUS); the parent prints "child exited N", lets
                the threads end, joins them and exits with N + 1.
 
+   fork-regions
+               regions around a fork: main writes its 10 pages in a region
+               marked "pre" (about 300,000 instructions), then in one
+               marked "open", and forks inside "open"; the child writes
+               its 20 pages (about 1,000,000 instructions, still in
+               "open"), stops, marks "kid", writes them again in a region
+               of that name and calls _exit(STATUS); the parent writes its
+               pages once more, stops, prints "child exited N" and exits
+               with N + 1.
+
    Exit status 2 on bad arguments. */
 
 #define _GNU_SOURCE
@@ -41,6 +52,8 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <valgrind/ws.h>
 
 #include "wsprog.h"
 
@@ -168,6 +181,42 @@ static int fork_threads_mode(long status)
    return n < 0 ? 4 : n + 1;
 }
 
+static void main_touch(char *own)
+{
+   rel_clone_main_touch(own, 10, PAGE, DELAY,
+                        ws_sweeps_for(300000, 10,
+                                      WS_LOOP_PER_ELEMENT(1, DELAY)));
+}
+
+static int fork_regions_mode(long status)
+{
+   char *own = ws_map(10 * PAGE);
+   child_pages = ws_map(20 * PAGE);
+   WS_STOP;
+   WS_MARK("pre");
+   WS_START;
+   main_touch(own);
+   WS_STOP;
+   WS_MARK("open");
+   WS_START;
+   main_touch(own);
+   fflush(stdout);
+   pid_t pid = fork();
+   if (pid == 0) {
+      child(NULL);
+      WS_STOP;
+      WS_MARK("kid");
+      WS_START;
+      child(NULL);
+      WS_STOP;
+      _exit((int)status);
+   }
+   int n = wait_child(pid);
+   main_touch(own);
+   WS_STOP;
+   return n < 0 ? 4 : n + 1;
+}
+
 static int wait_child(pid_t pid)
 {
    int st;
@@ -216,6 +265,8 @@ int main(int argc, char **argv)
       return clone_mode(status);
    if (!strcmp(argv[1], "fork-threads") && argc == 3)
       return fork_threads_mode(status);
+   if (!strcmp(argv[1], "fork-regions") && argc == 3)
+      return fork_regions_mode(status);
    fprintf(stderr, "rel_clone: bad mode '%s'\n", argv[1]);
    return 2;
 }
