@@ -42,14 +42,14 @@ counted once per file):
       16  monitor commands via ws-monitor (test_monitor.REPLIES)
       99  output files for wslib and ws_print (test_output.REFUSED)
       28  ws_print malformed files (test_print.MALFORMED)
-      58  ws_print fuzz corpus (tests/print_corpus)
+     101  ws_print fuzz corpus (tests/print_corpus)
       10  ws_print options and files (test_print)
        7  ws-monitor: processes gone, not under Valgrind, other tool,
           wrong prefix, no vgdb, no ptrace (test_monitor)
        8  ws_print under memcheck (PRINT_CASES below, refused)
        5  ws-monitor under memcheck (refused, unknown, gone, not
           under Valgrind, bad option)
-     355  total
+     398  total
 """
 
 import os
