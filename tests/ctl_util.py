@@ -1,8 +1,8 @@
-"""Helpers for tests/test_control.py: the parts of output format 2 that
+"""Helpers for tests/test_control.py: the parts of output format 3 that
 client requests and monitor commands add, dump files, and driving a
 program under ws from outside with vgdb and gdb.
 
-- parse_output(): reads an output file of format 2.  The lines version 2
+- parse_output(): reads an output file of format 3.  The lines version 2
   added (dump blocks, region lines; docs/output-format.md) are checked
   here, strictly; the rest goes through wslib's reader, which checks the
   header, samples, events, time order and trailer.
@@ -18,10 +18,12 @@ import time
 
 import wslib
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 
 _DUMP_BEGIN = re.compile(r"dump-begin ([0-9]+)\Z")
-_DUMP_PAGE = re.compile(r"dump-page (insn|data) 0x([0-9a-f]+) ([0-9]+)\Z")
+_DUMP_PAGE = re.compile(r"dump-page (insn|data) 0x([0-9a-f]+) ([0-9]+) "
+                        r"([0-9]+) (0x[0-9a-f]+ \S+ \S.*)\Z")
+_DUMP_OWNER = re.compile(r"dump-owner (\S.*)\Z")
 _DUMP_END = re.compile(r"dump-end ([0-9]+) ([0-9]+)\Z")
 _AVG = r"([0-9]+\.[0-9])"
 _REGION = re.compile(r"region ([0-9]+) ([0-9]+) insn %s ([0-9]+) ([0-9]+) "
@@ -37,6 +39,8 @@ class Dump:
     def __init__(self, t):
         self.t, self.pages, self.counts = t, [], None
         self.label = None
+        # (kind, address) -> [accesses, first access text, owner text]
+        self.details = {}
 
     def addresses(self, kind):
         return [a for k, a, _ in self.pages if k == kind]
@@ -83,7 +87,15 @@ def _read_block(lines, i, where):
                                   "at %d" % (where, i + 1, since, d.t))
             last[kind] = addr
             d.pages.append((kind, addr, since))
+            d.details[(kind, addr)] = [int(m.group(4)), m.group(5), None]
             i += 1
+            if kind == "data":
+                m = _DUMP_OWNER.match(lines[i]) if i < len(lines) else None
+                if not m:
+                    raise FormatError("%s line %d: a data page's dump-owner "
+                                      "line is missing" % (where, i + 1))
+                d.details[(kind, addr)][2] = m.group(1)
+                i += 1
             continue
         m = _DUMP_END.match(lines[i])
         if not m:
@@ -101,7 +113,7 @@ def _read_block(lines, i, where):
 
 
 def parse_output(text):
-    """A complete output file of format 2.  Returns wslib's WsOutput with
+    """A complete output file of format 3.  Returns wslib's WsOutput with
     two more attributes: dumps (list of Dump, from WS_DUMP, each with its
     label) and regions (list of Region, in file order)."""
     lines = text.split("\n")
@@ -135,7 +147,9 @@ def parse_output(text):
             in_trailer = True
             i += 1
             continue
-        if in_trailer and not line.startswith(("summary", "samples", "end")):
+        if in_trailer and not line.startswith(
+                ("hot", "page ", "peaks", "stack", "frame", "inline",
+                 "summary", "samples", "end")):
             raise FormatError("line %d: %r after a region line"
                               % (i + 1, line))
         if line.startswith("event "):
@@ -159,7 +173,7 @@ def _check_event(line, lineno):
     if kind in ("start", "stop"):
         ok = args == ""
     elif kind == "set":
-        ok = re.match(r"(every|tau) [1-9][0-9]*\Z", args) is not None
+        ok = re.match(r"(every|tau|peak-thresh) [1-9][0-9]*\Z", args) is not None
     elif kind == "mark":
         ok = _LABEL.match(args) is not None and len(args.encode()) <= 255
     elif kind == "dump":
@@ -379,7 +393,8 @@ def parse_status(text):
 _MON_DUMP_HEAD = re.compile(r"ws dump at t=([0-9]+): ([0-9]+) insn pages, "
                             r"([0-9]+) data pages in the window\Z")
 _MON_DUMP_PAGE = re.compile(r"  (insn|data) 0x([0-9a-f]{16})  last access at "
-                            r"or after t=([0-9]+)\Z")
+                            r"or after t=([0-9]+), ([0-9]+) accesses, "
+                            r"first at (0x[0-9a-f]+ \S+ \S.*)\Z")
 
 
 def parse_monitor_dump(text):
@@ -392,9 +407,16 @@ def parse_monitor_dump(text):
     d.counts = {"insn": int(m.group(2)), "data": int(m.group(3))}
     assert lines[1].startswith("  (pages of "), lines[1]
     for line in lines[2:]:
+        if line.startswith("    owner: "):
+            assert d.pages and d.pages[-1][0] == "data", line
+            d.details[d.pages[-1][:2]][2] = line[11:]
+            continue
+        if line.startswith("      "):      # the owner's allocation stack
+            continue
         m = _MON_DUMP_PAGE.match(line)
         assert m, "dump line %r" % line
         d.pages.append((m.group(1), int(m.group(2), 16), int(m.group(3))))
+        d.details[d.pages[-1][:2]] = [int(m.group(4)), m.group(5), None]
     for kind in ("insn", "data"):
         assert len(d.addresses(kind)) == d.counts[kind], (kind, d.counts)
     return d

@@ -87,7 +87,7 @@ class OracleResult:
     """What the oracle computed from one trace."""
 
     def __init__(self, samples, instructions, insn_pages, data_pages,
-                 trace_lines):
+                 trace_lines, accesses=None):
         self.samples = samples            # list of OracleSample
         self.instructions = instructions  # I lines in the whole trace
         self.insn_total = insn_pages      # distinct instruction pages
@@ -95,6 +95,9 @@ class OracleResult:
                                           # touched again after an unmap
                                           # counts again)
         self.trace_lines = trace_lines
+        # with accesses=True: {"insn": {page: n}, "data": {page: n}}, the
+        # accesses to each page as ws counts them (see compute())
+        self.accesses = accesses
 
 
 def _span(text, shift):
@@ -164,7 +167,7 @@ class _Lives:
             self.brk = new
 
 
-def compute(lines, times, tau, pagesize, every):
+def compute(lines, times, tau, pagesize, every, accesses=False):
     """Working sets from the lackey trace `lines` (an iterable of text
     lines) at each time in `times` (increasing instruction counts, each
     t with k*every <= t < (k+1)*every for its k).  Returns OracleResult.
@@ -172,7 +175,12 @@ def compute(lines, times, tau, pagesize, every):
     of --trace-syscalls=yes (starting with SYSCALL, or for the rest of one
     cut by another message, with ' ...' or ' -->') are read for munmap and
     brk (not mremap: a program that uses it would show up as a totals
-    mismatch to look into); any other line that is not I/L/S/M raises LackeyError."""
+    mismatch to look into); any other line that is not I/L/S/M raises LackeyError.
+
+    accesses=True also counts the accesses to each page the way ws's hot
+    pages do: an instruction is one access to the page of its first byte;
+    a load or a store (L, S) one access and a modify (M, a load and a store
+    of the same bytes) two, to the page of the access's last byte."""
     if pagesize <= 0 or pagesize & (pagesize - 1):
         raise ValueError("pagesize must be a power of two")
     shift = pagesize.bit_length() - 1
@@ -192,6 +200,8 @@ def compute(lines, times, tau, pagesize, every):
     nlines = 0
     ti = 0
     next_t = times[0] if times else -1
+    icounts = {} if accesses else None
+    dcounts = {} if accesses else None
 
     def take(t):
         k = t // every
@@ -216,6 +226,9 @@ def compute(lines, times, tau, pagesize, every):
                 if not line.startswith("I  "):
                     raise LackeyError("bad trace line %r" % line)
                 span = icache[line] = _span(line[3:], shift)
+            if icounts is not None:
+                p = span if span.__class__ is int else span[0]
+                icounts[p] = icounts.get(p, 0) + 1
             if span.__class__ is int:
                 insn_last[span] = icount
                 if span not in ilive:
@@ -238,6 +251,9 @@ def compute(lines, times, tau, pagesize, every):
                 if len(dcache) > 2000000:
                     dcache.clear()
                 span = dcache[key] = _span(key, shift)
+            if dcounts is not None:
+                p = span if span.__class__ is int else span[-1]
+                dcounts[p] = dcounts.get(p, 0) + (2 if line[1] == "M" else 1)
             if span.__class__ is int:
                 data_last[span] = icount
                 if span not in dlive:
@@ -263,7 +279,9 @@ def compute(lines, times, tau, pagesize, every):
         raise LackeyError(
             "sample time %d lies beyond the end of the trace (%d instructions)"
             % (times[ti], icount))
-    return OracleResult(out, icount, itotal, dtotal, nlines)
+    return OracleResult(out, icount, itotal, dtotal, nlines,
+                        {"insn": icounts, "data": dcounts}
+                        if accesses else None)
 
 
 def lackey_command(vg_in_place, argv, log_fd, extra_options=()):
@@ -273,7 +291,8 @@ def lackey_command(vg_in_place, argv, log_fd, extra_options=()):
 
 
 def run(vg_in_place, argv, times, tau, pagesize, every, *, cwd,
-        extra_options=(), stdin=subprocess.DEVNULL, env=None, timeout=600):
+        extra_options=(), stdin=subprocess.DEVNULL, env=None, timeout=600,
+        accesses=False):
     """Run argv under lackey through vg_in_place (so that the client sees
     the same environment as under ws), stream the trace through a pipe
     into compute(), and return its OracleResult.  The client's own output
@@ -296,7 +315,7 @@ def run(vg_in_place, argv, times, tau, pagesize, every, *, cwd,
     timer.start()
     try:
         with open(r, "r", buffering=1 << 20, errors="replace") as f:
-            result = compute(f, times, tau, pagesize, every)
+            result = compute(f, times, tau, pagesize, every, accesses)
     except BaseException:
         proc.kill()
         raise

@@ -439,8 +439,8 @@ BAD_COMMANDS = [
     ("ws start", "measurement is already on; nothing changed"),
     ("ws start now", "ws start: unexpected argument 'now'"),
     ("ws stop now", "ws stop: unexpected argument 'now'"),
-    ("ws hot", "ws hot: not available in this version"),
-    ("ws hot 5 data", "ws hot: not available in this version"),
+    ("ws hot 0", "ws hot: '0' is not a number of pages"),
+    ("ws hot 5 code", "ws hot: 'code' is neither a number of pages"),
     ("peaks", "ws peaks: not available in this version"),
     ("ws set peak-thresh 3", "not available in this version"),
     ("v.clo --ws-tau=abc", "Bad option: --ws-tau=abc"),
@@ -470,7 +470,7 @@ def test_vgdb_bad_commands(server):
 
 def test_vgdb_help_and_abbreviations(server):
     """help lists every working command in the memcheck/massif layout, with
-    or without "ws"; hot and peaks only as not available; commands may be
+    or without "ws"; peaks only as not available; commands may be
     abbreviated and the leading "ws" left out."""
     reply = server.vgdb("help")
     assert "general valgrind monitor commands:" in reply     # the core's
@@ -481,10 +481,10 @@ def test_vgdb_help_and_abbreviations(server):
     assert syntax == ["  ws help", "  ws status", "  ws dump [<filename>]",
                       "  ws series [<n>]", "  ws set tau <n>",
                       "  ws set every <n>", "  ws start", "  ws stop",
-                      "  ws mark <label>"], ours
+                      "  ws mark <label>", "  ws hot [<n>] [insn|data]"], ours
     for l in ours.split("\n"):
-        if "hot" in l or "peaks" in l:
-            assert l.startswith("  (ws hot, ws peaks"), l
+        if "peaks" in l:
+            assert l.startswith("  (ws peaks"), l
     assert "not available in this" in ours
     st = server.status()
     for abbrev in ("stat", "ws stat", "ws statu"):

@@ -24,7 +24,7 @@ VG_IN_PLACE = (os.environ.get("WS_VG_IN_PLACE")
 
 # The version ws writes: 2 until ws writes the whole of version 3 (its
 # trailer's `peaks N` line included).
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 # What this reader reads: version 3 strictly, and version 2 (before the
 # stacks, peaks, owners and hot pages) by its own grammar, so that files
 # kept from older runs (the ws_print goldens) can still be compared.
@@ -80,6 +80,7 @@ _FRAME = re.compile(r"(frame|inline) " + _WHERE + r"\Z")
 _OWNER_LINE = re.compile(r"owner ([0-9]+) ([0-9]+) (.*)\Z", re.S)
 _HOT = re.compile(r"hot (insn|data) ([0-9]+) ([0-9]+) 0x([0-9a-f]+) "
                   + _WHERE + r"\Z")
+_PAGE = re.compile(r"page (insn|data) 0x([0-9a-f]+) ([0-9]+) " + _WHERE + r"\Z")
 _REGION = re.compile(
     r"region ([0-9]+) ([0-9]+) insn ([0-9]+\.[0-9]) ([0-9]+) ([0-9]+) "
     r"data ([0-9]+\.[0-9]) ([0-9]+) ([0-9]+) label " + _LABEL + r"\Z")
@@ -241,6 +242,8 @@ class WsOutput:
     regions:  {label: (regions, samples, (avg, peak, total) insn,
                (avg, peak, total) data)} from the trailer
     hot:      {'insn': [Hot, ...], 'data': [...]} hottest first
+    pages:    {'insn': {addr: (accesses, Where)}, 'data': {...}}, the
+              `page` lines of --ws-list-pages=yes
     npeaks:   the trailer's `peaks` count (None if not read)
     summary:  {'insn': (avg, peak, total), 'data': (...)} from the trailer
     nsamples: the trailer's `samples` count (None if the file was cut)
@@ -258,6 +261,7 @@ class WsOutput:
         self.peaks = []
         self.regions = {}
         self.hot = {"insn": [], "data": []}
+        self.pages = {"insn": {}, "data": {}}
         self.npeaks = None
         self.summary = {}
         self.nsamples = None
@@ -357,6 +361,7 @@ class _Reader:
         self.peak = None            # the peak whose owner lines may follow
         self.at_sample = False      # only peaks (and theirs) since a sample
         self.owned = None           # the page waiting for its owner line
+        self.last_page = -1         # address of the last `page` line
 
     def where(self, m, i, inline=False):
         """Where from the groups i, i+1, i+2 of match m (_WHERE)."""
@@ -564,6 +569,21 @@ class _Reader:
         self.dump = None
         self.state = "body"
 
+    def page_line(self, lineno, line):
+        m = _PAGE.match(line)
+        if not m:
+            _bad(lineno, line, "a page line is 'page KIND 0xADDR ACCESSES IP "
+                 "LOCATION FUNCTION'")
+        self.text_ok(lineno, line, m.group(6))
+        kind, addr = m.group(1), int(m.group(2), 16)
+        pages = self.out.pages
+        if kind == "insn" and pages["data"]:
+            _bad(lineno, line, "insn pages are listed before data pages")
+        if pages[kind] and self.last_page >= addr:
+            _bad(lineno, line, "pages are listed in increasing address order")
+        self.last_page = addr
+        pages[kind][addr] = (int(m.group(3)), self.where(m, 4))
+
     def hot_line(self, lineno, line):
         out = self.out
         if self.owned is not None:
@@ -617,6 +637,12 @@ class _Reader:
             self.close_peak(lineno, line)
             self.state = "hot"
             return
+        if self.v3 and self.state in ("body", "regions", "hot", "pages") \
+                and line.startswith("page ") and self.owned is None:
+            self.close_peak(lineno, line)
+            self.page_line(lineno, line)
+            self.state = "pages"
+            return
         if self.state in ("body", "regions") and line.startswith("region"):
             self.close_peak(lineno, line)
             m = _REGION.match(line)
@@ -632,8 +658,8 @@ class _Reader:
                                  (float(g[5]), int(g[6]), int(g[7])))
             self.state = "regions"
             return
-        if self.v3 and self.state in ("body", "regions", "hot") and \
-                line.startswith("peaks"):
+        if self.v3 and self.state in ("body", "regions", "hot", "pages") \
+                and line.startswith("peaks"):
             self.close_peak(lineno, line)
             m = _PEAKS.match(line)
             if not m:

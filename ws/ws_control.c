@@ -151,8 +151,9 @@ static void sink_printf(Sink* s, const HChar* format, ...)
    stamp is at or after the window's first epoch: what
    WS_(current_sizes) counts), instruction pages first, each kind in
    increasing address order, with the time at which the epoch of the
-   page's last access began: the page was last accessed at or after
-   that time.  Two layouts: "dump-page" lines for files
+   page's last access began (the page was last accessed at or after
+   that time), its access count, its first access and, for data, its
+   owner.  Two layouts: "dump-page" lines for files
    (docs/output-format.md), and an indented list for people. */
 
 typedef struct {
@@ -163,35 +164,74 @@ typedef struct {
    ULong   n;           /* pages listed */
 } DumpWalk;
 
+static Bool in_window(const Stamp* slot, Stamp first)
+{
+   Stamp s = *slot & WS_STAMP_MASK;
+   return s != WS_STAMP_NEVER && s >= first;
+}
+
 static void dump_slot(Stamp* slot, Addr page, void* opaque)
 {
    DumpWalk* w = opaque;
-   Stamp s = *slot & WS_STAMP_MASK;
-   if (s == WS_STAMP_NEVER || s < w->first)
+   Addr  a = page << WS_(page_shift);
+   ULong since, accesses = WS_(page_accesses)(w->kind, page);
+   Addr  first_ip = WS_(page_first_ip)(w->kind, page);
+   WS_Owner owner;
+   HChar text[WS_TEXT_MAX];
+   if (!in_window(slot, w->first))
       return;
    w->n++;
-   if (w->for_people)
-      sink_printf(w->sink, "  %s 0x%016lx  last access at or after t=%llu\n",
-                  kind_name[w->kind], page << WS_(page_shift),
-                  WS_(stamp_start_time)(s));
-   else
-      sink_printf(w->sink, "dump-page %s 0x%lx %llu\n", kind_name[w->kind],
-                  page << WS_(page_shift), WS_(stamp_start_time)(s));
+   since = WS_(stamp_start_time)(*slot & WS_STAMP_MASK);
+   if (w->kind == WS_Data)
+      WS_(owner_of)(a, &owner);
+   if (w->for_people) {
+      sink_printf(w->sink, "  %s 0x%016lx  last access at or after t=%llu, "
+                  "%llu accesses, first at", kind_name[w->kind], a, since,
+                  accesses);
+      sink_drain(w->sink);
+      WS_(monitor_where)(first_ip);
+      VG_(gdb_printf)("\n");
+      if (w->kind == WS_Data)
+         WS_(monitor_owner)(&owner);
+      return;
+   }
+   WS_(where_text)(first_ip, text, sizeof text);
+   sink_printf(w->sink, "dump-page %s 0x%lx %llu %llu %s\n",
+               kind_name[w->kind], a, since, accesses, text);
+   if (w->kind == WS_Data) {
+      WS_(owner_text)(&owner, True, text, sizeof text);
+      sink_printf(w->sink, "dump-owner %s\n", text);
+   }
+}
+
+/* The stacks that the data pages' owners name are written to the
+   output file before a dump starts, so that none falls inside it. */
+static void write_owner_stack(Stamp* slot, Addr page, void* opaque)
+{
+   WS_Owner owner;
+   if (!in_window(slot, *(Stamp*)opaque))
+      return;
+   WS_(owner_of)(page << WS_(page_shift), &owner);
+   if (owner.kind == WS_OwnHeap)
+      WS_(out_stack)(owner.site);
 }
 
 /* Lists the window's pages into |sink|; |n| gets the count per kind. */
 static void dump_pages(Sink* sink, Bool for_people, ULong n[2])
 {
-   Addr last_page = ((Addr)1 << (WS_ADDR_BITS - WS_(page_shift))) - 1;
    Int  kind;
+   Stamp first = WS_(window_first_stamp)();
+   WS_(flush_access_counts)();
+   if (!for_people)
+      WS_(pt_for_all)(&WS_(tables)[WS_Data], write_owner_stack, &first);
    for (kind = 0; kind < 2; kind++) {
       DumpWalk w;
       w.sink = sink;
       w.kind = kind;
-      w.first = WS_(window_first_stamp)();
+      w.first = first;
       w.for_people = for_people;
       w.n = 0;
-      WS_(pt_for_range)(&WS_(tables)[kind], 0, last_page, dump_slot, &w);
+      WS_(pt_for_all)(&WS_(tables)[kind], dump_slot, &w);
       n[kind] = w.n;
    }
 }

@@ -57,7 +57,7 @@
 #define WS_(str)    VGAPPEND(vgWS_,str)
 
 #define WS_VERSION        "0.1.0"
-#define WS_FORMAT_VERSION 2
+#define WS_FORMAT_VERSION 3
 
 /*------------------------------------------------------------*/
 /*--- Options (ws_options.c)                               ---*/
@@ -128,6 +128,7 @@ typedef UInt Stamp;
 typedef struct {
    Stamp** l1;          /* WS_L1_ENTRIES chunk pointers */
    UInt    chunk_bits;  /* pages per chunk = 2^chunk_bits */
+   SizeT   elem_size;   /* bytes per page: sizeof(Stamp), or a record's */
    Bool    owns_l1;     /* l1 was allocated by pt_init */
 } WS_PageTable;
 
@@ -138,19 +139,40 @@ void   WS_(pt_init)(WS_PageTable* pt, Bool sparse, Stamp** l1_storage);
 void   WS_(pt_free)(WS_PageTable* pt);
 /* The stamp slot of page number |page|, creating its chunk. */
 Stamp* WS_(pt_slot)(WS_PageTable* pt, Addr page);
-/* Calls |fn| on every existing slot for pages [first, last]. */
+/* A sparse table of |record_size|-byte records per page (zero until
+   written), and its lookups: creating the chunk, or NULL without. */
+void   WS_(pt_init_records)(WS_PageTable* pt, SizeT record_size);
+void*  WS_(pt_record)(WS_PageTable* pt, Addr page);
+void*  WS_(pt_record_if_any)(const WS_PageTable* pt, Addr page);
+/* Calls |fn| on every existing slot for pages [first, last] (in a
+   record table |slot| points to the page's record). */
 void   WS_(pt_for_range)(WS_PageTable* pt, Addr first, Addr last,
                          void (*fn)(Stamp* slot, Addr page, void* opaque),
                          void* opaque);
+/* The same for every page of the user address space. */
+void   WS_(pt_for_all)(WS_PageTable* pt,
+                       void (*fn)(Stamp* slot, Addr page, void* opaque),
+                       void* opaque);
 
 /* The data TLB: page numbers known to be current in this epoch, direct
    mapped by page number.  The inline check of a data access is one
    load from it and one compare; the page tables are walked only by the
-   helper on a miss, which refills the entry.  Emptied (all entries
-   WS_DTLB_EMPTY) whenever an epoch begins or memory is unmapped. */
+   helper on a miss, which refills the entry.  Each entry also counts
+   the accesses to its page since it was filled: the inline code adds
+   to it (the same cache line as the tag), and ws_hot.c moves the count
+   to the page's record when the entry is refilled or emptied.
+   Emptied (all entries WS_DTLB_EMPTY) whenever an epoch begins or
+   memory is unmapped. */
 #define WS_DTLB_ENTRIES  1024
 #define WS_DTLB_EMPTY    (~0ULL)
-extern ULong WS_(dtlb)[WS_DTLB_ENTRIES];
+typedef struct {
+   ULong page;
+   ULong accesses;
+} WS_DtlbEntry;
+#define WS_DTLB_ENTRY_SHIFT 4        /* log2(sizeof(WS_DtlbEntry)) */
+extern WS_DtlbEntry WS_(dtlb)[WS_DTLB_ENTRIES];
+/* Fills the entry for |page| (its old entry's count is kept). */
+void WS_(dtlb_fill)(Addr page);
 
 /*------------------------------------------------------------*/
 /*--- Window counters and the sampler (ws_sampler.c)       ---*/
@@ -190,11 +212,16 @@ void  WS_(sampler_init)(void);
 void  WS_(boundary)(void);
 /* A new epoch now (e.g. another thread starts running). */
 void  WS_(new_stamp)(void);
-/* Records an access of |kind| to bytes [a, a+size-1]. */
-void  WS_(touch_range)(WS_Kind kind, Addr a, SizeT size);
+/* Records an access of |kind| to bytes [a, a+size-1] by the
+   instruction at |ip|. */
+void  WS_(touch_range)(WS_Kind kind, Addr a, SizeT size, Addr ip);
 /* The slow paths called from IR. */
-VG_REGPARM(2) void WS_(data_miss)(Addr a, HWord size);
-VG_REGPARM(1) void WS_(insn_miss)(Addr page);
+/* |site|: the access's size and its instruction's address in one
+   word, WS_MISS_SITE(size, ip) (user addresses have 47 bits). */
+#define WS_MISS_SITE(size, ip)  (((HWord)(size) << 48) | (HWord)(ip))
+VG_REGPARM(2) void WS_(data_miss)(Addr a, HWord site);
+/* |a|: an address in the code page, where it was reached. */
+VG_REGPARM(1) void WS_(insn_miss)(Addr a);
 /* Marks pages [a, a+len) as unmapped. */
 void  WS_(unmapped)(Addr a, SizeT len);
 /* The current time in the user's time unit. */
@@ -343,6 +370,10 @@ UInt WS_(out_stack)(ExeContext* ec);
 /* Appends " <ip> <location> <function>" for code address |ip| to the
    line being built (docs/output-format.md, "Stacks"). */
 void WS_(out_where)(Addr ip);
+/* The same into |buf| (without the leading blank), for lines that do
+   not go to the output file. */
+#define WS_TEXT_MAX 1024
+void WS_(where_text)(Addr ip, HChar* buf, SizeT size);
 /* The same for the gdb/vgdb output, and whole stacks there. */
 void WS_(monitor_where)(Addr ip);
 void WS_(monitor_stack)(ExeContext* ec, const HChar* indent);
@@ -368,11 +399,17 @@ void  WS_(peaks_trailer)(void);         /* the "peaks N" line */
    entry is refilled or emptied; this moves them to the pages. */
 void  WS_(flush_access_counts)(void);
 /* Slow-path hooks: the first touch ever of |page| of |kind|, by the
-   instruction at |ip|. */
+   instruction at |ip|; |n| accesses to data page |page|. */
 void  WS_(first_touch)(WS_Kind kind, Addr page, Addr ip);
+void  WS_(add_accesses)(Addr page, ULong n);
 ULong WS_(page_accesses)(WS_Kind kind, Addr page);
 Addr  WS_(page_first_ip)(WS_Kind kind, Addr page);
-void  WS_(hot_trailer)(void);          /* "hot" lines, --ws-list-pages */
+/* The access counter of code page |page|, at a fixed address. */
+ULong* WS_(insn_access_counter)(Addr page);
+/* At exit: finds the hot pages and writes the stacks they will name
+   (in the body), then their lines and --ws-list-pages (trailer). */
+void  WS_(hot_prepare)(void);
+void  WS_(hot_trailer)(void);
 /* "ws hot [n] [insn|data]": |kinds| bit 1 insn, bit 2 data. */
 void  WS_(hot_to_monitor)(ULong n, UInt kinds);
 
@@ -402,6 +439,10 @@ void WS_(owner_of)(Addr a, WS_Owner* o);
 void WS_(out_owner_line)(const HChar* prefix, const WS_Owner* o,
                          Bool with_block);
 void WS_(monitor_owner)(const WS_Owner* o);
+/* |o| as the output grammar spells it, into |buf| (a heap owner's
+   stack is written to the output file first, if it is not there). */
+void WS_(owner_text)(const WS_Owner* o, Bool with_block, HChar* buf,
+                     SizeT size);
 /* The "owner" lines of peak |n|: the data window by owner. */
 void WS_(out_breakdown)(ULong n);
 

@@ -78,21 +78,43 @@ typedef struct {
    IRExpr* guard;      /* NULL when unconditional */
    SymAddr sym;
    Int     segment;    /* number of side exits before it */
+   Int     weight;     /* accesses it counts: 2 for a read-modify-write
+                          in one statement (CAS, a modifying helper) */
 } Access;
+
+/* A checked point, and the check that made its page current. */
+typedef struct { Int root; Long off; Int check; } Point;
+
+/* An emitted data check: where its access count goes. */
+typedef struct {
+   IRExpr*  entry;        /* address of its data TLB entry */
+   IRConst* weight;       /* accesses it counts; grows as later
+                             accesses of its segment lean on it */
+   Int      segment;
+} Check;
+
+#define MAX_CODE_PAGES 8
 
 typedef struct {
    IRSB*    sb;
    IRTemp   stamp;        /* current stamp, loaded on entry */
    IRTemp   clock;        /* clock on entry */
    UInt     insns;        /* IMarks seen so far */
+   Addr     ip;           /* address of the current instruction */
+   Int      segment;      /* side exits passed so far */
    SymAddr* tmp;          /* per input temporary */
    Int      n_tmps;
    RegVal   regs[MAX_REGS];       /* guest registers holding SymAddrs */
    Int      n_regs;
    Access*  access;               /* per input statement */
-   SymAddr  points[MAX_POINTS];   /* checked, unconditionally */
+   Point    points[MAX_POINTS];   /* checked, unconditionally */
    Int      n_points;
-   Addr     code_pages[8];        /* code pages already checked */
+   Check*   checks;               /* per emitted data check */
+   Int      n_checks;
+   Addr     code_pages[MAX_CODE_PAGES];     /* code pages checked */
+   ULong*   code_counter[MAX_CODE_PAGES];   /* their access counters */
+   UInt     code_pending[MAX_CODE_PAGES];   /* instructions not yet
+                                               added to them */
    Int      n_code_pages;
 } SBState;
 
@@ -196,7 +218,7 @@ static void track_stmt(SBState* s, IRStmt* st)
 static Access access_of(const SBState* s, IRStmt* st)
 {
    IRTypeEnv* tyenv = s->sb->tyenv;
-   Access a = { NULL, 0, NULL, { ROOT_NONE, 0 }, 0 };
+   Access a = { NULL, 0, NULL, { ROOT_NONE, 0 }, 0, 1 };
    switch (st->tag) {
       case Ist_WrTmp:
          if (st->Ist.WrTmp.data->tag == Iex_Load) {
@@ -229,6 +251,7 @@ static Access access_of(const SBState* s, IRStmt* st)
          if (d->mFx != Ifx_None) {
             a.addr = d->mAddr;
             a.size = d->mSize;
+            a.weight = d->mFx == Ifx_Modify ? 2 : 1;
             a.guard = d->guard;
             if (a.guard->tag == Iex_Const && a.guard->Iex.Const.con->Ico.U1)
                a.guard = NULL;
@@ -240,6 +263,7 @@ static Access access_of(const SBState* s, IRStmt* st)
          Int size = sizeofIRType(typeOfIRExpr(tyenv, cas->dataLo));
          a.addr = cas->addr;
          a.size = cas->dataHi ? 2 * size : size;
+         a.weight = 2;
          break;
       }
       case Ist_LLSC:
@@ -271,26 +295,31 @@ static void find_accesses(SBState* s, IRSB* sbIn)
    }
 }
 
-static Bool point_covered(const SBState* s, Int root, Long y)
+/* The index of a checked point p1 <= y of |root| with a checked point
+   p2 >= y less than a page above p1 (so y's page is current), or -1.
+   The lower point is the one whose check y's access is counted on. */
+static Int covering_point(const SBState* s, Int root, Long y)
 {
    Long ps = WS_(clo_pagesize);
    Int i, j;
-   for (i = 0; i < s->n_points; i++) {
+   /* Newest first: its check is the likeliest to be in y's stretch. */
+   for (i = s->n_points - 1; i >= 0; i--) {
       if (s->points[i].root != root || s->points[i].off > y)
          continue;
       for (j = 0; j < s->n_points; j++)
          if (s->points[j].root == root && s->points[j].off >= y
              && s->points[j].off - s->points[i].off < ps)
-            return True;
+            return i;
    }
-   return False;
+   return -1;
 }
 
-static void add_point(SBState* s, Int root, Long off)
+static void add_point(SBState* s, Int root, Long off, Int check)
 {
-   if (s->n_points < MAX_POINTS && !point_covered(s, root, off)) {
+   if (s->n_points < MAX_POINTS && covering_point(s, root, off) < 0) {
       s->points[s->n_points].root = root;
       s->points[s->n_points].off = off;
+      s->points[s->n_points].check = check;
       s->n_points++;
    }
 }
@@ -305,6 +334,8 @@ static void widen_to_group(const SBState* s, Int i, Int n_stmts,
                            Long* lo, Long* hi)
 {
    const Access* a = &s->access[i];
+   /* A group's size travels to the helper in 16 bits. */
+   Long span = WS_(clo_pagesize) < 0x10000 ? WS_(clo_pagesize) : 0x10000;
    Long ps = WS_(clo_pagesize);
    Int j;
    for (j = i + 1; j < n_stmts; j++) {
@@ -317,7 +348,7 @@ static void widen_to_group(const SBState* s, Int i, Int n_stmts,
          continue;
       blo = b->sym.off < *lo ? b->sym.off : *lo;
       bhi = b->sym.off + b->size - 1 > *hi ? b->sym.off + b->size - 1 : *hi;
-      if (bhi - blo < ps) {
+      if (bhi - blo < span) {
          *lo = blo;
          *hi = bhi;
       }
@@ -382,28 +413,72 @@ static void store_clock(SBState* s)
    addStmtToIRSB(s->sb, IRStmt_Store(Iend_LE, c64((Addr)&WS_(clock)), now));
 }
 
-static void check_code_page(SBState* s, Addr page)
+/* counter += n, for a counter at a constant address. */
+static void add_to_counter(SBState* s, ULong* counter, ULong n)
+{
+   IRExpr* old = bind(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
+                                              c64((Addr)counter)));
+   addStmtToIRSB(s->sb, IRStmt_Store(Iend_LE, c64((Addr)counter),
+                 bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, old, c64(n)))));
+}
+
+/* Adds the instructions run since the last call to their code pages'
+   access counters: before each side exit and at the end, as the clock
+   is stored, so that the counts are exact whichever way the
+   superblock is left. */
+static void count_code_accesses(SBState* s)
+{
+   Int i;
+   for (i = 0; i < s->n_code_pages; i++) {
+      if (s->code_pending[i] != 0)
+         add_to_counter(s, s->code_counter[i], s->code_pending[i]);
+      s->code_pending[i] = 0;
+   }
+}
+
+/* The code page of the instruction being instrumented; checked the
+   first time it is seen in the superblock. */
+static void check_code_page(SBState* s, Addr page, Bool counts)
 {
    Int i;
    Stamp* slot;
    for (i = 0; i < s->n_code_pages; i++)
       if (s->code_pages[i] == page)
-         return;
-   if (s->n_code_pages < (Int)(sizeof s->code_pages / sizeof(Addr)))
-      s->code_pages[s->n_code_pages++] = page;
-   slot = WS_(pt_slot)(&WS_(tables)[WS_Insn], page);
-   WS_(counters).insn_checks++;
-   call_if(s, stale(s, c64((Addr)slot)), "ws_insn_miss", WS_(insn_miss), 1,
-           mkIRExprVec_1(mkIRExpr_HWord(page)));
+         break;
+   if (i == s->n_code_pages) {
+      if (i == MAX_CODE_PAGES) {
+         /* A superblock spans at most a few pages; count the rest on
+            the last one rather than lose them. */
+         i = MAX_CODE_PAGES - 1;
+      } else {
+         s->code_pages[i] = page;
+         s->code_counter[i] = WS_(insn_access_counter)(page);
+         s->code_pending[i] = 0;
+         s->n_code_pages++;
+         slot = WS_(pt_slot)(&WS_(tables)[WS_Insn], page);
+         WS_(counters).insn_checks++;
+         /* One argument: an address in the page, the instruction's
+            own when it starts there (the first touch's location). */
+         call_if(s, stale(s, c64((Addr)slot)), "ws_insn_miss",
+                 WS_(insn_miss), 1,
+                 mkIRExprVec_1(mkIRExpr_HWord(
+                    page == s->ip >> WS_(page_shift)
+                       ? s->ip : page << WS_(page_shift))));
+      }
+   }
+   if (counts)
+      s->code_pending[i]++;
 }
 
+/* An instruction counts one access, on the page of its first byte. */
 static void check_insn(SBState* s, Addr a, UInt len)
 {
    Addr first = a >> WS_(page_shift);
    Addr last  = (a + (len ? len : 1) - 1) >> WS_(page_shift);
-   check_code_page(s, first);
+   s->ip = a;
+   check_code_page(s, first, True);
    if (last != first)
-      check_code_page(s, last);
+      check_code_page(s, last, False);
 }
 
 /* True (Ity_I1) unless [addr, addr+size-1] lies on one page that the
@@ -411,23 +486,70 @@ static void check_insn(SBState* s, Addr a, UInt len)
    TLB is looked up by the page of the *last* byte and compared with the
    page of the first: an access that crosses a page boundary can never
    match, so it always reaches the helper, which touches both pages. */
-static IRExpr* data_tlb_miss(SBState* s, IRExpr* addr, Int size)
+/* The address of the data TLB entry for the page of [addr, addr+size-1]'s
+   last byte: index and scale in one shift and one mask. */
+static IRExpr* data_tlb_entry(SBState* s, IRExpr* addr, Int size)
 {
    UInt shift = WS_(page_shift);
    IRExpr* last = size > 1
       ? bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, addr, c64(size - 1)))
       : addr;
-   /* Index and scale in one shift and one mask. */
    IRExpr* off = bind(s, Ity_I64, IRExpr_Binop(Iop_And64,
                     bind(s, Ity_I64, IRExpr_Binop(Iop_Shr64, last,
-                         IRExpr_Const(IRConst_U8(shift - 3)))),
-                    c64((ULong)(WS_DTLB_ENTRIES - 1) << 3)));
+                         IRExpr_Const(IRConst_U8(shift
+                                                 - WS_DTLB_ENTRY_SHIFT)))),
+                    c64((ULong)(WS_DTLB_ENTRIES - 1) << WS_DTLB_ENTRY_SHIFT)));
+   return bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, off,
+                                        c64((Addr)WS_(dtlb))));
+}
+
+static IRExpr* data_tlb_miss(SBState* s, IRExpr* entry_addr, IRExpr* addr)
+{
    IRExpr* entry = bind(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
-                      bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, off,
-                                                    c64((Addr)WS_(dtlb))))));
+                                                entry_addr));
    IRExpr* page = bind(s, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
-                       IRExpr_Const(IRConst_U8(shift))));
+                       IRExpr_Const(IRConst_U8(WS_(page_shift)))));
    return bind(s, Ity_I1, IRExpr_Binop(Iop_CmpNE64, entry, page));
+}
+
+/* The address of an entry's access count.  Bound afresh for each use:
+   a temporary used once is folded into the load's or store's
+   addressing mode, so the count costs a load, an add and a store. */
+static IRExpr* entry_count(SBState* s, IRExpr* entry_addr)
+{
+   return bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, entry_addr,
+                                        c64(offsetof(WS_DtlbEntry,
+                                                     accesses))));
+}
+
+/* entry->accesses += n, or += (guard ? n : 0).  After the check the
+   entry holds the page, so the count lands on it. */
+static void count_data_accesses(SBState* s, IRExpr* entry_addr, IRExpr* n,
+                                IRExpr* guard)
+{
+   IRExpr* old = bind(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
+                                              entry_count(s, entry_addr)));
+   if (guard)
+      n = bind(s, Ity_I64, IRExpr_Binop(Iop_And64, n,
+               bind(s, Ity_I64, IRExpr_Unop(Iop_1Sto64, guard))));
+   addStmtToIRSB(s->sb, IRStmt_Store(Iend_LE, entry_count(s, entry_addr),
+                 bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, old, n))));
+}
+
+/* The access at statement |i| is covered by the check that made point
+   |p| current: count it there.  In the same exit-free stretch an
+   unconditional access runs whenever that check does, so it simply
+   adds to the check's weight; otherwise it adds to the check's TLB
+   entry itself, which still holds the page (nothing in between
+   refills it unless another page of this superblock collides in the
+   TLB: then the access is counted on that page). */
+static void count_on_check(SBState* s, const Access* a, Int p)
+{
+   Check* c = &s->checks[s->points[p].check];
+   if (c->segment == s->segment && a->guard == NULL)
+      c->weight->Ico.U64 += a->weight;
+   else
+      count_data_accesses(s, c->entry, c64(a->weight), a->guard);
 }
 
 /* Emits the check for the access at statement |i|, unless earlier
@@ -438,16 +560,21 @@ static void check_access(SBState* s, Int i, Int n_stmts)
    Long    ps = WS_(clo_pagesize);
    Long    lo = a->sym.off, hi = a->sym.off + a->size - 1;
    IRExpr* addr = a->addr;
+   IRExpr* entry;
    IRExpr* cond;
+   Check*  c;
    Int     size = a->size;
    Bool    known = a->sym.root != ROOT_NONE && size <= ps;
 
    if (size <= 0)
       return;
-   if (known && point_covered(s, a->sym.root, lo)
-       && point_covered(s, a->sym.root, hi)) {
-      WS_(counters).data_elided++;
-      return;
+   if (known) {
+      Int p_lo = covering_point(s, a->sym.root, lo);
+      if (p_lo >= 0 && covering_point(s, a->sym.root, hi) >= 0) {
+         WS_(counters).data_elided++;
+         count_on_check(s, a, p_lo);
+         return;
+      }
    }
    WS_(counters).data_checks++;
 
@@ -462,20 +589,29 @@ static void check_access(SBState* s, Int i, Int n_stmts)
       size = hi - lo + 1;
    }
 
+   entry = data_tlb_entry(s, addr, size);
    if (size > ps) {
       cond = a->guard ? a->guard : IRExpr_Const(IRConst_U1(True));
    } else {
-      cond = data_tlb_miss(s, addr, size);
+      cond = data_tlb_miss(s, entry, addr);
       if (a->guard)
          cond = bind(s, Ity_I1, IRExpr_Binop(Iop_And1, cond, a->guard));
    }
+   /* Arguments are set up before the guard is tested, so the size
+      and the instruction's address travel in one constant. */
    call_if(s, cond, "ws_data_miss", WS_(data_miss), 2,
-           mkIRExprVec_2(addr, mkIRExpr_HWord(size)));
+           mkIRExprVec_2(addr, mkIRExpr_HWord(WS_MISS_SITE(size, s->ip))));
 
+   c = &s->checks[s->n_checks];
+   c->entry = entry;
+   c->weight = IRConst_U64(a->weight);
+   c->segment = s->segment;
+   count_data_accesses(s, entry, IRExpr_Const(c->weight), a->guard);
    if (known && a->guard == NULL) {
-      add_point(s, a->sym.root, lo);
-      add_point(s, a->sym.root, hi);
+      add_point(s, a->sym.root, lo, s->n_checks);
+      add_point(s, a->sym.root, hi, s->n_checks);
    }
+   s->n_checks++;
 }
 
 /*------------------------------------------------------------*/
@@ -506,6 +642,8 @@ IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    }
    s.access = VG_(malloc)("ws.instrument.access",
                           (sbIn->stmts_used + 1) * sizeof(Access));
+   s.checks = VG_(malloc)("ws.instrument.checks",
+                          (sbIn->stmts_used + 1) * sizeof(Check));
    find_accesses(&s, sbIn);
 
    for (i = 0; i < sbIn->stmts_used; i++) {
@@ -525,13 +663,19 @@ IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
       if (started) {
          if (s.access[i].addr)
             check_access(&s, i, sbIn->stmts_used);
-         if (st->tag == Ist_Exit)
+         if (st->tag == Ist_Exit) {
             store_clock(&s);
+            count_code_accesses(&s);
+            s.segment++;
+         }
       }
       addStmtToIRSB(s.sb, st);
    }
-   if (started)
+   if (started) {
       store_clock(&s);
+      count_code_accesses(&s);
+   }
+   VG_(free)(s.checks);
    VG_(free)(s.access);
    VG_(free)(s.tmp);
    return s.sb;

@@ -38,6 +38,7 @@
    many). */
 #define WS_SERIES_MAX 1024
 #define WS_SERIES_DEFAULT 10
+#define WS_HOT_DEFAULT    20    /* when --ws-hot=0 left none for the file */
 
 static void print_monitor_help(void)
 {
@@ -63,7 +64,10 @@ static void print_monitor_help(void)
 "        switches measurement on (with a fresh window) or off\n"
 "  ws mark <label>\n"
 "        records a labelled event now; it names the current region\n"
-"  (ws hot, ws peaks and ws set peak-thresh are not available in this\n"
+"  ws hot [<n>] [insn|data]\n"
+"        the <n> most accessed pages so far (default --ws-hot), with\n"
+"        where each was first accessed and, for data, its owner\n"
+"  (ws peaks and ws set peak-thresh are not available in this\n"
 "   version of ws)\n"
 "\n", WS_SERIES_DEFAULT, WS_SERIES_MAX, WS_MAX_INTERVAL);
 }
@@ -113,6 +117,36 @@ static void show_status(void)
    VG_(gdb_printf)("  samples:     %llu\n", WS_(stats).samples);
    VG_(gdb_printf)("  output file: %s\n",
                    WS_(out_name)() ? WS_(out_name)() : "(none)");
+}
+
+/* "ws hot [<n>] [insn|data]" */
+static void show_hot(Words* w)
+{
+   HChar* arg = next_word(w);
+   ULong  n = WS_(clo_hot) ? WS_(clo_hot) : WS_HOT_DEFAULT;
+   UInt   kinds = 3;
+   if (arg != NULL && arg[0] >= '0' && arg[0] <= '9') {
+      if (!WS_(interval_value)(arg, &n) || n > WS_MAX_HOT) {
+         VG_(gdb_printf)("ws hot: '%s' is not a number of pages from 1 to "
+                         "%d\n", arg, WS_MAX_HOT);
+         return;
+      }
+      arg = next_word(w);
+   }
+   if (arg != NULL) {
+      if (VG_STREQ(arg, "insn"))
+         kinds = 1u << WS_Insn;
+      else if (VG_STREQ(arg, "data"))
+         kinds = 1u << WS_Data;
+      else {
+         VG_(gdb_printf)("ws hot: '%s' is neither a number of pages nor "
+                         "insn or data\n", arg);
+         return;
+      }
+   }
+   if (!no_more_words(w))
+      return;
+   WS_(hot_to_monitor)(n, kinds);
 }
 
 static void show_series(Words* w)
@@ -303,8 +337,8 @@ Bool WS_(handle_monitor_command)(const HChar* req)
       monitor_mark(&w);
       break;
    case 8:  /* hot */
-      VG_(gdb_printf)("ws hot: not available in this version of ws (hot "
-                      "pages are not recorded yet)\n");
+      w.cmd = "ws hot";
+      show_hot(&w);
       break;
    case 9:  /* peaks */
       VG_(gdb_printf)("ws peaks: not available in this version of ws (it "

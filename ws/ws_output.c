@@ -267,7 +267,9 @@ void WS_(out_trailer)(void)
 {
    Int kind;
    HChar avg[32];
+   WS_(hot_prepare)();
    WS_(regions_report)(write_region);
+   WS_(hot_trailer)();
    for (kind = 0; kind < 2; kind++) {
       format_avg(avg, WS_(stats).sum[kind], WS_(stats).samples);
       WS_(out_printf)("summary %s %s %llu %llu", kind_name[kind], avg,

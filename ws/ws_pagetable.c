@@ -16,10 +16,10 @@
    The GNU General Public License is contained in the file COPYING.
 */
 
-/* Owns the two-level tables that map a page number to its stamp.  The
-   layout is shared with ws_instrument.c, which walks it inline; this
-   file only creates chunks and visits slots.  It knows nothing of
-   windows or time.
+/* Owns the two-level tables that map a page number to its stamp (or,
+   for ws_hot.c, to a record of another size).  The layout is shared
+   with ws_instrument.c, which walks it inline; this file only creates
+   chunks and visits slots.  It knows nothing of windows or time.
 
    The first level always has 2^17 slots, so the chunk size follows
    the page size: a chunk covers 2^(47-17) bytes = 1 GiB of address
@@ -43,12 +43,12 @@ static Stamp* zero_chunk = NULL;
 
 static SizeT chunk_bytes(const WS_PageTable* pt)
 {
-   return ((SizeT)1 << pt->chunk_bits) * sizeof(Stamp);
+   return ((SizeT)1 << pt->chunk_bits) * pt->elem_size;
 }
 
-static Stamp* new_chunk(const WS_PageTable* pt)
+static void* new_chunk(const WS_PageTable* pt)
 {
-   Stamp* c = VG_(am_shadow_alloc)(chunk_bytes(pt));
+   void* c = VG_(am_shadow_alloc)(chunk_bytes(pt));
    if (c == NULL)
       VG_(out_of_memory_NORETURN)("ws.pagetable.chunk", chunk_bytes(pt));
    return c;   /* fresh anonymous memory reads as zero */
@@ -57,6 +57,7 @@ static Stamp* new_chunk(const WS_PageTable* pt)
 void WS_(pt_init)(WS_PageTable* pt, Bool sparse, Stamp** l1_storage)
 {
    UInt i;
+   pt->elem_size = sizeof(Stamp);
    pt->chunk_bits = WS_ADDR_BITS - WS_L1_BITS - WS_(page_shift);
    pt->owns_l1 = l1_storage == NULL;
    pt->l1 = l1_storage ? l1_storage
@@ -70,6 +71,17 @@ void WS_(pt_init)(WS_PageTable* pt, Bool sparse, Stamp** l1_storage)
       zero_chunk = new_chunk(pt);
    for (i = 0; i < WS_L1_ENTRIES; i++)
       pt->l1[i] = zero_chunk;
+}
+
+void WS_(pt_init_records)(WS_PageTable* pt, SizeT record_size)
+{
+   pt->elem_size = record_size;
+   pt->chunk_bits = WS_ADDR_BITS - WS_L1_BITS - WS_(page_shift);
+   pt->owns_l1 = True;
+   pt->l1 = VG_(am_shadow_alloc)(WS_L1_ENTRIES * sizeof(Stamp*));
+   if (pt->l1 == NULL)
+      VG_(out_of_memory_NORETURN)("ws.pagetable.l1",
+                                  WS_L1_ENTRIES * sizeof(Stamp*));
 }
 
 static Bool is_unused(const WS_PageTable* pt, const Stamp* chunk)
@@ -102,10 +114,23 @@ static UWord l2_index(const WS_PageTable* pt, Addr page)
 
 Stamp* WS_(pt_slot)(WS_PageTable* pt, Addr page)
 {
+   return WS_(pt_record)(pt, page);
+}
+
+void* WS_(pt_record)(WS_PageTable* pt, Addr page)
+{
    UInt i = l1_index(pt, page);
    if (is_unused(pt, pt->l1[i]))
       pt->l1[i] = new_chunk(pt);
-   return &pt->l1[i][l2_index(pt, page)];
+   return (UChar*)pt->l1[i] + l2_index(pt, page) * pt->elem_size;
+}
+
+void* WS_(pt_record_if_any)(const WS_PageTable* pt, Addr page)
+{
+   UInt i = l1_index(pt, page);
+   if (is_unused(pt, pt->l1[i]))
+      return NULL;
+   return (UChar*)pt->l1[i] + l2_index(pt, page) * pt->elem_size;
 }
 
 void WS_(pt_for_range)(WS_PageTable* pt, Addr first, Addr last,
@@ -120,12 +145,21 @@ void WS_(pt_for_range)(WS_PageTable* pt, Addr first, Addr last,
       if (!is_unused(pt, chunk)) {
          Addr p;
          for (p = page; p <= stop; p++)
-            fn(&chunk[l2_index(pt, p)], p, opaque);
+            fn((Stamp*)((UChar*)chunk + l2_index(pt, p) * pt->elem_size),
+               p, opaque);
       }
       if (stop == last)
          break;
       page = stop + 1;
    }
+}
+
+void WS_(pt_for_all)(WS_PageTable* pt,
+                     void (*fn)(Stamp* slot, Addr page, void* opaque),
+                     void* opaque)
+{
+   WS_(pt_for_range)(pt, 0, ((Addr)1 << (WS_ADDR_BITS - WS_(page_shift))) - 1,
+                     fn, opaque);
 }
 
 /*--------------------------------------------------------------------*/

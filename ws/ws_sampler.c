@@ -53,7 +53,12 @@ Stamp        WS_(cur_stamp)  = 1;
 WS_PageTable WS_(tables)[2];
 WS_Stats     WS_(stats);
 WS_Counters  WS_(counters);
-ULong        WS_(dtlb)[WS_DTLB_ENTRIES];
+WS_DtlbEntry WS_(dtlb)[WS_DTLB_ENTRIES];
+
+/* The entries filled since the TLB was last emptied, so that emptying
+   it costs what the epoch used, not the TLB's size. */
+static UInt dtlb_filled[WS_DTLB_ENTRIES];
+static UInt dtlb_n_filled = 0;
 
 /* In ms mode the IR cannot see the wall clock, so the boundary
    handler runs every this many instructions to look at it. */
@@ -67,6 +72,14 @@ static Stamp*    table_l1[2][WS_L1_ENTRIES];
 static ULong* stamp_time     = NULL;
 static UInt   stamp_time_cap = 0;
 static Stamp  window_first   = 1;   /* oldest stamp in the window */
+
+/* A working-set miss is an access that brings a page into the window
+   of the next sample: the page's previous stamp is older than that
+   window's first epoch, |miss_first| (no epoch of it has begun yet:
+   WS_STAMP_MASK).  With tau = T every page of every sample's working
+   set was brought in by exactly one miss. */
+static Stamp miss_first = WS_STAMP_MASK;
+static ULong miss_bound = 0;         /* the next window starts here */
 
 static ULong next_sample_k;         /* next sample at k*T */
 static ULong next_window_j;         /* next epoch at j*T - tau */
@@ -183,11 +196,42 @@ static ULong get_stamp_time(Stamp s)
    return stamp_time[s & (stamp_time_cap - 1)];
 }
 
+/* The accesses an entry counted go to its page's record before the
+   entry changes. */
+static void settle_entry(WS_DtlbEntry* e)
+{
+   if (e->accesses != 0)
+      WS_(add_accesses)(e->page, e->accesses);
+   e->accesses = 0;
+}
+
 static void empty_dtlb(void)
 {
    UInt i;
-   for (i = 0; i < WS_DTLB_ENTRIES; i++)
-      WS_(dtlb)[i] = WS_DTLB_EMPTY;
+   for (i = 0; i < dtlb_n_filled; i++) {
+      WS_DtlbEntry* e = &WS_(dtlb)[dtlb_filled[i]];
+      settle_entry(e);
+      e->page = WS_DTLB_EMPTY;
+   }
+   dtlb_n_filled = 0;
+}
+
+void WS_(dtlb_fill)(Addr page)
+{
+   UInt i = page & (WS_DTLB_ENTRIES - 1);
+   WS_DtlbEntry* e = &WS_(dtlb)[i];
+   if (e->page == WS_DTLB_EMPTY)
+      dtlb_filled[dtlb_n_filled++] = i;
+   else
+      settle_entry(e);
+   e->page = page;
+}
+
+void WS_(flush_access_counts)(void)
+{
+   UInt i;
+   for (i = 0; i < dtlb_n_filled; i++)
+      settle_entry(&WS_(dtlb)[dtlb_filled[i]]);
 }
 
 void WS_(new_stamp)(void)
@@ -200,19 +244,39 @@ void WS_(new_stamp)(void)
    }
    WS_(cur_stamp)++;
    set_stamp_time(WS_(cur_stamp), WS_(now)());
+   if (miss_first == WS_STAMP_MASK && WS_(now)() >= miss_bound)
+      miss_first = WS_(cur_stamp);
    empty_dtlb();
+}
+
+/* After a sample or a change of plan: the first epoch of the next
+   sample's window, if it has begun (tau > T), else none yet. */
+static void plan_miss_window(void)
+{
+   ULong every = WS_(clo_every), tau = WS_(clo_tau);
+   ULong at = next_sample_k * every;
+   Stamp s;
+   miss_bound = at > tau ? at - tau : 0;
+   miss_first = WS_STAMP_MASK;
+   for (s = window_first; s <= WS_(cur_stamp); s++)
+      if (get_stamp_time(s) >= miss_bound) {
+         miss_first = s;
+         break;
+      }
 }
 
 /*------------------------------------------------------------*/
 /*--- Touching pages (the slow path)                       ---*/
 /*------------------------------------------------------------*/
 
-static void touch_page(WS_Kind kind, Addr page)
+static void touch_page(WS_Kind kind, Addr page, Addr ip)
 {
    Stamp* slot = WS_(pt_slot)(&WS_(tables)[kind], page);
    Stamp  old  = *slot;
    if (old == WS_(cur_stamp))
       return;
+   if (old == WS_STAMP_NEVER)
+      WS_(first_touch)(kind, page, ip);
    if (old == WS_STAMP_NEVER || (old & WS_STAMP_DEAD))
       WS_(stats).total[kind]++;
    /* Stamps only grow, so a page is new to the open region exactly
@@ -225,7 +289,7 @@ static void touch_page(WS_Kind kind, Addr page)
       WS_(thread_touch)(VG_(get_running_tid)(), kind, page, old);
 }
 
-void WS_(touch_range)(WS_Kind kind, Addr a, SizeT size)
+void WS_(touch_range)(WS_Kind kind, Addr a, SizeT size, Addr ip)
 {
    Addr page, last;
    if (size == 0 || !WS_(measuring))
@@ -234,24 +298,27 @@ void WS_(touch_range)(WS_Kind kind, Addr a, SizeT size)
    if (last < (a >> WS_(page_shift)))   /* wraps the address space */
       last = ~(Addr)0 >> WS_(page_shift);
    for (page = a >> WS_(page_shift); page <= last; page++) {
-      touch_page(kind, page);
+      touch_page(kind, page, ip);
       if (page == last)
          break;
    }
 }
 
-VG_REGPARM(2) void WS_(data_miss)(Addr a, HWord size)
+/* The entry filled is the page of the access's last byte: the one
+   the inline code looks up, and then counts the access on. */
+VG_REGPARM(2) void WS_(data_miss)(Addr a, HWord site)
 {
-   Addr page = a >> WS_(page_shift);
+   SizeT size = site >> 48;
+   Addr  ip = site & ((1ULL << 48) - 1);
    WS_(counters).data_misses++;
-   WS_(touch_range)(WS_Data, a, size);
-   WS_(dtlb)[page & (WS_DTLB_ENTRIES - 1)] = page;
+   WS_(touch_range)(WS_Data, a, size, ip);
+   WS_(dtlb_fill)((a + size - 1) >> WS_(page_shift));
 }
 
-VG_REGPARM(1) void WS_(insn_miss)(Addr page)
+VG_REGPARM(1) void WS_(insn_miss)(Addr a)
 {
    WS_(counters).insn_misses++;
-   touch_page(WS_Insn, page);
+   touch_page(WS_Insn, a >> WS_(page_shift), a);
 }
 
 static void mark_dead(Stamp* slot, Addr page, void* opaque)
@@ -359,6 +426,7 @@ void WS_(boundary)(void)
       ULong k = t / every;
       take_sample(t, k);
       next_sample_k = k + 1;
+      plan_miss_window();
    }
    schedule_next();
 }
@@ -381,6 +449,7 @@ static void reschedule(void)
    ULong t = WS_(now)();
    next_sample_k = t / WS_(clo_every) + 1;
    next_window_j = first_window_after(t);
+   plan_miss_window();
    schedule_next();
 }
 
@@ -471,13 +540,15 @@ ULong WS_(stamp_start_time)(Stamp s)
 void WS_(sampler_init)(void)
 {
    Int kind;
+   UInt i;
    ms_origin = VG_(read_millisecond_timer)();
    for (kind = 0; kind < 2; kind++) {
       WS_(pt_init)(&WS_(tables)[kind], False, table_l1[kind]);
       WS_(win_init)(&windows[kind]);
    }
    set_stamp_time(WS_(cur_stamp), 0);
-   empty_dtlb();
+   for (i = 0; i < WS_DTLB_ENTRIES; i++)
+      WS_(dtlb)[i].page = WS_DTLB_EMPTY;
    reschedule();
    if (!WS_(measuring))
       ms_stopped_at = ms_origin;

@@ -240,16 +240,31 @@ UInt WS_(out_stack)(ExeContext* ec)
    return w->id;
 }
 
-static void out_where_level(Addr ip, const Level* l, void* opaque)
+typedef struct {
+   HChar* buf;
+   SizeT  size;
+} WhereText;
+
+static void where_text_level(Addr ip, const Level* l, void* opaque)
 {
+   WhereText* w = opaque;
    HChar loc[WS_LOCATION_MAX];
    format_location(l, loc);
-   WS_(out_printf)(" 0x%lx %s %s", ip, loc, l->function);
+   VG_(snprintf)(w->buf, w->size, "0x%lx %s %s", ip, loc, l->function);
+}
+
+void WS_(where_text)(Addr ip, HChar* buf, SizeT size)
+{
+   WhereText w = { buf, size };
+   buf[0] = '\0';
+   for_each_level(VG_(current_DiEpoch)(), ip, True, where_text_level, &w);
 }
 
 void WS_(out_where)(Addr ip)
 {
-   for_each_level(VG_(current_DiEpoch)(), ip, True, out_where_level, NULL);
+   HChar text[WS_TEXT_MAX];
+   WS_(where_text)(ip, text, sizeof text);
+   WS_(out_printf)(" %s", text);
 }
 
 void WS_(stacks_forget_written)(void)
@@ -264,17 +279,11 @@ void WS_(stacks_forget_written)(void)
 /*--- The gdb/vgdb output                                  ---*/
 /*------------------------------------------------------------*/
 
-static void monitor_where_level(Addr ip, const Level* l, void* opaque)
-{
-   HChar loc[WS_LOCATION_MAX];
-   format_location(l, loc);
-   VG_(gdb_printf)(" 0x%lx %s %s", ip, loc, l->function);
-}
-
 void WS_(monitor_where)(Addr ip)
 {
-   for_each_level(VG_(current_DiEpoch)(), ip, True, monitor_where_level,
-                  NULL);
+   HChar text[WS_TEXT_MAX];
+   WS_(where_text)(ip, text, sizeof text);
+   VG_(gdb_printf)(" %s", text);
 }
 
 /* A stack for people, in the layout Valgrind's own messages use:

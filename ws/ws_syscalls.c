@@ -30,6 +30,7 @@
 
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
+#include "pub_tool_machine.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_tooliface.h"
@@ -45,7 +46,7 @@ static void syscall_reads(CorePart part, ThreadId tid, const HChar* what,
                           Addr a, SizeT size)
 {
    if (is_syscall(part))
-      WS_(touch_range)(WS_Data, a, size);
+      WS_(touch_range)(WS_Data, a, size, VG_(get_IP)(tid));
 }
 
 /* The length of the string at |a| including its NUL, reading only
@@ -68,13 +69,13 @@ static void syscall_reads_string(CorePart part, ThreadId tid,
                                  const HChar* what, Addr a)
 {
    if (is_syscall(part))
-      WS_(touch_range)(WS_Data, a, safe_string_size(a));
+      WS_(touch_range)(WS_Data, a, safe_string_size(a), VG_(get_IP)(tid));
 }
 
 static void syscall_wrote(CorePart part, ThreadId tid, Addr a, SizeT size)
 {
    if (is_syscall(part))
-      WS_(touch_range)(WS_Data, a, size);
+      WS_(touch_range)(WS_Data, a, size, VG_(get_IP)(tid));
 }
 
 /* A system call may block for ever, or be the program's last: what is

@@ -1,0 +1,305 @@
+/*--------------------------------------------------------------------*/
+/*--- ws: per-page access counts and hot pages.          ws_hot.c ---*/
+/*--------------------------------------------------------------------*/
+
+/*
+   This file is part of ws, a Valgrind tool that measures a program's
+   instruction and data working sets over time.
+
+   Copyright (C) 2026 the ws authors.
+
+   This program is free software; you can redistribute it and/or
+   modify it under the terms of the GNU General Public License as
+   published by the Free Software Foundation; either version 2 of the
+   License, or (at your option) any later version.
+
+   The GNU General Public License is contained in the file COPYING.
+*/
+
+/* Owns what ws knows of each page beyond its stamp: how often it was
+   accessed and which instruction touched it first; and the hot pages
+   made from that (--ws-hot, "ws hot", --ws-list-pages).
+
+   The counts cost the fast path one add each, never a call: a code
+   page's counter has a fixed address, known when the superblock is
+   instrumented, and the instructions of each exit-free stretch are
+   added to it at once; a data access adds to its data TLB entry, and
+   the entry's sum reaches the page's record here when the entry is
+   refilled or emptied (ws_sampler.c).  So the records are exact once
+   WS_(flush_access_counts) has run.
+
+   Records live in page tables of their own (ws_pagetable.c), created
+   sparse: a chunk exists only where pages were touched. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_gdbserver.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+
+#include "ws_global.h"
+
+typedef struct {
+   ULong accesses;
+   Addr  first_ip;      /* 0: never touched */
+} PageRecord;
+
+static WS_PageTable records[2];
+static Bool         records_ready = False;
+
+static const HChar* const kind_name[2] = { "insn", "data" };
+
+static PageRecord* record(WS_Kind kind, Addr page)
+{
+   if (!records_ready) {
+      WS_(pt_init_records)(&records[WS_Insn], sizeof(PageRecord));
+      WS_(pt_init_records)(&records[WS_Data], sizeof(PageRecord));
+      records_ready = True;
+   }
+   return WS_(pt_record)(&records[kind], page);
+}
+
+static const PageRecord* record_if_any(WS_Kind kind, Addr page)
+{
+   return records_ready ? WS_(pt_record_if_any)(&records[kind], page) : NULL;
+}
+
+ULong* WS_(insn_access_counter)(Addr page)
+{
+   return &record(WS_Insn, page)->accesses;
+}
+
+void WS_(add_accesses)(Addr page, ULong n)
+{
+   record(WS_Data, page)->accesses += n;
+}
+
+void WS_(first_touch)(WS_Kind kind, Addr page, Addr ip)
+{
+   PageRecord* r = record(kind, page);
+   if (r->first_ip == 0)
+      r->first_ip = ip;
+}
+
+ULong WS_(page_accesses)(WS_Kind kind, Addr page)
+{
+   const PageRecord* r = record_if_any(kind, page);
+   return r ? r->accesses : 0;
+}
+
+Addr WS_(page_first_ip)(WS_Kind kind, Addr page)
+{
+   const PageRecord* r = record_if_any(kind, page);
+   return r ? r->first_ip : 0;
+}
+
+/*------------------------------------------------------------*/
+/*--- The hottest pages                                    ---*/
+/*------------------------------------------------------------*/
+
+typedef struct {
+   Addr  page;
+   ULong accesses;
+   Addr  first_ip;
+} Hot;
+
+/* The n hottest pages of a kind, found in one pass over the records
+   with a min-heap of n entries: the scan costs the pages touched,
+   the memory n entries. */
+typedef struct {
+   Hot*  heap;
+   ULong n, cap;
+   ULong touched;       /* pages with a record */
+} HotList;
+
+/* Whether |a| ranks below |b|: fewer accesses, or as many at a higher
+   address (ties go to the lower address). */
+static Bool colder(const Hot* a, const Hot* b)
+{
+   return a->accesses < b->accesses
+          || (a->accesses == b->accesses && a->page > b->page);
+}
+
+static void swap_hot(Hot* a, Hot* b)
+{
+   Hot t = *a;
+   *a = *b;
+   *b = t;
+}
+
+static void sift_down(HotList* l, ULong i)
+{
+   for (;;) {
+      ULong c = 2 * i + 1, m = i;
+      if (c < l->n && colder(&l->heap[c], &l->heap[m]))
+         m = c;
+      if (c + 1 < l->n && colder(&l->heap[c + 1], &l->heap[m]))
+         m = c + 1;
+      if (m == i)
+         return;
+      swap_hot(&l->heap[i], &l->heap[m]);
+      i = m;
+   }
+}
+
+static void consider(Stamp* slot, Addr page, void* opaque)
+{
+   HotList* l = opaque;
+   const PageRecord* r = (const PageRecord*)slot;
+   Hot h;
+   if (r->first_ip == 0)
+      return;
+   l->touched++;
+   if (r->accesses == 0 || l->cap == 0)
+      return;
+   h.page = page;
+   h.accesses = r->accesses;
+   h.first_ip = r->first_ip;
+   if (l->n < l->cap) {
+      ULong i = l->n++;
+      l->heap[i] = h;
+      while (i > 0 && colder(&l->heap[i], &l->heap[(i - 1) / 2])) {
+         swap_hot(&l->heap[i], &l->heap[(i - 1) / 2]);
+         i = (i - 1) / 2;
+      }
+   } else if (colder(&l->heap[0], &h)) {
+      l->heap[0] = h;
+      sift_down(l, 0);
+   }
+}
+
+/* Fills |l| with the |n| hottest pages of |kind|, hottest first. */
+static void find_hot(WS_Kind kind, ULong n, HotList* l)
+{
+   ULong found;
+   l->cap = n;
+   l->n = 0;
+   l->touched = 0;
+   l->heap = n ? VG_(malloc)("ws.hot.heap", n * sizeof(Hot)) : NULL;
+   WS_(flush_access_counts)();
+   if (records_ready)
+      WS_(pt_for_all)(&records[kind], consider, l);
+   /* Heap order to hottest-first: move the coldest to the back. */
+   found = l->n;
+   while (l->n > 1) {
+      swap_hot(&l->heap[0], &l->heap[l->n - 1]);
+      l->n--;
+      sift_down(l, 0);
+   }
+   l->n = found;
+}
+
+static void free_hot(HotList* l)
+{
+   if (l->heap)
+      VG_(free)(l->heap);
+}
+
+static void out_where(Addr ip)
+{
+   if (WS_(clo_locations))
+      WS_(out_where)(ip);
+   else
+      WS_(out_printf)(" 0x%lx ??? ???", ip);
+}
+
+/*------------------------------------------------------------*/
+/*--- In the output file                                   ---*/
+/*------------------------------------------------------------*/
+
+static HotList at_exit[2];
+static WS_Owner* at_exit_owners = NULL;
+
+void WS_(hot_prepare)(void)
+{
+   Int kind;
+   ULong i;
+   for (kind = 0; kind < 2; kind++)
+      find_hot(kind, WS_(clo_hot), &at_exit[kind]);
+   /* Owners are looked up now, and the stacks they name written, so
+      that no stack block falls among the trailer's lines. */
+   if (at_exit[WS_Data].n > 0)
+      at_exit_owners = VG_(malloc)("ws.hot.owners",
+                                   at_exit[WS_Data].n * sizeof(WS_Owner));
+   for (i = 0; i < at_exit[WS_Data].n; i++) {
+      WS_Owner* o = &at_exit_owners[i];
+      WS_(owner_of)(at_exit[WS_Data].heap[i].page << WS_(page_shift), o);
+      if (o->kind == WS_OwnHeap)
+         WS_(out_stack)(o->site);
+   }
+}
+
+static void list_page(Stamp* slot, Addr page, void* opaque)
+{
+   const PageRecord* r = (const PageRecord*)slot;
+   if (r->first_ip == 0)
+      return;
+   WS_(out_printf)("page %s 0x%lx %llu", kind_name[*(WS_Kind*)opaque],
+                   page << WS_(page_shift), r->accesses);
+   out_where(r->first_ip);
+   WS_(out_end_line)();
+}
+
+void WS_(hot_trailer)(void)
+{
+   Int kind;
+   ULong i;
+   for (kind = 0; kind < 2; kind++) {
+      HotList* l = &at_exit[kind];
+      for (i = 0; i < l->n; i++) {
+         const Hot* h = &l->heap[i];
+         WS_(out_printf)("hot %s %llu %llu 0x%lx", kind_name[kind], i + 1,
+                         h->accesses, h->page << WS_(page_shift));
+         out_where(h->first_ip);
+         WS_(out_end_line)();
+         if (kind == WS_Data)
+            WS_(out_owner_line)("hot-owner", &at_exit_owners[i], True);
+      }
+      free_hot(l);
+   }
+   if (at_exit_owners)
+      VG_(free)(at_exit_owners);
+   at_exit_owners = NULL;
+   if (WS_(clo_list_pages) && records_ready) {
+      for (kind = 0; kind < 2; kind++)
+         WS_(pt_for_all)(&records[kind], list_page, &kind);
+   }
+}
+
+/*------------------------------------------------------------*/
+/*--- For "ws hot"                                         ---*/
+/*------------------------------------------------------------*/
+
+void WS_(hot_to_monitor)(ULong n, UInt kinds)
+{
+   Int kind;
+   ULong i;
+   for (kind = 0; kind < 2; kind++) {
+      HotList l;
+      if (!(kinds & (1u << kind)))
+         continue;
+      find_hot(kind, n, &l);
+      VG_(gdb_printf)("%s pages: the %llu hottest of %llu touched "
+                      "(accesses so far; pages of %u bytes)\n",
+                      kind == WS_Insn ? "Code" : "Data", l.n, l.touched,
+                      WS_(clo_pagesize));
+      for (i = 0; i < l.n; i++) {
+         const Hot* h = &l.heap[i];
+         VG_(gdb_printf)("%4llu %14llu  0x%lx  first at", i + 1,
+                         h->accesses, h->page << WS_(page_shift));
+         WS_(monitor_where)(h->first_ip);
+         VG_(gdb_printf)("\n");
+         if (kind == WS_Data) {
+            WS_Owner o;
+            WS_(owner_of)(h->page << WS_(page_shift), &o);
+            WS_(monitor_owner)(&o);
+         }
+      }
+      free_hot(&l);
+   }
+}
+
+/*--------------------------------------------------------------------*/
+/*--- end                                                  ws_hot.c ---*/
+/*--------------------------------------------------------------------*/
