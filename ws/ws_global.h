@@ -450,6 +450,8 @@ void WS_(out_breakdown)(ULong n);
 /*--- Working-set misses (ws_misses.c)                     ---*/
 /*------------------------------------------------------------*/
 
+/* At start-up: opens the miss file, or exits with status 1. */
+void WS_(misses_init)(void);
 /* A page of |kind| entered the window at code address |ip|. */
 void WS_(miss_at)(WS_Kind kind, Addr ip);
 void WS_(misses_write)(void);          /* at exit, if asked for */

@@ -68,7 +68,8 @@ static void ws_post_clo_init(void)
 {
    WS_(post_clo_check)();
    WS_(measuring) = WS_(clo_instr_atstart);
-   WS_(out_open)();       /* exits with status 1 if it cannot */
+   WS_(misses_init)();    /* these two exit with status 1 if they */
+   WS_(out_open)();       /* cannot create their files */
    WS_(sampler_init)();
    WS_(threads_init)();
    WS_(syscalls_init)();
@@ -82,6 +83,7 @@ static void ws_fini(Int exitcode)
    WS_(region_close)();
    WS_(out_trailer)();
    WS_(out_stderr_summary)();
+   WS_(misses_write)();
    if (VG_(clo_stats)) {
       WS_(print_counters)();
       WS_(heap_print_stats)();

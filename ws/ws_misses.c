@@ -1,0 +1,437 @@
+/*--------------------------------------------------------------------*/
+/*--- ws: working-set misses per code address.        ws_misses.c ---*/
+/*--------------------------------------------------------------------*/
+
+/*
+   This file is part of ws, a Valgrind tool that measures a program's
+   instruction and data working sets over time.
+
+   Copyright (C) 2026 the ws authors.
+
+   This program is free software; you can redistribute it and/or
+   modify it under the terms of the GNU General Public License as
+   published by the Free Software Foundation; either version 2 of the
+   License, or (at your option) any later version.
+
+   The GNU General Public License is contained in the file COPYING.
+*/
+
+/* Owns the miss profile (--ws-miss-file): for each instruction that
+   brought a page into the working set, how many instruction pages and
+   how many data pages it brought in, written at exit as a callgrind-
+   format profile that callgrind_annotate and KCachegrind read
+   (docs/manual.md, "Miss profile").
+
+   The sampler calls WS_(miss_at) from its slow path, at most once per
+   page per window, so the cost per call is a hash lookup (none when
+   the same instruction misses again, as a loop walking a buffer does).
+   Source locations are looked up once per instruction, when it first
+   misses, and kept: the code may be unloaded (dlclose) before exit,
+   taking its debug information with it.  Names are kept once each, in
+   tables that also hold the numbers of the format's name compression.
+
+   A forked child starts with an empty profile and writes its own file
+   when the name expands to a new one (%p), as the output file does:
+   each file then holds the misses of one process, as its ws.out holds
+   that process's samples. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_hashtable.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_xarray.h"
+
+#include "ws_global.h"
+
+/*------------------------------------------------------------*/
+/*--- Names and their compression numbers                  ---*/
+/*------------------------------------------------------------*/
+
+/* One table per name space of the format (objects, files, functions):
+   each has its own compression numbers. */
+typedef struct _Name {
+   struct _Name* next;
+   UWord         key;       /* hash of str */
+   HChar*        str;
+   UInt          id;        /* compression number, from 1 */
+   Bool          written;   /* "(id) str" is in the file already */
+} Name;
+
+typedef struct {
+   VgHashTable* ht;
+   UInt         count;
+} Names;
+
+static Names objs, files, fns;
+
+static UWord hash_str(const HChar* s)
+{
+   UWord h = 5381;
+   for (; *s; s++)
+      h = h * 33 + (UChar)*s;
+   return h;
+}
+
+/* Called only for names whose hashes are equal. */
+static Word cmp_name(const void* a, const void* b)
+{
+   return VG_(strcmp)(((const Name*)a)->str, ((const Name*)b)->str);
+}
+
+static void names_init(Names* t, const HChar* cc)
+{
+   t->ht = VG_(HT_construct)(cc);
+   t->count = 0;
+}
+
+/* The entry for |s|, made if new.  |s| may be a string the debug
+   information owns only until the next query, so it is copied. */
+static Name* intern(Names* t, const HChar* s)
+{
+   Name probe, *n;
+   probe.key = hash_str(s);
+   probe.str = (HChar*)s;
+   n = VG_(HT_gen_lookup)(t->ht, &probe, cmp_name);
+   if (n == NULL) {
+      n = VG_(malloc)("ws.misses.name", sizeof(Name));
+      n->key = probe.key;
+      n->str = VG_(strdup)("ws.misses.name.str", s);
+      n->id = ++t->count;
+      n->written = False;
+      VG_(HT_add_node)(t->ht, n);
+   }
+   return n;
+}
+
+/* A source file as callgrind names it: with its directory, so that
+   callgrind_annotate --auto=yes and KCachegrind find it from anywhere. */
+static Name* intern_path(const HChar* dir, const HChar* file)
+{
+   if (dir[0] == '\0' || file[0] == '/')
+      return intern(&files, file);
+   {
+      HChar path[VG_(strlen)(dir) + 1 + VG_(strlen)(file) + 1];
+      VG_(sprintf)(path, "%s/%s", dir, file);
+      return intern(&files, path);
+   }
+}
+
+/*------------------------------------------------------------*/
+/*--- Counting                                             ---*/
+/*------------------------------------------------------------*/
+
+typedef struct _Site {
+   struct _Site* next;
+   UWord         ip;        /* key: the instruction's address */
+   ULong         count[2];  /* pages brought in, by WS_Kind */
+   Addr          rel;       /* ip in its object file (text bias taken
+                               off), what KCachegrind disassembles */
+   Name*         obj;
+   Name*         fn;
+   Name*         fn_file;   /* the file of the function's entry */
+   Name*         file;      /* the file of this instruction's line;
+                               another one for inlined code */
+   UInt          line;      /* 0 when unknown */
+} Site;
+
+static VgHashTable* sites = NULL;   /* NULL: no profile is being made */
+static Site*        last_site = NULL;
+static Int          miss_fd = -1;
+static HChar*       miss_name = NULL;
+
+/* The offset |ip| has in its function, from the "name+N" form: the
+   debug information offers the entry address of a function only
+   that way. */
+static PtrdiffT offset_in_fn(DiEpoch ep, Addr ip)
+{
+   const HChar* s;
+   const HChar* plus;
+   const HChar* p;
+   PtrdiffT     off = 0;
+   if (!VG_(get_fnname_w_offset)(ep, ip, &s))
+      return 0;
+   plus = VG_(strrchr)(s, '+');
+   if (plus == NULL || plus[1] == '\0')
+      return 0;
+   for (p = plus + 1; *p; p++) {
+      if (*p < '0' || *p > '9')
+         return 0;             /* a '+' of the name itself */
+      off = off * 10 + (*p - '0');
+   }
+   return off;
+}
+
+/* Where |ip| is, in the terms of the format.  What the debug
+   information does not know is "???", as callgrind writes it. */
+static void locate(Site* s, Addr ip)
+{
+   DiEpoch      ep = VG_(current_DiEpoch)();
+   DebugInfo*   di = VG_(find_DebugInfo)(ep, ip);
+   const HChar* name;
+   const HChar* dir;
+   UInt         line;
+   PtrdiffT     off;
+
+   s->rel = di ? ip - VG_(DebugInfo_get_text_bias)(di) : ip;
+   s->obj = intern(&objs, VG_(get_objname)(ep, ip, &name) ? name : "???");
+   if (VG_(get_filename_linenum)(ep, ip, &name, &dir, &line)) {
+      s->file = intern_path(dir, name);
+      s->line = line;
+   } else {
+      s->file = intern(&files, "???");
+      s->line = 0;
+   }
+   s->fn_file = s->file;
+   if (!VG_(get_fnname)(ep, ip, &name)) {
+      s->fn = intern(&fns, "???");
+      return;
+   }
+   s->fn = intern(&fns, name);
+   off = offset_in_fn(ep, ip);
+   if (off > 0 && VG_(get_filename_linenum)(ep, ip - off, &name, &dir, &line))
+      s->fn_file = intern_path(dir, name);
+}
+
+void WS_(miss_at)(WS_Kind kind, Addr ip)
+{
+   Site* s = last_site;
+   if (sites == NULL)
+      return;
+   if (s == NULL || s->ip != ip) {
+      s = VG_(HT_lookup)(sites, ip);
+      if (s == NULL) {
+         s = VG_(calloc)("ws.misses.site", 1, sizeof(Site));
+         s->ip = ip;
+         locate(s, ip);
+         VG_(HT_add_node)(sites, s);
+      }
+      last_site = s;
+   }
+   s->count[kind]++;
+}
+
+/*------------------------------------------------------------*/
+/*--- The file                                             ---*/
+/*------------------------------------------------------------*/
+
+static Int open_for_writing(const HChar* name)
+{
+   SysRes sres = VG_(open)(name, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
+                           VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP
+                           | VKI_S_IROTH);
+   return sr_isError(sres) ? -1 : (Int)sr_Res(sres);
+}
+
+static void after_fork(ThreadId tid);
+
+/* Opening the file now, not at exit, is what lets a name that cannot
+   be written be refused before the program runs. */
+void WS_(misses_init)(void)
+{
+   if (WS_(clo_miss_file) == NULL)
+      return;
+   /* Both writers would truncate and interleave one file. */
+   if (VG_STREQ(WS_(clo_miss_file), WS_(clo_file))) {
+      VG_(fmsg)("--ws-miss-file: '%s' is also the %s output file "
+                "(give another name)\n", WS_(clo_miss_file),
+                WS_(clo_file_option));
+      VG_(exit)(1);
+   }
+   miss_name = VG_(expand_file_name)("--ws-miss-file", WS_(clo_miss_file));
+   miss_fd = open_for_writing(miss_name);
+   if (miss_fd < 0) {
+      VG_(fmsg)("--ws-miss-file: cannot create the miss profile '%s' "
+                "(a writable file name is accepted)\n", miss_name);
+      VG_(exit)(1);
+   }
+   sites = VG_(HT_construct)("ws.misses.sites");
+   names_init(&objs, "ws.misses.objs");
+   names_init(&files, "ws.misses.files");
+   names_init(&fns, "ws.misses.fns");
+   VG_(atfork)(NULL, NULL, after_fork);
+}
+
+static void after_fork(ThreadId tid)
+{
+   HChar* name;
+   if (sites == NULL)
+      return;
+   /* The parent writes its file; the child starts counting afresh. */
+   VG_(HT_destruct)(sites, VG_(free));
+   sites = NULL;
+   last_site = NULL;
+   VG_(close)(miss_fd);
+   miss_fd = -1;
+   name = VG_(expand_file_name)("--ws-miss-file", WS_(clo_miss_file));
+   if (VG_STREQ(name, miss_name)) {
+      VG_(umsg)("ws: --ws-miss-file=%s names the parent's file; this "
+                "child writes no miss profile (use %%p)\n",
+                WS_(clo_miss_file));
+      VG_(free)(name);
+      return;
+   }
+   VG_(free)(miss_name);
+   miss_name = name;
+   miss_fd = open_for_writing(miss_name);
+   if (miss_fd < 0) {
+      VG_(umsg)("ws: cannot create '%s'; this child writes no miss "
+                "profile\n", miss_name);
+      return;
+   }
+   sites = VG_(HT_construct)("ws.misses.sites");
+}
+
+/* Buffered writing; a failure is reported once and ends the output. */
+#define WS_MISS_BUF 8192
+static HChar mbuf[WS_MISS_BUF];
+static UInt  mbuf_used = 0;
+static Bool  write_failed = False;
+
+static void mflush(void)
+{
+   UInt done = 0;
+   while (!write_failed && done < mbuf_used) {
+      Int n = VG_(write)(miss_fd, mbuf + done, mbuf_used - done);
+      if (n <= 0) {
+         VG_(umsg)("ws: writing %s failed; the miss profile is "
+                   "incomplete\n", miss_name);
+         write_failed = True;
+      } else {
+         done += n;
+      }
+   }
+   mbuf_used = 0;
+}
+
+static void mput(HChar c, void* opaque)
+{
+   if (mbuf_used == WS_MISS_BUF)
+      mflush();
+   mbuf[mbuf_used++] = c;
+}
+
+static void mprintf(const HChar* format, ...) PRINTF_CHECK(1, 2);
+static void mprintf(const HChar* format, ...)
+{
+   va_list vargs;
+   va_start(vargs, format);
+   VG_(vcbprintf)(mput, NULL, format, vargs);
+   va_end(vargs);
+}
+
+/* "fl=(3) /src/a.c" the first time, "fl=(3)" after. */
+static void put_name(const HChar* spec, Name* n)
+{
+   if (n->written) {
+      mprintf("%s=(%u)\n", spec, n->id);
+   } else {
+      mprintf("%s=(%u) %s\n", spec, n->id, n->str);
+      n->written = True;
+   }
+}
+
+/* Sites grouped by object, function file and function, then in
+   address order; names compare as strings so that the order does not
+   depend on which instruction happened to miss first. */
+static Int cmp_sites(const void* pa, const void* pb)
+{
+   const Site* a = *(const Site* const*)pa;
+   const Site* b = *(const Site* const*)pb;
+   Int c;
+   if ((c = VG_(strcmp)(a->obj->str, b->obj->str)) != 0)
+      return c;
+   if ((c = VG_(strcmp)(a->fn_file->str, b->fn_file->str)) != 0)
+      return c;
+   if ((c = VG_(strcmp)(a->fn->str, b->fn->str)) != 0)
+      return c;
+   return a->rel < b->rel ? -1 : a->rel > b->rel ? 1 : 0;
+}
+
+static void write_header(const ULong total[2])
+{
+   Word i;
+   mprintf("# callgrind format\n");
+   mprintf("version: 1\n");
+   mprintf("creator: ws-%s\n", WS_VERSION);
+   mprintf("pid: %d\n", VG_(getpid)());
+   mprintf("cmd: %s", VG_(args_the_exename));
+   for (i = 0; i < VG_(sizeXA)(VG_(args_for_client)); i++)
+      mprintf(" %s", *(HChar**)VG_(indexXA)(VG_(args_for_client), i));
+   mprintf("\n");
+   mprintf("desc: Page size: %u bytes\n", WS_(clo_pagesize));
+   mprintf("desc: Window: tau %llu, sample every %llu %s (at exit)\n",
+           WS_(clo_tau), WS_(clo_every),
+           WS_(clo_time_unit) == WS_TimeMillis ? "ms" : "instructions");
+   mprintf("positions: instr line\n");
+   mprintf("event: WsInsnMiss : Instruction pages brought into the "
+           "working set\n");
+   mprintf("event: WsDataMiss : Data pages brought into the working set\n");
+   /* callgrind_annotate takes "events:" as the end of the header. */
+   mprintf("events: WsInsnMiss WsDataMiss\n");
+   mprintf("summary: %llu %llu\n", total[WS_Insn], total[WS_Data]);
+   mprintf("\n");
+}
+
+void WS_(misses_write)(void)
+{
+   UInt   n = 0, i;
+   Site** s;
+   ULong  total[2] = { 0, 0 };
+   Site*  group = NULL;   /* first site of the current function */
+   Name*  line_file = NULL;
+
+   if (sites == NULL)
+      return;
+   s = (Site**)VG_(HT_to_array)(sites, &n);
+   for (i = 0; i < n; i++) {
+      total[WS_Insn] += s[i]->count[WS_Insn];
+      total[WS_Data] += s[i]->count[WS_Data];
+   }
+   if (n > 0)
+      VG_(ssort)(s, n, sizeof(Site*), cmp_sites);
+
+   write_header(total);
+   for (i = 0; i < n; i++) {
+      Site* x = s[i];
+      if (group == NULL || x->obj != group->obj || x->fn_file != group->fn_file
+          || x->fn != group->fn) {
+         /* A function's cost lines leave the reader in its own file,
+            so fl= is needed only when that changes. */
+         if (group != NULL && line_file != group->fn_file)
+            put_name("fe", group->fn_file);
+         if (group == NULL || x->obj != group->obj)
+            put_name("ob", x->obj);
+         if (group == NULL || x->obj != group->obj
+             || x->fn_file != group->fn_file)
+            put_name("fl", x->fn_file);
+         put_name("fn", x->fn);
+         group = x;
+         line_file = x->fn_file;
+      }
+      if (x->file != line_file) {
+         put_name(x->file == x->fn_file ? "fe" : "fi", x->file);
+         line_file = x->file;
+      }
+      mprintf("0x%lx %u %llu %llu\n", x->rel, x->line, x->count[WS_Insn],
+              x->count[WS_Data]);
+   }
+   mprintf("\ntotals: %llu %llu\n", total[WS_Insn], total[WS_Data]);
+   mflush();
+   if (s != NULL)
+      VG_(free)(s);
+   VG_(close)(miss_fd);
+   miss_fd = -1;
+   if (!write_failed)
+      VG_(umsg)("Miss profile: %s\n", miss_name);
+}
+
+/*--------------------------------------------------------------------*/
+/*--- end                                               ws_misses.c ---*/
+/*--------------------------------------------------------------------*/
