@@ -1,0 +1,437 @@
+"""The miss profile (--ws-miss-file, docs/manual.md "Miss profile").
+
+A working-set miss is an access that brings a page into the window of the
+sample being built; ws counts them per instruction, Insn and Data pages
+apart, and writes a callgrind-format profile at exit.
+
+- tests/progs/miss (built -O2, see its comment) runs one line that stores
+  to a fresh page of a big buffer between runs of another line that
+  re-reads a few hot pages.  With tau = T the windows are the epochs, one
+  per sample, and:
+  * the fresh line's WsDataMiss is FRESH * PASSES exactly: it touches each
+    fresh page once per pass, and a pass (about 160,000 instructions) is
+    far longer than a window (10,000), so no two of its touches of a page
+    share a window: every touch is a (page, window) pair of its own;
+  * the hot line's WsDataMiss is HOT per window in which it ran, give or
+    take the two windows at the ends of the loops (see test_hot_line);
+  * summed over the file, WsDataMiss (WsInsnMiss) equals the sum over the
+    samples of |WSd| (|WSi|) plus the pages of the last, partial window:
+    every page of a window was brought into it by exactly one miss;
+  * callgrind_annotate reads the file without a warning and ranks the
+    fresh line's function first under WsDataMiss.
+- without --ws-miss-file no profile is written; a name that cannot be
+  used stops valgrind with status 1 before the program runs;
+- a forked child writes its own profile (%p) with its own misses only.
+"""
+
+import os
+import re
+import subprocess
+
+import pytest
+
+import wslib
+
+MISS = wslib.prog("miss")
+MISS_SRC = os.path.join(wslib.TOP_SRCDIR, "tests", "progs", "miss.c")
+T = 10000
+FRESH, PASSES, HOT, REPEAT = 256, 8, 4, 25
+
+
+def src_line(marker):
+    """The line of tests/progs/miss.c that ends with /* marker */."""
+    with open(MISS_SRC) as f:
+        for n, line in enumerate(f, 1):
+            if line.rstrip().endswith("/* %s */" % marker):
+                return n
+    raise AssertionError("no line marked %s in %s" % (marker, MISS_SRC))
+
+
+# ----------------------------------------------------------------------
+# A strict reader of the profile ws writes
+
+class Cost:
+    __slots__ = ("ob", "fl", "fn", "file", "addr", "line", "insn", "data")
+
+    def __init__(self, ob, fl, fn, file, addr, line, insn, data):
+        self.ob, self.fl, self.fn, self.file = ob, fl, fn, file
+        self.addr, self.line, self.insn, self.data = addr, line, insn, data
+
+    def __repr__(self):
+        return "<%s %s %s:%d 0x%x %d %d>" % (self.ob, self.fn, self.file,
+                                             self.line, self.addr,
+                                             self.insn, self.data)
+
+
+class Profile:
+    def __init__(self):
+        self.header = {}       # key -> value; desc: lines in self.desc
+        self.desc = []
+        self.event_names = {}  # short -> long
+        self.summary = None
+        self.totals = None
+        self.costs = []
+
+    def sum(self, pred=lambda c: True):
+        """(insn, data) summed over the cost lines pred accepts."""
+        sel = [c for c in self.costs if pred(c)]
+        return sum(c.insn for c in sel), sum(c.data for c in sel)
+
+
+_COST = re.compile(r"0x([0-9a-f]+) ([0-9]+) ([0-9]+) ([0-9]+)\Z")
+_SPEC = re.compile(r"(ob|fl|fi|fe|fn)=\(([0-9]+)\)(?: (.+))?\Z")
+
+
+def read_profile(path):
+    """The profile at path, checked against what ws promises to write:
+    the header in callgrind's order, every name compressed and defined
+    once before it is used, fi=/fe= only inside a function and the
+    function's own file again at its end, summary and totals."""
+    with open(path) as f:
+        lines = f.read().split("\n")
+    assert lines[-1] == "", "the file does not end with a newline"
+    lines = lines[:-1]
+    assert lines[0] == "# callgrind format", lines[0]
+    p = Profile()
+    i = 1
+    keys = []
+    while True:
+        line = lines[i]
+        i += 1
+        m = re.match(r"([a-z]+): (.*)\Z", line)
+        assert m, "header line %d: %r" % (i, line)
+        k, v = m.groups()
+        keys.append(k)
+        if k == "desc":
+            p.desc.append(v)
+        elif k == "event":
+            short, _, long_ = v.partition(" : ")
+            p.event_names[short] = long_
+        else:
+            assert k not in p.header, "header line %d repeats %s" % (i, k)
+            p.header[k] = v
+        if k == "events":
+            break
+    order = [k for n, k in enumerate(keys) if k not in keys[:n]]
+    assert order == ["version", "creator", "pid", "cmd", "desc",
+                     "positions", "event", "events"], keys
+    names = {"ob": {}, "fl": {}, "fn": {}}
+    cur = {"ob": None, "fl": None, "fn": None, "file": None}
+    for n, line in enumerate(lines[i:], i + 1):
+        if line == "":
+            continue
+        m = re.match(r"(summary|totals): ([0-9]+) ([0-9]+)\Z", line)
+        if m:
+            assert getattr(p, m.group(1)) is None, "line %d: again" % n
+            setattr(p, m.group(1), (int(m.group(2)), int(m.group(3))))
+            continue
+        assert p.totals is None, "line %d after totals: %r" % (n, line)
+        m = _SPEC.match(line)
+        if m:
+            spec, num, name = m.groups()
+            space = "fl" if spec in ("fi", "fe") else spec
+            if name is not None:
+                assert num not in names[space], (
+                    "line %d defines %s (%s) again" % (n, space, num))
+                names[space][num] = name
+            assert num in names[space], "line %d: (%s) undefined" % (n, num)
+            name = names[space][num]
+            if spec == "fn":
+                assert cur["file"] == cur["fl"], (
+                    "line %d: fn= while in another file than fl=" % n)
+                cur["fn"] = name
+            elif spec == "fl":
+                cur["fl"] = cur["file"] = name
+            elif spec == "ob":
+                cur["ob"] = name
+            else:
+                assert cur["fn"] is not None, "line %d: %s= first" % (n, spec)
+                assert (name == cur["fl"]) == (spec == "fe"), (
+                    "line %d: %s= names %r, the function's file is %r"
+                    % (n, spec, name, cur["fl"]))
+                cur["file"] = name
+            continue
+        m = _COST.match(line)
+        assert m, "line %d: %r" % (n, line)
+        assert None not in (cur["ob"], cur["fl"], cur["fn"]), \
+            "line %d: a cost line before ob=, fl= and fn=" % n
+        addr, ln, insn, data = (int(m.group(1), 16), int(m.group(2)),
+                                int(m.group(3)), int(m.group(4)))
+        assert insn + data > 0, "line %d: a cost line of zeros" % n
+        p.costs.append(Cost(cur["ob"], cur["fl"], cur["fn"], cur["file"],
+                            addr, ln, insn, data))
+    assert p.summary is not None and p.totals is not None
+    return p
+
+
+def check_profile(p, run, argv):
+    """What every profile says about its run."""
+    assert p.header["version"] == "1"
+    assert re.match(r"ws-[0-9]+\.[0-9]+\.[0-9]+\Z", p.header["creator"])
+    assert p.header["positions"] == "instr line"
+    assert p.header["events"] == "WsInsnMiss WsDataMiss"
+    assert set(p.event_names) == {"WsInsnMiss", "WsDataMiss"}
+    assert all(p.event_names.values())
+    assert p.header["cmd"] == " ".join(argv)
+    assert "Page size: 4096 bytes" in p.desc
+    # totals must be the sum of the cost lines; summary, the run's
+    # whole cost, is the same sum here: every miss has a cost line
+    assert p.totals == p.sum() == p.summary
+
+
+# ----------------------------------------------------------------------
+# The two lines of tests/progs/miss
+
+MISS_ARGV = [MISS, str(FRESH), str(PASSES), str(HOT), str(REPEAT)]
+
+
+@pytest.fixture(scope="module")
+def miss_run(tmp_path_factory):
+    d = tmp_path_factory.mktemp("miss")
+    prof = str(d / "miss.prof")
+    run = wslib.run_ws(MISS_ARGV, ["--ws-every=%d" % T, "--ws-tau=%d" % T,
+                                   "--ws-miss-file=" + prof],
+                       out_path=str(d / "ws.out"))
+    assert run.stdout == "0\n"
+    return run, read_profile(prof), prof
+
+
+def same_file(a, b):
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
+def at_line(marker):
+    n = src_line(marker)
+    return lambda c: c.line == n and same_file(c.file, MISS_SRC)
+
+
+def test_format(miss_run):
+    run, p, prof = miss_run
+    check_profile(p, run, MISS_ARGV)
+    assert p.header["pid"] == str(run.summary["pid"])
+    assert "Window: tau %d, sample every %d instructions (at exit)" % (
+        T, T) in p.desc
+    assert "==%d== Miss profile: %s" % (run.summary["pid"],
+                                       prof) in run.stderr.splitlines()
+    # the program's functions by their names, in the program's object,
+    # at its source file (with its directory) and the lines of the code
+    ours = [c for c in p.costs if c.ob == MISS]
+    assert {"main", "fresh_touch", "hot_touch"} <= {c.fn for c in ours}
+    for c in ours:
+        if c.fn in ("main", "fresh_touch", "hot_touch"):
+            assert same_file(c.fl, MISS_SRC) and c.line > 0, c
+
+
+def test_fresh_line(miss_run):
+    """Every store of the fresh line brings its page in."""
+    _, p, _ = miss_run
+    fresh = [c for c in p.costs if at_line("FRESH")(c)]
+    assert {c.fn for c in fresh} == {"fresh_touch"}
+    # one store instruction: one cost line, one address
+    assert len([c for c in fresh if c.data]) == 1, fresh
+    assert p.sum(at_line("FRESH"))[1] == FRESH * PASSES
+
+
+def test_hot_line(miss_run):
+    """The hot line brings its HOT pages in once per window it runs in.
+    A window lies wholly inside the loops or overlaps their start or
+    end; one inside holds many calls of hot_touch (each about 630
+    instructions, a window 10,000), so it has all HOT pages; the (at
+    most) two at the ends may have some or none: with n windows that
+    overlap the loops, HOT * (n - 2) <= count <= HOT * n."""
+    run, p, _ = miss_run
+    out = run.output
+    (t0,) = [e.t for e in out.events if e.kind == "mark"
+             and e.args == ["loops"]]
+    (t1,) = [e.t for e in out.events if e.kind == "mark"
+             and e.args == ["done"]]
+    # a window (epoch) starts at each sample and ends at the next one
+    starts = [0] + [s.t for s in out.samples]
+    ends = [s.t for s in out.samples] + [float("inf")]
+    n = sum(1 for a, b in zip(starts, ends) if a <= t1 and b > t0)
+    count = p.sum(at_line("HOT"))[1]
+    assert HOT * (n - 2) <= count <= HOT * n, (count, n)
+    assert {c.fn for c in p.costs if at_line("HOT")(c)} == {"hot_touch"}
+
+
+def test_misses_fill_the_windows(miss_run):
+    """With tau = T each sample's window is one epoch, and each page in it
+    came in by one miss: summed over the file the misses are the sum of
+    the samples' sizes plus the pages of the partial window after the
+    last sample (listed by the WS_DUMP after WS_STOP: the pages whose
+    epoch began at the last sample)."""
+    run, p, _ = miss_run
+    out = run.output
+    assert out.samples, "no samples"
+    (dump,) = out.dumps
+    last = out.samples[-1].t
+    partial = {kind: sum(1 for pg in dump.pages if pg[0] == kind
+                         and pg[2] == last) for kind in ("insn", "data")}
+    assert all(pg[2] <= last for pg in dump.pages)
+    insn, data = p.sum()
+    assert data == sum(s.data for s in out.samples) + partial["data"]
+    assert insn == sum(s.insn for s in out.samples) + partial["insn"]
+
+
+def test_callgrind_annotate(miss_run):
+    """callgrind_annotate reads the profile without a warning and ranks
+    the fresh line's function first under WsDataMiss (with the function
+    only its store and its return, the line ranks first too)."""
+    _, _, prof = miss_run
+    r = subprocess.run(["callgrind_annotate", "--auto=no",
+                        "--show=WsDataMiss", "--sort=WsDataMiss", prof],
+                       capture_output=True, timeout=60,
+                       cwd=os.path.dirname(prof))   # it shortens names under
+                                                    # the current directory
+    err = r.stderr.decode()
+    assert r.returncode == 0 and err == "", err
+    text = r.stdout.decode()
+    assert "Events recorded:  WsInsnMiss WsDataMiss" in text
+    rows = text.split("file:function\n", 1)[1].split("\n")
+    first = rows[1]    # after a line of dashes
+    m = re.match(r"\s*([0-9,]+) \(\s*[0-9.]+%\)\s+(.*)\Z", first)
+    assert m, text
+    assert m.group(2) == "%s:fresh_touch [%s]" % (MISS_SRC, MISS), first
+    # the fresh line's misses, and those of the return when a window
+    # begins inside fresh_touch (its store then brings in a fresh page
+    # and its return the stack's): a few at most
+    assert FRESH * PASSES <= int(m.group(1).replace(",", "")) \
+        < FRESH * PASSES + 50, first
+
+
+def test_callgrind_annotate_source(miss_run):
+    """--auto=yes annotates miss.c: the fresh line carries its count."""
+    _, _, prof = miss_run
+    r = subprocess.run(["callgrind_annotate", "--auto=yes", prof],
+                       capture_output=True, timeout=60,
+                       cwd=os.path.dirname(prof))
+    assert r.returncode == 0, r.stderr.decode()
+    text = r.stdout.decode()
+    (line,) = [l for l in text.split("\n") if l.endswith("/* FRESH */")]
+    # the columns: WsInsnMiss (a count, 0 or '.'), WsDataMiss, the source
+    assert re.match(r"\s*\S+(?: \([ 0-9.]+%%\))?\s+%s \([ 0-9.]+%%\)\s+"
+                    r"\*p = 1;" % format(FRESH * PASSES, ","), line), line
+
+
+# ----------------------------------------------------------------------
+# When there is no profile, or no file for it
+
+def test_no_option_no_profile(tmp_path):
+    run = wslib.run_ws(MISS_ARGV[:1] + ["4", "1", "1", "1"],
+                       out_path=str(tmp_path / "ws.out"))
+    assert os.listdir(str(tmp_path)) == ["ws.out"]
+    assert "Miss profile" not in run.stderr
+
+
+BAD_NAMES = [
+    ("/nonexistent-dir/miss.out",
+     "--ws-miss-file: cannot create the miss profile "
+     "'/nonexistent-dir/miss.out' (a writable file name is accepted)"),
+    ("miss.%q{WS_TEST_UNSET_VARIABLE}", None),
+    ("ws.out", "--ws-miss-file: 'ws.out' is also the --ws-file output file "
+     "(give another name)"),
+]
+
+
+@pytest.mark.parametrize("name,message", BAD_NAMES,
+                         ids=[b[0] for b in BAD_NAMES])
+def test_bad_name(tmp_path, name, message):
+    """Refused before the program runs, status 1, a line naming the
+    option; nothing is left behind."""
+    marker = wslib.prog("marker")
+    wslib.require_built(marker)
+    mark = tmp_path / "ran"
+    env = dict(os.environ)
+    env.pop("WS_TEST_UNSET_VARIABLE", None)
+    p = subprocess.run([wslib.VG_IN_PLACE, "--tool=ws", "--ws-file=ws.out",
+                        "--ws-miss-file=" + name, marker, str(mark)],
+                       cwd=str(tmp_path), stdin=subprocess.DEVNULL,
+                       capture_output=True, timeout=60, env=env)
+    err = p.stderr.decode(errors="replace")
+    assert p.returncode == 1, err
+    assert not mark.exists()
+    assert os.listdir(str(tmp_path)) == []
+    lines = [l for l in err.splitlines() if "--ws-miss-file" in l]
+    assert lines, err
+    if message is not None:
+        assert lines == ["valgrind: " + message], err
+
+
+# ----------------------------------------------------------------------
+# Processes
+
+def _profiles(d):
+    """{pid: Profile} of the miss.<pid> files in d."""
+    res = {}
+    for f in os.listdir(str(d)):
+        if f.startswith("miss."):
+            p = read_profile(str(d / f))
+            assert f == "miss." + p.header["pid"]
+            res[int(p.header["pid"])] = p
+    return res
+
+
+def test_fork(tmp_path):
+    """With %p the parent and the forked child each write their own
+    profile, each with the misses of its own process only: the parent's
+    loop (both runs of it) in the parent's, the child's loop in the
+    child's.  The loops are assembly without line information: their
+    functions are known by their symbols, their file is "???"."""
+    rel_fork = wslib.prog("rel_fork")
+    wslib.require_built(rel_fork)
+    cmd = wslib.ws_command([rel_fork, "fork", "300000"],
+                           ["--ws-miss-file=miss.%p"],
+                           str(tmp_path / "ws.%p.out"))
+    p = subprocess.run(cmd, cwd=str(tmp_path), stdin=subprocess.DEVNULL,
+                       capture_output=True, timeout=120)
+    err = p.stderr.decode(errors="replace")
+    assert p.returncode == 0, err
+    profs = _profiles(tmp_path)
+    assert len(profs) == 2, os.listdir(str(tmp_path))
+    outs = {int(o.header["pid"]): o for o in (
+        wslib.read_output(str(tmp_path / f)) for f in os.listdir(
+            str(tmp_path)) if f.startswith("ws."))}
+    assert set(outs) == set(profs)
+    (parent,) = [pid for pid in outs if int(outs[pid].header["ppid"])
+                 not in outs]
+    (child,) = [pid for pid in outs if pid != parent]
+
+    def fns(prof):
+        return {c.fn for c in prof.costs if c.data}
+
+    pp, cp = profs[parent], profs[child]
+    assert "rel_parent_touch" in fns(pp) and "rel_child_touch" not in fns(pp)
+    assert "rel_child_touch" in fns(cp) and "rel_parent_touch" not in fns(cp)
+    for pid, prof in profs.items():
+        assert prof.totals == prof.sum() == prof.summary
+        assert prof.header["cmd"] == "%s fork 300000" % rel_fork
+    # each loop writes its pages (10, 20) in every window it runs in
+    # (its store has the most misses; its return has the stack's)
+    for prof, fn, pages in ((pp, "rel_parent_touch", 10),
+                            (cp, "rel_child_touch", 20)):
+        costs = [c for c in prof.costs if c.fn == fn]
+        store = max(c.data for c in costs)
+        assert store % pages == 0 and store >= 2 * pages, (fn, costs)
+        assert {(c.fl, c.file, c.line) for c in costs} == {("???", "???", 0)}
+    assert err.count("Miss profile: ") == 2, err
+
+
+def test_fork_fixed_name(tmp_path):
+    """Without %p the child cannot have a file of its own: it says so and
+    the parent's profile is whole."""
+    rel_fork = wslib.prog("rel_fork")
+    wslib.require_built(rel_fork)
+    cmd = wslib.ws_command([rel_fork, "fork", "300000"],
+                           ["--ws-miss-file=miss.prof"],
+                           str(tmp_path / "ws.%p.out"))
+    p = subprocess.run(cmd, cwd=str(tmp_path), stdin=subprocess.DEVNULL,
+                       capture_output=True, timeout=120)
+    err = p.stderr.decode(errors="replace")
+    assert p.returncode == 0, err
+    assert err.count("ws: --ws-miss-file=miss.prof names the parent's "
+                     "file; this child writes no miss profile (use %p)") \
+        == 1, err
+    prof = read_profile(str(tmp_path / "miss.prof"))
+    fns = {c.fn for c in prof.costs if c.data}
+    assert "rel_parent_touch" in fns and "rel_child_touch" not in fns
+    assert err.count("Miss profile: ") == 1, err
