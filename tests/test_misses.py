@@ -265,9 +265,9 @@ def test_misses_fill_the_windows(miss_run):
     assert out.samples, "no samples"
     (dump,) = out.dumps
     last = out.samples[-1].t
-    partial = {kind: sum(1 for pg in dump.pages if pg[0] == kind
-                         and pg[2] == last) for kind in ("insn", "data")}
-    assert all(pg[2] <= last for pg in dump.pages)
+    partial = {kind: sum(1 for pg in dump.pages if pg.kind == kind
+                         and pg.since == last) for kind in ("insn", "data")}
+    assert all(pg.since <= last for pg in dump.pages)
     insn, data = p.sum()
     assert data == sum(s.data for s in out.samples) + partial["data"]
     assert insn == sum(s.insn for s in out.samples) + partial["insn"]
