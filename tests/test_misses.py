@@ -220,6 +220,41 @@ def test_format(miss_run):
     for c in ours:
         if c.fn in ("main", "fresh_touch", "hot_touch"):
             assert same_file(c.fl, MISS_SRC) and c.line > 0, c
+    # code without a name (stubs of .plt and .init, stripped code) is
+    # "??? (in object)", so that objects are not lumped together; there
+    # is always some (ld.so's and the preloaded core's stubs)
+    nameless = [c for c in p.costs if c.fn.startswith("???")]
+    assert nameless
+    for c in nameless:
+        assert c.fn == ("???" if c.ob == "???" else "??? (in %s)" % c.ob), c
+        assert (c.file, c.line) == ("???", 0), c
+
+
+def symbols(path):
+    """{name: address} of the functions in the ELF file at path."""
+    r = subprocess.run(["nm", path], capture_output=True, timeout=60,
+                       check=True)
+    res = {}
+    for line in r.stdout.decode().split("\n"):
+        f = line.split()
+        if len(f) == 3 and f[1] in "tT":
+            res[f[2]] = int(f[0], 16)
+    return res
+
+
+def test_addresses_of_the_object_file(miss_run):
+    """Addresses are those of the object file (the load address taken
+    off), as objdump and KCachegrind's machine-code view have them: the
+    fresh line is fresh_touch's first instruction, the hot line inside
+    hot_touch, which the symbol table places right after it."""
+    _, p, _ = miss_run
+    sym = symbols(MISS)
+    (fresh,) = [c.addr for c in p.costs if at_line("FRESH")(c)]
+    assert fresh == sym["fresh_touch"]
+    assert sym["fresh_touch"] < sym["hot_touch"]
+    for c in p.costs:
+        if at_line("HOT")(c):
+            assert sym["hot_touch"] < c.addr < sym["hot_touch"] + 0x100, c
 
 
 def test_fresh_line(miss_run):

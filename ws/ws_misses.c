@@ -168,19 +168,46 @@ static PtrdiffT offset_in_fn(DiEpoch ep, Addr ip)
    return off;
 }
 
+/* The debug information of object |obj| loaded nearest to |ip|: the
+   one |ip| is in when it is code outside .text (.plt, .init), which
+   VG_(find_DebugInfo) does not look at.  Its text bias turns |ip| into
+   an address of the object file too. */
+static const DebugInfo* object_near(const HChar* obj, Addr ip)
+{
+   const DebugInfo* di;
+   const DebugInfo* best = NULL;
+   UWord            best_dist = 0;
+   for (di = VG_(next_DebugInfo)(NULL); di; di = VG_(next_DebugInfo)(di)) {
+      Addr  text = VG_(DebugInfo_get_text_avma)(di);
+      UWord dist = text > ip ? text - ip : ip - text;
+      if (VG_STREQ(VG_(DebugInfo_get_filename)(di), obj)
+          && (best == NULL || dist < best_dist)) {
+         best = di;
+         best_dist = dist;
+      }
+   }
+   return best;
+}
+
 /* Where |ip| is, in the terms of the format.  What the debug
-   information does not know is "???", as callgrind writes it. */
+   information does not know is "???", as callgrind writes it, except
+   that a function without a name is "??? (in <object>)", as memcheck
+   writes it: callgrind_annotate tells functions apart by file and
+   name only, and would add up the nameless code of every object
+   (most of a stripped library) into one "???:???". */
 static void locate(Site* s, Addr ip)
 {
    DiEpoch      ep = VG_(current_DiEpoch)();
-   DebugInfo*   di = VG_(find_DebugInfo)(ep, ip);
+   const DebugInfo* di = VG_(find_DebugInfo)(ep, ip);
    const HChar* name;
    const HChar* dir;
    UInt         line;
    PtrdiffT     off;
 
-   s->rel = di ? ip - VG_(DebugInfo_get_text_bias)(di) : ip;
    s->obj = intern(&objs, VG_(get_objname)(ep, ip, &name) ? name : "???");
+   if (di == NULL)
+      di = object_near(s->obj->str, ip);
+   s->rel = di ? ip - VG_(DebugInfo_get_text_bias)(di) : ip;
    if (VG_(get_filename_linenum)(ep, ip, &name, &dir, &line)) {
       s->file = intern_path(dir, name);
       s->line = line;
@@ -190,7 +217,13 @@ static void locate(Site* s, Addr ip)
    }
    s->fn_file = s->file;
    if (!VG_(get_fnname)(ep, ip, &name)) {
-      s->fn = intern(&fns, "???");
+      if (VG_STREQ(s->obj->str, "???")) {
+         s->fn = intern(&fns, "???");
+      } else {
+         HChar fn[VG_(strlen)(s->obj->str) + 10];
+         VG_(sprintf)(fn, "??? (in %s)", s->obj->str);
+         s->fn = intern(&fns, fn);
+      }
       return;
    }
    s->fn = intern(&fns, name);
