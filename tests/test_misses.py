@@ -16,7 +16,8 @@ apart, and writes a callgrind-format profile at exit.
     take the two windows at the ends of the loops (see test_hot_line);
   * summed over the file, WsDataMiss (WsInsnMiss) equals the sum over the
     samples of |WSd| (|WSi|) plus the pages of the last, partial window:
-    every page of a window was brought into it by exactly one miss;
+    every page of a window was brought into it by exactly one miss (also
+    with tau = T/2, where nothing between the windows counts);
   * callgrind_annotate reads the file without a warning and ranks the
     fresh line's function first under WsDataMiss.
 - without --ws-miss-file no profile is written; a name that cannot be
@@ -289,23 +290,45 @@ def test_hot_line(miss_run):
     assert {c.fn for c in p.costs if at_line("HOT")(c)} == {"hot_touch"}
 
 
-def test_misses_fill_the_windows(miss_run):
-    """With tau = T each sample's window is one epoch, and each page in it
-    came in by one miss: summed over the file the misses are the sum of
-    the samples' sizes plus the pages of the partial window after the
-    last sample (listed by the WS_DUMP after WS_STOP: the pages whose
-    epoch began at the last sample)."""
-    run, p, _ = miss_run
+def check_windows_filled(run, p):
+    """Summed over the file the misses are the sum of the samples' sizes
+    plus the pages of the partial window after the last sample, which
+    the WS_DUMP after WS_STOP lists: its epoch began at or after the
+    last sample (pages of the last sample's window have older epochs)."""
     out = run.output
     assert out.samples, "no samples"
     (dump,) = out.dumps
     last = out.samples[-1].t
     partial = {kind: sum(1 for pg in dump.pages if pg.kind == kind
-                         and pg.since == last) for kind in ("insn", "data")}
-    assert all(pg.since <= last for pg in dump.pages)
+                         and pg.since >= last) for kind in ("insn", "data")}
     insn, data = p.sum()
     assert data == sum(s.data for s in out.samples) + partial["data"]
     assert insn == sum(s.insn for s in out.samples) + partial["insn"]
+
+
+def test_misses_fill_the_windows(miss_run):
+    """With tau = T the windows tile time, one epoch each: each page of
+    a sample's window came in by exactly one miss."""
+    run, p, _ = miss_run
+    check_windows_filled(run, p)
+    last = run.output.samples[-1].t
+    # the partial window's epoch began at the last sample itself
+    assert all(pg.since <= last for pg in run.output.dumps[0].pages)
+
+
+def test_misses_fill_the_windows_tau_half(tmp_path):
+    """With tau = T/2 there is a gap before each window, where nothing is
+    a miss (nor in any sample): the same sum holds."""
+    prof = str(tmp_path / "miss.prof")
+    run = wslib.run_ws(MISS_ARGV, ["--ws-every=%d" % T,
+                                   "--ws-tau=%d" % (T // 2),
+                                   "--ws-miss-file=" + prof],
+                       out_path=str(tmp_path / "ws.out"))
+    p = read_profile(prof)
+    check_windows_filled(run, p)
+    # the fresh line misses only in the windows: about half its stores
+    fresh = p.sum(at_line("FRESH"))[1]
+    assert 0.4 * FRESH * PASSES < fresh < 0.6 * FRESH * PASSES, fresh
 
 
 def test_callgrind_annotate(miss_run):
