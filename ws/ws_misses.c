@@ -197,12 +197,12 @@ static const DebugInfo* object_near(const HChar* obj, Addr ip)
    (most of a stripped library) into one "???:???". */
 static void locate(Site* s, Addr ip)
 {
-   DiEpoch      ep = VG_(current_DiEpoch)();
+   DiEpoch          ep = VG_(current_DiEpoch)();
    const DebugInfo* di = VG_(find_DebugInfo)(ep, ip);
-   const HChar* name;
-   const HChar* dir;
-   UInt         line;
-   PtrdiffT     off;
+   const HChar*     name;
+   const HChar*     dir;
+   UInt             line;
+   PtrdiffT         off;
 
    s->obj = intern(&objs, VG_(get_objname)(ep, ip, &name) ? name : "???");
    if (di == NULL)
