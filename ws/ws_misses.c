@@ -191,10 +191,11 @@ static const DebugInfo* object_near(const HChar* obj, Addr ip)
 
 /* Where |ip| is, in the terms of the format.  What the debug
    information does not know is "???", as callgrind writes it, except
-   that a function without a name is "??? (in <object>)", as memcheck
-   writes it: callgrind_annotate tells functions apart by file and
-   name only, and would add up the nameless code of every object
-   (most of a stripped library) into one "???:???". */
+   that code without line information in a known object is in file
+   "(<object>)", as ws's output file writes it: callgrind_annotate
+   tells functions apart by file and name only, and would add up the
+   nameless code of every object (most of a stripped library) into one
+   "???:???". */
 static void locate(Site* s, Addr ip)
 {
    DiEpoch          ep = VG_(current_DiEpoch)();
@@ -211,19 +212,18 @@ static void locate(Site* s, Addr ip)
    if (VG_(get_filename_linenum)(ep, ip, &name, &dir, &line)) {
       s->file = intern_path(dir, name);
       s->line = line;
-   } else {
+   } else if (VG_STREQ(s->obj->str, "???")) {
       s->file = intern(&files, "???");
+      s->line = 0;
+   } else {
+      HChar in_obj[VG_(strlen)(s->obj->str) + 3];
+      VG_(sprintf)(in_obj, "(%s)", s->obj->str);
+      s->file = intern(&files, in_obj);
       s->line = 0;
    }
    s->fn_file = s->file;
    if (!VG_(get_fnname)(ep, ip, &name)) {
-      if (VG_STREQ(s->obj->str, "???")) {
-         s->fn = intern(&fns, "???");
-      } else {
-         HChar fn[VG_(strlen)(s->obj->str) + 10];
-         VG_(sprintf)(fn, "??? (in %s)", s->obj->str);
-         s->fn = intern(&fns, fn);
-      }
+      s->fn = intern(&fns, "???");
       return;
    }
    s->fn = intern(&fns, name);
