@@ -192,7 +192,9 @@ static const DebugInfo* object_near(const HChar* obj, Addr ip)
 /* Where |ip| is, in the terms of the format.  What the debug
    information does not know is "???", as callgrind writes it, except
    that code without line information in a known object is in file
-   "(<object>)", as ws's output file writes it: callgrind_annotate
+   "(<object path>)", like the "(object)" of ws's output file (which
+   has the base name; here the path tells apart objects of the same
+   name, as ob= does): callgrind_annotate
    tells functions apart by file and name only, and would add up the
    nameless code of every object (most of a stripped library) into one
    "???:???". */
