@@ -68,8 +68,10 @@ static void ws_post_clo_init(void)
 {
    WS_(post_clo_check)();
    WS_(measuring) = WS_(clo_instr_atstart);
-   WS_(misses_init)();    /* these two exit with status 1 if they */
-   WS_(out_open)();       /* cannot create their files */
+   /* Both exit with status 1 if they cannot create their files; the
+      miss file first, so that refusing it leaves no output file. */
+   WS_(misses_init)();
+   WS_(out_open)();
    WS_(sampler_init)();
    WS_(threads_init)();
    WS_(syscalls_init)();
