@@ -367,7 +367,8 @@ class Server:
 _STATUS_KEYS = {"measurement": "measurement", "time": "time", "tau": "tau",
                 "every (T)": "every", "page size": "pagesize",
                 "insn pages": "insn", "data pages": "data",
-                "samples": "samples", "output file": "output_file"}
+                "samples": "samples", "peaks": "peaks",
+                "output file": "output_file"}
 
 
 def parse_status(text):
@@ -383,7 +384,7 @@ def parse_status(text):
         key, val = _STATUS_KEYS[m.group(1)], m.group(2)
         if key in ("time", "tau", "every", "pagesize"):
             val = int(val.split(" ")[0])
-        elif key in ("insn", "data", "samples"):
+        elif key in ("insn", "data", "samples", "peaks"):
             val = int(val)
         res[key] = val
     assert set(res) == set(_STATUS_KEYS.values()) | {"pid"}, res

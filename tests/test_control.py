@@ -441,8 +441,8 @@ BAD_COMMANDS = [
     ("ws stop now", "ws stop: unexpected argument 'now'"),
     ("ws hot 0", "ws hot: '0' is not a number of pages"),
     ("ws hot 5 code", "ws hot: 'code' is neither a number of pages"),
-    ("peaks", "ws peaks: not available in this version"),
-    ("ws set peak-thresh 3", "not available in this version"),
+    ("ws peaks now", "ws peaks: unexpected argument 'now'"),
+    ("ws set peak-thresh 0", "'0' is not a whole number from 1 to 1000"),
     ("v.clo --ws-tau=abc", "Bad option: --ws-tau=abc"),
     ("v.clo --ws-every=", "Bad option: --ws-every="),
     ("v.clo --ws-tau", "Bad option: --ws-tau"),
@@ -470,7 +470,7 @@ def test_vgdb_bad_commands(server):
 
 def test_vgdb_help_and_abbreviations(server):
     """help lists every working command in the memcheck/massif layout, with
-    or without "ws"; peaks only as not available; commands may be
+    or without "ws"; commands may be
     abbreviated and the leading "ws" left out."""
     reply = server.vgdb("help")
     assert "general valgrind monitor commands:" in reply     # the core's
@@ -479,13 +479,11 @@ def test_vgdb_help_and_abbreviations(server):
     assert server.vgdb("ws help") == "\n" + ours
     syntax = [l for l in ours.split("\n") if l.startswith("  ws ")]
     assert syntax == ["  ws help", "  ws status", "  ws dump [<filename>]",
-                      "  ws series [<n>]", "  ws set tau <n>",
-                      "  ws set every <n>", "  ws start", "  ws stop",
-                      "  ws mark <label>", "  ws hot [<n>] [insn|data]"], ours
-    for l in ours.split("\n"):
-        if "peaks" in l:
-            assert l.startswith("  (ws peaks"), l
-    assert "not available in this" in ours
+                      "  ws series [<n>]", "  ws peaks", "  ws set tau <n>",
+                      "  ws set every <n>", "  ws set peak-thresh <n>",
+                      "  ws start", "  ws stop", "  ws mark <label>",
+                      "  ws hot [<n>] [insn|data]"], ours
+    assert "not available" not in ours
     st = server.status()
     for abbrev in ("stat", "ws stat", "ws statu"):
         assert ctl_util.parse_status(server.vgdb(abbrev)) == st

@@ -99,8 +99,9 @@ REPLIES = [
      r"to 1000000000000000; nothing changed\n"),
     (["set", "every"], 1, r"ws set every: the value is missing .*\n"),
     (["set"], 1, r"ws set: say what to set: .*\n"),
-    (["set", "peak-thresh", "3"], 1,
-     r"ws set peak-thresh: not available .*\n"),
+    (["set", "peak-thresh", "0"], 1,
+     r"ws set peak-thresh: '0' is not a whole number from 1 to 1000; "
+     r"nothing changed\n"),
     (["set", "size", "3"], 1, r"size does not match any of 'tau every "
      r"peak-thresh'\n"),
     (["st"], 1, r"st can match status start stop\n"),
@@ -114,7 +115,8 @@ REPLIES = [
     (["mark"], 1, r"ws mark: the label is missing \(ws mark <label>\)\n"),
     (["dump", "d.%z"], 1, r"ws dump: cannot use the file name 'd.%z': .*\n"),
     (["hot"], 1, r"ws hot: not available .*\n"),
-    (["peaks"], 1, r"ws peaks: not available .*\n"),
+    (["peaks", "now"], 1, r"ws peaks: unexpected argument 'now'; nothing "
+     r"changed\n"),
     (["ws"], 1, r"ws: the command is missing; 'ws help' lists them\n"),
     (["v.frobnicate"], 1, r"command 'v.frobnicate' not recognised\n.*"),
     (["mark", "from", "ws-monitor"], 0,
@@ -123,6 +125,9 @@ REPLIES = [
      r"%d\) from t=[0-9]+\n" % (EVERY, EVERY)),
     (["stop"], 0, r"ws stop: measurement off at t=[0-9]+\n"),
     (["start"], 0, r"ws start: measurement on at t=[0-9]+\n"),
+    (["set", "peak-thresh", "5"], 0, r"ws set peak-thresh: peak-thresh is "
+     r"now 5 \(was 5\) from t=[0-9]+\n"),
+    (["peaks"], 0, r"ws peaks at t=[0-9]+: [0-9]+ peaks?\n  \(detector: .*"),
     (["series", "3"], 0, r"ws series: the last 3 of [0-9]+ samples \(t insn "
      r"data\):\n([0-9]+ [0-9]+ [0-9]+\n){3}"),
     (["dump"], 0, r"ws dump at t=[0-9]+: 0 insn pages, 0 data pages in the "
@@ -148,6 +153,7 @@ def test_exit_status_follows_the_reply(server):
         text = f.read()
     assert re.search(r"\nevent ([0-9]+) mark from ws-monitor\n"
                      r"event \1 set every %d\nevent \1 stop\nevent \1 start\n"
+                     r"event \1 set peak-thresh 5\n"
                      r"event \1 dump monitor\nevent \1 dump file .*/snap\.%d\n"
                      % (EVERY, server.pid), text), text[-600:]
 
@@ -413,11 +419,11 @@ def test_watch(server, console, lang, levels):
     st = server.status()
     for frame in frames:
         lines = frame.split("\n")
-        assert ctl_util.parse_status("\n".join(lines[1:11])) == st
-        assert lines[12] == ("the last %d of %d samples, t=%d .. %d:" % (
+        assert ctl_util.parse_status("\n".join(lines[1:12])) == st
+        assert lines[13] == ("the last %d of %d samples, t=%d .. %d:" % (
             len(samples), st["samples"], samples[0][0], samples[-1][0]))
         insn = [s[1] for s in samples]
-        assert lines[13] == "  insn %s  last %d, max %d pages" % (
+        assert lines[14] == "  insn %s  last %d, max %d pages" % (
             expected_sparkline(insn, levels), insn[-1], max(insn))
     assert m.group(2) == expected_sparkline([s[2] for s in samples], levels)
     assert int(m.group(3)) == samples[-1][2]
@@ -440,7 +446,7 @@ def test_gdb_command(server):
          "complete ws set e", "complete ws se", "help ws", "detach"])
     assert rc == 0, err
     both = out + err
-    m = re.search(r"ws status \(pid %d\):\n(  .*\n){9}" % server.pid, both)
+    m = re.search(r"ws status \(pid %d\):\n(  .*\n){10}" % server.pid, both)
     assert m and ctl_util.parse_status(m.group(0)) == server.status(), both
     assert "ws set tau: '0' is not a whole number" in both
     assert "ws start\nws status\nws stop\nws set every\nws series\nws set\n" \

@@ -390,6 +390,8 @@ void  WS_(set_peak_thresh)(ULong thresh);
 ULong WS_(peaks_count)(void);
 void  WS_(peaks_to_monitor)(void);      /* "ws peaks" */
 void  WS_(peaks_trailer)(void);         /* the "peaks N" line */
+/* In a forked child: no peaks yet (its file has none of the parent's). */
+void  WS_(peaks_after_fork)(void);
 
 /*------------------------------------------------------------*/
 /*--- Access counts and hot pages (ws_hot.c)               ---*/

@@ -61,6 +61,7 @@ static void ws_after_fork_child(ThreadId tid)
    WS_(sampler_after_fork)();
    WS_(regions_after_fork)();
    WS_(threads_after_fork)(tid);
+   WS_(peaks_after_fork)();
    WS_(out_after_fork)(tid);
 }
 

@@ -49,16 +49,21 @@ static void print_monitor_help(void)
 "        this list\n"
 "  ws status\n"
 "        time, tau, T, page size, measurement on or off, current\n"
-"        working-set sizes, samples so far and the output file\n"
+"        working-set sizes, samples and peaks so far and the output file\n"
 "  ws dump [<filename>]\n"
 "        lists every page in the current window and when it was last\n"
 "        accessed, here or into <filename> (%%p, %%q{VAR}, %%n expanded)\n"
 "  ws series [<n>]\n"
 "        shows the last <n> samples (default %d, at most %d)\n"
+"  ws peaks\n"
+"        shows the peaks so far with their stacks, one stack at a time\n"
 "  ws set tau <n>\n"
 "  ws set every <n>\n"
 "        sets the window tau or the sampling interval T from now on\n"
 "        (<n>: a whole number from 1 to %llu)\n"
+"  ws set peak-thresh <n>\n"
+"        sets the peak detector's threshold from now on; lower is more\n"
+"        sensitive (<n>: a whole number from 1 to %d)\n"
 "  ws start\n"
 "  ws stop\n"
 "        switches measurement on (with a fresh window) or off\n"
@@ -67,13 +72,11 @@ static void print_monitor_help(void)
 "  ws hot [<n>] [insn|data]\n"
 "        the <n> most accessed pages so far (default --ws-hot), with\n"
 "        where each was first accessed and, for data, its owner\n"
-"  (ws peaks and ws set peak-thresh are not available in this\n"
-"   version of ws)\n"
-"\n", WS_SERIES_DEFAULT, WS_SERIES_MAX, WS_MAX_INTERVAL);
+"\n", WS_SERIES_DEFAULT, WS_SERIES_MAX, WS_MAX_INTERVAL,
+   WS_MAX_PEAK_THRESH);
 }
 
-/* Commands, in the order of the cases below.  "hot" and "peaks" are
-   recognised so that they can say they are not available. */
+/* Commands, in the order of the cases below. */
 static const HChar commands[] =
    "help status dump series set start stop mark hot peaks";
 static const HChar set_params[] = "tau every peak-thresh";
@@ -115,6 +118,7 @@ static void show_status(void)
    VG_(gdb_printf)("  insn pages:  %llu\n", sizes[WS_Insn]);
    VG_(gdb_printf)("  data pages:  %llu\n", sizes[WS_Data]);
    VG_(gdb_printf)("  samples:     %llu\n", WS_(stats).samples);
+   VG_(gdb_printf)("  peaks:       %llu\n", WS_(peaks_count)());
    VG_(gdb_printf)("  output file: %s\n",
                    WS_(out_name)() ? WS_(out_name)() : "(none)");
 }
@@ -173,48 +177,56 @@ static void show_series(Words* w)
    VG_(free)(s);
 }
 
+/* The parameters of "ws set", in the order of set_params. */
+static const HChar* const set_names[] = { "tau", "every", "peak-thresh" };
+static const HChar* const set_commands[] =
+   { "ws set tau", "ws set every", "ws set peak-thresh" };
+
 static void set_param(Words* w)
 {
    HChar* param = next_word(w);
    HChar* value;
    Int    which;
-   ULong  n, old;
+   ULong  n, old, most;
    if (param == NULL) {
-      VG_(gdb_printf)("ws set: say what to set: ws set tau <n> or "
-                      "ws set every <n>\n");
+      VG_(gdb_printf)("ws set: say what to set: ws set tau <n>, "
+                      "ws set every <n> or ws set peak-thresh <n>\n");
       return;
    }
    which = VG_(keyword_id)(set_params, param, kwd_report_all);
    if (which < 0)
       return;                        /* keyword_id said why */
-   if (which == 2) {
-      VG_(gdb_printf)("ws set peak-thresh: not available in this version "
-                      "of ws (it has no peak detector yet)\n");
-      return;
-   }
-   w->cmd = which == 0 ? "ws set tau" : "ws set every";
+   w->cmd = set_commands[which];
+   most = which == 2 ? WS_MAX_PEAK_THRESH : WS_MAX_INTERVAL;
    value = next_word(w);
    if (value == NULL) {
       VG_(gdb_printf)("%s: the value is missing (a whole number from 1 to "
-                      "%llu)\n", w->cmd, WS_MAX_INTERVAL);
+                      "%llu)\n", w->cmd, most);
       return;
    }
-   if (!WS_(interval_value)(value, &n)) {
+   if (!WS_(interval_value)(value, &n) || n > most) {
       VG_(gdb_printf)("%s: '%s' is not a whole number from 1 to %llu; "
-                      "nothing changed\n", w->cmd, value, WS_MAX_INTERVAL);
+                      "nothing changed\n", w->cmd, value, most);
       return;
    }
    if (!no_more_words(w))
       return;
-   if (which == 0) {
+   switch (which) {
+   case 0:
       old = WS_(clo_tau);
       WS_(set_tau)(n);
-   } else {
+      break;
+   case 1:
       old = WS_(clo_every);
       WS_(set_every)(n);
+      break;
+   default:
+      old = WS_(clo_peak_thresh);
+      WS_(set_peak_thresh)(n);
+      break;
    }
    VG_(gdb_printf)("%s: %s is now %llu (was %llu) from t=%llu\n", w->cmd,
-                   which == 0 ? "tau" : "every", n, old, WS_(now)());
+                   set_names[which], n, old, WS_(now)());
 }
 
 static void monitor_mark(Words* w)
@@ -341,8 +353,9 @@ Bool WS_(handle_monitor_command)(const HChar* req)
       show_hot(&w);
       break;
    case 9:  /* peaks */
-      VG_(gdb_printf)("ws peaks: not available in this version of ws (it "
-                      "has no peak detector yet)\n");
+      w.cmd = "ws peaks";
+      if (no_more_words(&w))
+         WS_(peaks_to_monitor)();
       break;
    default:
       break;

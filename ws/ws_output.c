@@ -267,9 +267,11 @@ void WS_(out_trailer)(void)
 {
    Int kind;
    HChar avg[32];
+   /* In the grammar's order: regions, hot pages, peaks, summaries. */
    WS_(hot_prepare)();
    WS_(regions_report)(write_region);
    WS_(hot_trailer)();
+   WS_(peaks_trailer)();
    for (kind = 0; kind < 2; kind++) {
       format_avg(avg, WS_(stats).sum[kind], WS_(stats).samples);
       WS_(out_printf)("summary %s %s %llu %llu", kind_name[kind], avg,
@@ -291,6 +293,7 @@ void WS_(out_stderr_summary)(void)
    print_sizes("", WS_(stats).sum, WS_(stats).peak, WS_(stats).total,
                WS_(stats).samples);
    VG_(umsg)("Samples: %llu\n", WS_(stats).samples);
+   VG_(umsg)("Peaks: %llu\n", WS_(peaks_count)());
    WS_(regions_report)(print_region);
    VG_(umsg)("Output file: %s\n", out_name ? out_name : "(none)");
 }

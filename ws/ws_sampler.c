@@ -392,6 +392,7 @@ static void take_sample(ULong t, ULong k)
    if (WS_(clo_per_thread))
       WS_(threads_write_columns)();
    WS_(out_end_line)();
+   WS_(peaks_sample)(t, windows[WS_Insn].size, windows[WS_Data].size);
    WS_(out_maybe_flush)();
 }
 
