@@ -231,6 +231,17 @@ def test_threshold_and_window(ws):
     assert list(p.final().values())[0][1] == "data"
 
 
+def test_peak_events_in_ms_time(ws):
+    """In milliseconds the clock moves while ws works: each peak event
+    still carries its sample's time (_read checks it), and the burst is
+    still found."""
+    r = ws([wslib.prog("spike"), "spike"], "--ws-time-unit=ms",
+           "--ws-every=5")
+    p = _read(r.out_path)
+    assert "data" in [v[1] for v in p.final().values()], (p.samples,
+                                                          p.events)
+
+
 def test_stacks_not_inlined_without_inline_info(ws):
     """--read-inline-info=no (ws turns it on by default): the -O2 build's
     stack has no inline line, the burst is attributed to spike()."""

@@ -179,13 +179,15 @@ static void learn(Detector* d, Double x)
 }
 
 /* Writes peak |n|'s event (and its stack, the first time) into the
-   output file. */
+   output file, at its sample's time (in ms mode the clock may have
+   moved on since the sample was taken). */
 static void write_peak(Word n)
 {
    const Peak* p = VG_(indexXA)(peaks, n);
    UInt stack_id = WS_(out_stack)(p->stack);
-   WS_(out_event)("peak %ld %s %llu %u", n, kind_name[p->kind], p->size,
-                  stack_id);
+   WS_(out_printf)("event %llu peak %ld %s %llu %u", p->t, n,
+                   kind_name[p->kind], p->size, stack_id);
+   WS_(out_end_line)();
 }
 
 static void record(Peak* p, WS_Kind kind, ULong t, ULong size)
