@@ -830,6 +830,7 @@ static const char *const accepted_one_line[] = {
    "^ws set [a-z-]+: [a-z-]+ is now [0-9]+ \\(was [0-9]+\\) from t=[0-9]+$",
    "^ws dump: [0-9]+ insn pages, [0-9]+ data pages written to .+$",
    "^ws series: no samples yet$",
+   "^(Code|Data) pages: the [0-9]+ hottest of [0-9]+ touched .*$",
 };
 
 /* What the core answers for a command nobody knows, or for a keyword

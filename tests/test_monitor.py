@@ -114,7 +114,10 @@ REPLIES = [
     (["start"], 1, r"ws start: measurement is already on; nothing changed\n"),
     (["mark"], 1, r"ws mark: the label is missing \(ws mark <label>\)\n"),
     (["dump", "d.%z"], 1, r"ws dump: cannot use the file name 'd.%z': .*\n"),
-    (["hot"], 1, r"ws hot: not available .*\n"),
+    (["hot", "0"], 1, r"ws hot: '0' is not a number of pages from 1 to "
+     r"100000\n"),
+    (["hot", "3", "data"], 0, r"Data pages: the 3 hottest of [0-9]+ touched "
+     r"\(accesses so far; pages of 4096 bytes\)\n.*"),
     (["peaks", "now"], 1, r"ws peaks: unexpected argument 'now'; nothing "
      r"changed\n"),
     (["ws"], 1, r"ws: the command is missing; 'ws help' lists them\n"),

@@ -765,8 +765,8 @@ def print_inputs(tmp_path_factory):
              "killed": os.path.join(GOLDEN, "killed.ws")}
     bad = {
         "bad-sample": "\n".join(lines[:16] + ["12 x 3"] + lines[16:]),
-        "bad-version": text.replace("ws-output-format: 2",
-                                    "ws-output-format: 9", 1),
+        "bad-version": re.sub(r"\Aws-output-format: [0-9]+",
+                              "ws-output-format: 9", text),
         "binary": "\x00\xff\x01ws-output-format: 2\n\x00\x00",
         "empty": "",
         "header-only": "\n".join(lines[:13]) + "\n",

@@ -178,8 +178,8 @@ static void learn(Detector* d, Double x)
    d->var = (1.0 - alpha) * (d->var + alpha * delta * delta);
 }
 
-/* Writes peak |n|'s event (and its stack, the first time) into the
-   output file, at its sample's time (in ms mode the clock may have
+/* Writes peak |n|'s event (and its stack, the first time), then the
+   data window broken down by owner, into the output file, at its sample's time (in ms mode the clock may have
    moved on since the sample was taken). */
 static void write_peak(Word n)
 {
@@ -188,6 +188,7 @@ static void write_peak(Word n)
    WS_(out_printf)("event %llu peak %ld %s %llu %u", p->t, n,
                    kind_name[p->kind], p->size, stack_id);
    WS_(out_end_line)();
+   WS_(out_breakdown)(n);
 }
 
 static void record(Peak* p, WS_Kind kind, ULong t, ULong size)
