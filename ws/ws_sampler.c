@@ -279,6 +279,9 @@ static void touch_page(WS_Kind kind, Addr page, Addr ip)
       WS_(first_touch)(kind, page, ip);
    if (old == WS_STAMP_NEVER || (old & WS_STAMP_DEAD))
       WS_(stats).total[kind]++;
+   if (WS_(clo_miss_file) && WS_(cur_stamp) >= miss_first
+       && (old & WS_STAMP_MASK) < miss_first)
+      WS_(miss_at)(kind, ip);
    /* Stamps only grow, so a page is new to the open region exactly
       when its stamp is older than the region's first epoch. */
    if ((old & WS_STAMP_MASK) < WS_(region_first) || (old & WS_STAMP_DEAD))
