@@ -288,9 +288,11 @@ def check_access_counts(name, out, res, pagesize):
             assert run == 0, ("pages up to 0x%x gained %d accesses from "
                               "pages that are not next to them"
                               % (p << shift, run))
-    # how many: measured 0.4 % of the accesses with 4 KiB pages (remap,
-    # whose loop strides across page boundaries) and 4.1 % with 64-byte
-    # lines (xz, whose groups of stack accesses often cross a line); the
-    # bounds leave room for other compilers' code layouts
-    limit = 0.10 if pagesize < 4096 else 0.01
+    # how many: the counts of a check's accesses are shared out by their
+    # last bytes when its range crosses a page boundary; a residue whose
+    # cause is not found yet measured at most 0.03 % of the accesses with
+    # 4 KiB pages and 2.2 % with 64-byte lines (xz); the stack's
+    # alignment, which the environment's size shifts, changes it a little
+    # between runs
+    limit = 0.05 if pagesize < 4096 else 0.005
     assert moved <= limit * sum(exact.values()), (moved, off)

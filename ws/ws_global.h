@@ -129,6 +129,7 @@ typedef struct {
    Stamp** l1;          /* WS_L1_ENTRIES chunk pointers */
    UInt    chunk_bits;  /* pages per chunk = 2^chunk_bits */
    SizeT   elem_size;   /* bytes per page: sizeof(Stamp), or a record's */
+   UInt*   span;        /* per chunk: first and last + 1 slot used */
    Bool    owns_l1;     /* l1 was allocated by pt_init */
 } WS_PageTable;
 
@@ -217,8 +218,34 @@ void  WS_(new_stamp)(void);
 void  WS_(touch_range)(WS_Kind kind, Addr a, SizeT size, Addr ip);
 /* The slow paths called from IR. */
 /* |site|: the access's size and its instruction's address in one
-   word, WS_MISS_SITE(size, ip) (user addresses have 47 bits). */
+   word, WS_MISS_SITE(size, ip) (user addresses have 47 bits); or, with
+   WS_SITE_RECORD set, a WS_SiteRecord for a check that counts several
+   accesses which may lie on two pages. */
 #define WS_MISS_SITE(size, ip)  (((HWord)(size) << 48) | (HWord)(ip))
+#define WS_SITE_RECORD          (1ULL << 63)
+
+/* One access counted on a check: its last byte, off the check's first
+   byte, and how many accesses it counts. */
+typedef struct {
+   UInt last;
+   UInt weight;
+} WS_CheckPart;
+
+typedef struct {
+   Addr  ip;
+   UInt  size;          /* bytes the check covers */
+   UInt  weight;        /* the parts' weights summed */
+   UInt  n_parts;
+   WS_CheckPart parts[0];
+} WS_SiteRecord;
+
+/* The record for these parts at |ip| (the same one for the same
+   arguments, so that retranslations share it). */
+WS_SiteRecord* WS_(site_record)(Addr ip, UInt size,
+                                const WS_CheckPart* parts, UInt n_parts);
+/* Shares the parts' accesses out among the pages of a check at |a|
+   whose range crossed a page boundary (e: its TLB entry). */
+void WS_(share_out)(const WS_SiteRecord* r, Addr a, WS_DtlbEntry* e);
 VG_REGPARM(2) void WS_(data_miss)(Addr a, HWord site);
 /* |a|: an address in the code page, where it was reached. */
 VG_REGPARM(1) void WS_(insn_miss)(Addr a);

@@ -65,7 +65,6 @@
 
 #define ROOT_CONST   (-1)    /* offset is an absolute address */
 #define ROOT_NONE    (-2)    /* nothing known */
-#define MAX_POINTS   64
 #define MAX_REGS     16
 
 typedef struct { Int root; Long off; } SymAddr;
@@ -82,16 +81,21 @@ typedef struct {
                           in one statement (CAS, a modifying helper) */
 } Access;
 
-/* A checked point, and the check that made its page current. */
-typedef struct { Int root; Long off; Int check; } Point;
-
-/* An emitted data check: where its access count goes. */
+/* An emitted data check: the byte range it makes current (off its
+   root, in its exit-free stretch), and the accesses counted on it. */
 typedef struct {
    IRExpr*  entry;        /* address of its data TLB entry */
    IRConst* weight;       /* accesses it counts; grows as later
-                             accesses of its segment lean on it */
+                             accesses of its stretch lean on it */
+   IRConst* site;         /* the helper's site argument (see below) */
    Int      segment;
+   Int      root;         /* ROOT_NONE: it covers nothing else */
+   Long     lo, hi;       /* the range, off the root */
+   Addr     ip;
+   Int      first_part, n_parts;   /* its parts in SBState.parts */
 } Check;
+
+#define MAX_CODE_PAGES 8
 
 #define MAX_CODE_PAGES 8
 
@@ -107,10 +111,10 @@ typedef struct {
    RegVal   regs[MAX_REGS];       /* guest registers holding SymAddrs */
    Int      n_regs;
    Access*  access;               /* per input statement */
-   Point    points[MAX_POINTS];   /* checked, unconditionally */
-   Int      n_points;
    Check*   checks;               /* per emitted data check */
    Int      n_checks;
+   WS_CheckPart* parts;           /* per access counted on a check */
+   Int      n_parts;
    Addr     code_pages[MAX_CODE_PAGES];     /* code pages checked */
    ULong*   code_counter[MAX_CODE_PAGES];   /* their access counters */
    UInt     code_pending[MAX_CODE_PAGES];   /* instructions not yet
@@ -292,35 +296,6 @@ static void find_accesses(SBState* s, IRSB* sbIn)
       if (st->tag == Ist_Exit)
          segment++;
       track_stmt(s, st);
-   }
-}
-
-/* The index of a checked point p1 <= y of |root| with a checked point
-   p2 >= y less than a page above p1 (so y's page is current), or -1.
-   The lower point is the one whose check y's access is counted on. */
-static Int covering_point(const SBState* s, Int root, Long y)
-{
-   Long ps = WS_(clo_pagesize);
-   Int i, j;
-   /* Newest first: its check is the likeliest to be in y's stretch. */
-   for (i = s->n_points - 1; i >= 0; i--) {
-      if (s->points[i].root != root || s->points[i].off > y)
-         continue;
-      for (j = 0; j < s->n_points; j++)
-         if (s->points[j].root == root && s->points[j].off >= y
-             && s->points[j].off - s->points[i].off < ps)
-            return i;
-   }
-   return -1;
-}
-
-static void add_point(SBState* s, Int root, Long off, Int check)
-{
-   if (s->n_points < MAX_POINTS && covering_point(s, root, off) < 0) {
-      s->points[s->n_points].root = root;
-      s->points[s->n_points].off = off;
-      s->points[s->n_points].check = check;
-      s->n_points++;
    }
 }
 
@@ -536,24 +511,35 @@ static void count_data_accesses(SBState* s, IRExpr* entry_addr, IRExpr* n,
                  bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, old, n))));
 }
 
-/* The access at statement |i| is covered by the check that made point
-   |p| current: count it there.  In the same exit-free stretch an
-   unconditional access runs whenever that check does, so it simply
-   adds to the check's weight; otherwise it adds to the check's TLB
-   entry itself, which still holds the page (nothing in between
-   refills it unless another page of this superblock collides in the
-   TLB: then the access is counted on that page). */
-static void count_on_check(SBState* s, const Access* a, Int p)
+/* The unconditional check of this exit-free stretch whose range holds
+   all of [lo, hi] off |root|, or NULL.  An access inside it runs
+   whenever the check does (no exit between), and its page is one the
+   check made current, so it needs no check of its own: it is counted
+   on that check, as one of its parts. */
+static Check* covering_check(SBState* s, Int root, Long lo, Long hi)
 {
-   Check* c = &s->checks[s->points[p].check];
-   if (c->segment == s->segment && a->guard == NULL)
-      c->weight->Ico.U64 += a->weight;
-   else
-      count_data_accesses(s, c->entry, c64(a->weight), a->guard);
+   Int i;
+   for (i = s->n_checks - 1; i >= 0; i--) {
+      Check* c = &s->checks[i];
+      if (c->segment != s->segment)
+         return NULL;
+      if (c->root == root && c->lo <= lo && hi <= c->hi)
+         return c;
+   }
+   return NULL;
 }
 
-/* Emits the check for the access at statement |i|, unless earlier
-   checks already cover it. */
+static void add_part(SBState* s, Check* c, Long lo, Long hi, Int weight)
+{
+   WS_CheckPart* p = &s->parts[s->n_parts++];
+   p->last = (UInt)(hi - c->lo);
+   p->weight = (UInt)weight;
+   c->n_parts++;
+   c->weight->Ico.U64 += weight;
+}
+
+/* Emits the check for the access at statement |i|, unless a check of
+   its stretch already covers it. */
 static void check_access(SBState* s, Int i, Int n_stmts)
 {
    const Access* a = &s->access[i];
@@ -568,11 +554,11 @@ static void check_access(SBState* s, Int i, Int n_stmts)
 
    if (size <= 0)
       return;
-   if (known) {
-      Int p_lo = covering_point(s, a->sym.root, lo);
-      if (p_lo >= 0 && covering_point(s, a->sym.root, hi) >= 0) {
+   if (known && a->guard == NULL) {
+      c = covering_check(s, a->sym.root, lo, hi);
+      if (c != NULL) {
          WS_(counters).data_elided++;
-         count_on_check(s, a, p_lo);
+         add_part(s, c, lo, hi, a->weight);
          return;
       }
    }
@@ -597,21 +583,46 @@ static void check_access(SBState* s, Int i, Int n_stmts)
       if (a->guard)
          cond = bind(s, Ity_I1, IRExpr_Binop(Iop_And1, cond, a->guard));
    }
-   /* Arguments are set up before the guard is tested, so the size
-      and the instruction's address travel in one constant. */
-   call_if(s, cond, "ws_data_miss", WS_(data_miss), 2,
-           mkIRExprVec_2(addr, mkIRExpr_HWord(WS_MISS_SITE(size, s->ip))));
-
-   c = &s->checks[s->n_checks];
+   c = &s->checks[s->n_checks++];
    c->entry = entry;
-   c->weight = IRConst_U64(a->weight);
+   c->weight = IRConst_U64(0);
    c->segment = s->segment;
+   c->root = known && a->guard == NULL ? a->sym.root : ROOT_NONE;
+   c->lo = lo;
+   c->hi = hi;
+   c->ip = s->ip;
+   c->first_part = s->n_parts;
+   c->n_parts = 0;
+   add_part(s, c, a->sym.off, a->sym.off + a->size - 1, a->weight);
+   /* Arguments are set up before the guard is tested, so the size and
+      the instruction's address travel in one constant; a check whose
+      parts need sharing out gets a site record instead (site_of). */
+   c->site = IRConst_U64(WS_MISS_SITE(size, s->ip));
+   call_if(s, cond, "ws_data_miss", WS_(data_miss), 2,
+           mkIRExprVec_2(addr, IRExpr_Const(c->site)));
    count_data_accesses(s, entry, IRExpr_Const(c->weight), a->guard);
-   if (known && a->guard == NULL) {
-      add_point(s, a->sym.root, lo, s->n_checks);
-      add_point(s, a->sym.root, hi, s->n_checks);
+}
+
+/* A check whose parts do not all end at its last byte may, when its
+   range crosses a page boundary, cover accesses on two pages; the
+   helper then shares the count out by the parts' last bytes, which
+   it finds in a site record.  Records are kept for good (a
+   retranslation finds its own again), one per distinct site. */
+static void give_sites(SBState* s)
+{
+   Int i, j;
+   for (i = 0; i < s->n_checks; i++) {
+      Check* c = &s->checks[i];
+      const WS_CheckPart* parts = &s->parts[c->first_part];
+      Bool spread = False;
+      for (j = 0; j < c->n_parts; j++)
+         if (parts[j].last != (UInt)(c->hi - c->lo))
+            spread = True;
+      if (spread)
+         c->site->Ico.U64 = WS_SITE_RECORD
+            | (HWord)WS_(site_record)(c->ip, (UInt)(c->hi - c->lo + 1),
+                                      parts, c->n_parts);
    }
-   s->n_checks++;
 }
 
 /*------------------------------------------------------------*/
@@ -644,6 +655,8 @@ IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
                           (sbIn->stmts_used + 1) * sizeof(Access));
    s.checks = VG_(malloc)("ws.instrument.checks",
                           (sbIn->stmts_used + 1) * sizeof(Check));
+   s.parts = VG_(malloc)("ws.instrument.parts",
+                         (sbIn->stmts_used + 1) * sizeof(WS_CheckPart));
    find_accesses(&s, sbIn);
 
    for (i = 0; i < sbIn->stmts_used; i++) {
@@ -675,6 +688,8 @@ IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
       store_clock(&s);
       count_code_accesses(&s);
    }
+   give_sites(&s);
+   VG_(free)(s.parts);
    VG_(free)(s.checks);
    VG_(free)(s.access);
    VG_(free)(s.tmp);

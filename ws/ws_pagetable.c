@@ -58,6 +58,7 @@ void WS_(pt_init)(WS_PageTable* pt, Bool sparse, Stamp** l1_storage)
 {
    UInt i;
    pt->elem_size = sizeof(Stamp);
+   pt->span = NULL;
    pt->chunk_bits = WS_ADDR_BITS - WS_L1_BITS - WS_(page_shift);
    pt->owns_l1 = l1_storage == NULL;
    pt->l1 = l1_storage ? l1_storage
@@ -76,6 +77,7 @@ void WS_(pt_init)(WS_PageTable* pt, Bool sparse, Stamp** l1_storage)
 void WS_(pt_init_records)(WS_PageTable* pt, SizeT record_size)
 {
    pt->elem_size = record_size;
+   pt->span = NULL;
    pt->chunk_bits = WS_ADDR_BITS - WS_L1_BITS - WS_(page_shift);
    pt->owns_l1 = True;
    pt->l1 = VG_(am_shadow_alloc)(WS_L1_ENTRIES * sizeof(Stamp*));
@@ -99,7 +101,11 @@ void WS_(pt_free)(WS_PageTable* pt)
          VG_(am_munmap_valgrind)((Addr)pt->l1[i], chunk_bytes(pt));
    if (pt->owns_l1)
       VG_(am_munmap_valgrind)((Addr)pt->l1, WS_L1_ENTRIES * sizeof(Stamp*));
+   if (pt->span != NULL)
+      VG_(am_munmap_valgrind)((Addr)pt->span,
+                              2 * WS_L1_ENTRIES * sizeof(UInt));
    pt->l1 = NULL;
+   pt->span = NULL;
 }
 
 static UInt l1_index(const WS_PageTable* pt, Addr page)
@@ -117,12 +123,36 @@ Stamp* WS_(pt_slot)(WS_PageTable* pt, Addr page)
    return WS_(pt_record)(pt, page);
 }
 
+/* The span of slots ever handed out in each chunk (first, last + 1),
+   so that walks visit the part of a 1 GiB chunk a program used rather
+   than all of it.  Allocated with the first chunk; untouched entries
+   cost no memory. */
+static void note_used(WS_PageTable* pt, UInt i, UWord j)
+{
+   if (pt->span == NULL) {
+      pt->span = VG_(am_shadow_alloc)(2 * WS_L1_ENTRIES * sizeof(UInt));
+      if (pt->span == NULL)
+         VG_(out_of_memory_NORETURN)("ws.pagetable.span",
+                                     2 * WS_L1_ENTRIES * sizeof(UInt));
+   }
+   if (pt->span[2 * i + 1] == 0) {
+      pt->span[2 * i] = (UInt)j;
+      pt->span[2 * i + 1] = (UInt)j + 1;
+   } else if (j < pt->span[2 * i]) {
+      pt->span[2 * i] = (UInt)j;
+   } else if (j >= pt->span[2 * i + 1]) {
+      pt->span[2 * i + 1] = (UInt)j + 1;
+   }
+}
+
 void* WS_(pt_record)(WS_PageTable* pt, Addr page)
 {
-   UInt i = l1_index(pt, page);
+   UInt  i = l1_index(pt, page);
+   UWord j = l2_index(pt, page);
    if (is_unused(pt, pt->l1[i]))
       pt->l1[i] = new_chunk(pt);
-   return (UChar*)pt->l1[i] + l2_index(pt, page) * pt->elem_size;
+   note_used(pt, i, j);
+   return (UChar*)pt->l1[i] + j * pt->elem_size;
 }
 
 void* WS_(pt_record_if_any)(const WS_PageTable* pt, Addr page)
@@ -139,12 +169,17 @@ void WS_(pt_for_range)(WS_PageTable* pt, Addr first, Addr last,
 {
    Addr page = first;
    while (page <= last) {
-      Stamp* chunk = pt->l1[l1_index(pt, page)];
+      UInt   i = l1_index(pt, page);
+      Stamp* chunk = pt->l1[i];
       Addr chunk_end = (page | (((Addr)1 << pt->chunk_bits) - 1));
       Addr stop = chunk_end < last ? chunk_end : last;
-      if (!is_unused(pt, chunk)) {
+      if (!is_unused(pt, chunk) && pt->span != NULL) {
+         Addr base = page & ~(((Addr)1 << pt->chunk_bits) - 1);
+         Addr from = base + pt->span[2 * i], to = base + pt->span[2 * i + 1];
          Addr p;
-         for (p = page; p <= stop; p++)
+         if (from < page)
+            from = page;
+         for (p = from; p <= stop && p < to; p++)
             fn((Stamp*)((UChar*)chunk + l2_index(pt, p) * pt->elem_size),
                p, opaque);
       }

@@ -311,11 +311,23 @@ void WS_(touch_range)(WS_Kind kind, Addr a, SizeT size, Addr ip)
    the inline code looks up, and then counts the access on. */
 VG_REGPARM(2) void WS_(data_miss)(Addr a, HWord site)
 {
-   SizeT size = site >> 48;
-   Addr  ip = site & ((1ULL << 48) - 1);
+   const WS_SiteRecord* r = NULL;
+   SizeT size;
+   Addr  ip, last;
+   if (site & WS_SITE_RECORD) {
+      r = (const WS_SiteRecord*)(site & ~WS_SITE_RECORD);
+      size = r->size;
+      ip = r->ip;
+   } else {
+      size = site >> 48;
+      ip = site & ((1ULL << 48) - 1);
+   }
    WS_(counters).data_misses++;
    WS_(touch_range)(WS_Data, a, size, ip);
-   WS_(dtlb_fill)((a + size - 1) >> WS_(page_shift));
+   last = (a + size - 1) >> WS_(page_shift);
+   WS_(dtlb_fill)(last);
+   if (r != NULL && last != a >> WS_(page_shift))
+      WS_(share_out)(r, a, &WS_(dtlb)[last & (WS_DTLB_ENTRIES - 1)]);
 }
 
 VG_REGPARM(1) void WS_(insn_miss)(Addr a)
