@@ -177,7 +177,9 @@ def test_burst_is_one_peak_with_its_stack(ws, build):
     # the steady pages too, and one of them may be the largest; their
     # windows still hold a whole sweep of burst(), which is where the
     # program is when they are taken)
-    assert size == max(s[2] for s in p.samples)
+    # a peak moves on only at a sample 1/16 larger than its record
+    top = max(s[2] for s in p.samples)
+    assert top - top // 16 <= size <= top
     assert BURST_PAGES <= size <= BURST_PAGES + STEADY_PAGES + 20, size
 
     stack = p.stacks[sid]

@@ -46,9 +46,9 @@
    A run of consecutive flagged samples is one peak.  It is recorded
    when its first sample is flagged, with the stack of the thread
    running at that moment, and recorded again (same number, new size,
-   time and stack) whenever a later sample of the run is larger than
-   the peak so far.  So a peak ends at the largest sample of its run,
-   each record made online, at the sample it describes, with the stack
+   time and stack) whenever a later sample of the run is at least 1/16
+   larger than the peak so far.  So a peak ends within 1/16 of the
+   largest sample of its run, each record made online, at the sample it describes, with the stack
    of that moment.  Each record is an "event t peak n kind size stack"
    line right after its sample; the last one of a number is the peak
    (docs/output-format.md, "Peaks"). */
@@ -214,7 +214,11 @@ static void detect(WS_Kind kind, ULong t, ULong size)
       write_peak(d->peak);
    } else if (flagged) {
       Peak* p = VG_(indexXA)(peaks, d->peak);
-      if (size > p->size) {
+      /* Only a clear rise moves the record: the samples that straddle
+         the end of a spike hold the spike's pages and the next phase's,
+         so they are often a little larger, while the stack then is the
+         next phase's. */
+      if (size >= p->size + (p->size + 15) / 16) {
          record(p, kind, t, size);
          write_peak(d->peak);
       }
