@@ -4,20 +4,30 @@ what lives in the pages of the data working set (ws/ws_owners.c).
 
 Programs (tests/progs/):
 - own_heap: every C allocation function, N rounds (counts known from the
-  source), or N blocks kept;
-- own_new: every form of operator new and delete, N rounds.
+  source), or N blocks kept, also in 4 threads at once;
+- own_new: every form of operator new and delete, N rounds;
+- own_spike (and the same built without -g, and stripped): a steady
+  working set, then a burst on a 2,000-page heap block, a 300-page global
+  array and a 100-page local array, for a data peak whose owner lines the
+  source predicts (see the comment at its top).
 
 Counts come from the "ws heap:" lines of --stats=yes.  A program's own
 start-up allocates some blocks too (stdio, the dynamic linker), the same
-whatever N is, so the tests compare runs with different N.
+whatever N is, so the tests compare runs with different N.  The peak and
+owner lines are read with a small reader of their own (_read_peaks).
 """
 
+import os
 import re
 
 import wslib
 
 OWN_HEAP = wslib.prog("own_heap")
 OWN_NEW = wslib.prog("own_new")
+OWN_SPIKE = wslib.prog("own_spike")
+OWN_SPIKE_SRC = os.path.join(wslib.TOP_SRCDIR, "tests", "progs",
+                             "own_spike.c")
+HEAP_PAGES, GLOBAL_PAGES, STACK_PAGES = 2000, 300, 100
 
 STATS_RE = re.compile(
     r"ws heap: (\d+) blocks allocated, (\d+) freed, (\d+) live\n"
@@ -88,3 +98,146 @@ def test_heap_no_follows_nothing():
     run = wslib.run_ws([OWN_HEAP, "calls", "5"],
                        ("--stats=yes", "--ws-heap=no"))
     assert "ws heap:" not in run.stderr
+
+
+# ----------------------------------------------------------------------
+# The owner lines of a peak
+
+_SAMPLE = re.compile(r"[0-9]+( [0-9]+)*\Z")
+_PEAK = re.compile(r"event ([0-9]+) peak ([0-9]+) (insn|data) ([0-9]+) "
+                   r"([0-9]+)\Z")
+_STACK = re.compile(r"stack ([1-9][0-9]*) ([1-9][0-9]*)\Z")
+_FRAME = re.compile(r"(frame|inline) 0x([0-9a-f]+) (\S+) (\S.*)\Z")
+_OWNER = re.compile(r"owner ([0-9]+) ([1-9][0-9]*) "
+                    r"(heap [1-9][0-9]*|heap-other|anon|unknown|rest"
+                    r"|stack [1-9][0-9]*|(?:global|file) \S(?:.*\S)?)\Z")
+
+
+def _read_peaks(path):
+    """{n: (data column of its sample, [(pages, owner text)])} from the
+    last event of each peak, and {stack id: [(ip, location, function)]}.
+    Asserts the grammar of the owner lines and where they stand: right
+    after their peak event, stack blocks only between them."""
+    with open(path) as f:
+        lines = f.read().split("\n")
+    assert lines.pop() == "", "the file does not end with a newline"
+    peaks, stacks = {}, {}
+    sample = current = None
+    i = 0
+    while i < len(lines):
+        line, where = lines[i], "%s:%d: %r" % (path, i + 1, lines[i])
+        i += 1
+        if line.startswith("stack "):
+            m = _STACK.match(line)
+            assert m, where
+            frames = [_FRAME.match(l) for l in lines[i:i + int(m.group(2))]]
+            assert all(frames), where
+            stacks[int(m.group(1))] = [(int(f.group(2), 16), f.group(3),
+                                        f.group(4)) for f in frames]
+            i += len(frames)
+            continue
+        if line.startswith("owner "):
+            m = _OWNER.match(line)
+            assert m and "  " not in line, where
+            assert current is not None and int(m.group(1)) == current, (
+                "an owner line not right after its peak: " + where)
+            peaks[current][1].append((int(m.group(2)), m.group(3)))
+            owner = m.group(3)
+            if owner.startswith("heap "):
+                assert int(owner[5:]) in stacks, "stack not written: " + where
+            continue
+        current = None
+        if _SAMPLE.match(line):
+            sample = [int(x) for x in line.split()]
+            continue
+        m = _PEAK.match(line)
+        if m:
+            assert sample is not None and sample[0] == int(m.group(1)), where
+            current = int(m.group(2))
+            peaks[current] = (sample[2], [])
+    return peaks, stacks
+
+
+def _check_breakdown(data, owners):
+    """The rules of output-format.md for one peak's owner lines."""
+    assert 1 <= len(owners) <= 10, owners
+    assert sum(p for p, _ in owners) == data, (data, owners)
+    kinds = ("heap", "heap-other", "global", "stack", "file", "anon",
+             "unknown")
+    ranked = [(-p, kinds.index(o.split()[0])) for p, o in owners
+              if o != "rest"]
+    assert ranked == sorted(ranked), owners
+    assert len(set(o for _, o in owners)) == len(owners), owners
+    if any(o == "rest" for _, o in owners):
+        assert owners[-1][1] == "rest" and len(owners) == 10, owners
+
+
+def _source_line(marker):
+    with open(OWN_SPIKE_SRC) as f:
+        for n, line in enumerate(f, 1):
+            if marker in line:
+                return n
+    raise AssertionError("no %r in %s" % (marker, OWN_SPIKE_SRC))
+
+
+def _burst_peak(prog, options=()):
+    """The owner lines of own_spike's data peak (the largest sample of the
+    burst), and the stacks."""
+    run = wslib.run_ws([prog], options)
+    peaks, stacks = _read_peaks(run.out_path)
+    data_peaks = [(data, owners) for data, owners in peaks.values()
+                  if data > HEAP_PAGES]
+    assert len(data_peaks) >= 1, peaks
+    for data, owners in peaks.values():
+        _check_breakdown(data, owners)
+    return data_peaks[-1], stacks
+
+
+def test_peak_owners_heap_global_stack():
+    """At the burst's peak every page of the heap block, of burst_global
+    and of the local array is in the window: the block's 2,000 pages are
+    the largest owner, summed under the stack that allocated it (main, at
+    the malloc's line), then the 300 pages of burst_global, then the main
+    thread's stack: the 100-page array spans 100 or 101 pages, the frames
+    a few more."""
+    (data, owners), stacks = _burst_peak(OWN_SPIKE)
+    (p0, o0), (p1, o1), (p2, o2) = owners[:3]
+    assert (p0, o0.split()[0]) == (HEAP_PAGES, "heap"), owners
+    frames = stacks[int(o0.split()[1])]
+    assert frames[0][1:] == ("own_spike.c:%d" % _source_line(
+        "/* own_spike: malloc */"), "main"), frames
+    assert (p1, o1) == (GLOBAL_PAGES, "global burst_global"), owners
+    assert o2 == "stack 1" and STACK_PAGES <= p2 <= STACK_PAGES + 4, owners
+    assert not any(o == "heap-other" and p >= 50 for p, o in owners), owners
+
+
+def test_peak_owners_without_heap_tracking():
+    """--ws-heap=no: no heap owner at all; the block is anonymous memory
+    (glibc mmapped it on its own)."""
+    (data, owners), _ = _burst_peak(OWN_SPIKE, ("--ws-heap=no",))
+    assert not any(o.startswith("heap") for _, o in owners), owners
+    assert owners[0][1] == "anon" and owners[0][0] >= HEAP_PAGES, owners
+
+
+def test_peak_owners_without_debug_info():
+    """Built without -g: the block and its stack are still known (the
+    frames without file:line), the global is named from the symbol
+    table."""
+    (data, owners), stacks = _burst_peak(wslib.prog("own_spike_nodebug"))
+    (p0, o0), (p1, o1) = owners[:2]
+    assert (p0, o0.split()[0]) == (HEAP_PAGES, "heap"), owners
+    assert stacks[int(o0.split()[1])][0][2] == "main", stacks
+    assert (p1, o1) == (GLOBAL_PAGES, "global burst_global"), owners
+
+
+def test_peak_owners_of_a_stripped_program():
+    """No symbol table: the block's stack has placeholders for the
+    program's own frames, and the global array is only a mapping of the
+    program's file or anonymous memory (its .bss)."""
+    (data, owners), stacks = _burst_peak(wslib.prog("own_spike_stripped"))
+    p0, o0 = owners[0]
+    assert (p0, o0.split()[0]) == (HEAP_PAGES, "heap"), owners
+    assert stacks[int(o0.split()[1])][0][2] == "???", stacks
+    assert not any(o.startswith("global burst") for _, o in owners), owners
+    assert any(p >= GLOBAL_PAGES and o.split()[0] in ("anon", "file")
+               for p, o in owners[1:]), owners
