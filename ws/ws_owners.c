@@ -51,9 +51,9 @@ static Bool in_stack_segment(NSegment const* seg, Addr stack_max)
    heap block is the one containing |a| or, failing that, the first
    block that starts further on in a's page, so that the owner of a
    page of small blocks is one of them rather than the allocator's
-   header before the first.  o->name is the debug info's or the
-   address space manager's string: use it before asking them anything
-   else. */
+   header before the first.  A thread's stack is named for any
+   address in its page.  o->name is the debug info's or the address
+   space manager's string: use it before asking them anything else. */
 void WS_(owner_of)(Addr a, WS_Owner* o)
 {
    Addr page_end = (a | (WS_(clo_pagesize) - 1)) + 1;
