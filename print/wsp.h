@@ -197,6 +197,7 @@ struct wsp_file {
    size_t                n_regions;
    struct wsp_hot       *hot;            /* in file order */
    size_t                n_hot;
+   size_t                n_pages[2];     /* page lines, insn and data */
    uint64_t              trailer_peaks;  /* WSP_NONE if not read */
    size_t               *stack_slot;     /* the parser's index of stack ids */
    size_t                n_stack_slot;

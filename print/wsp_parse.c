@@ -434,10 +434,11 @@ struct caps {
 };
 
 /* Where the body is: samples and events, a dump block, the trailer
-   (region lines, hot lines and `peaks N` in version 3, summary lines,
+   (region lines, hot lines, page lines and `peaks N` in version 3,
+   summary lines,
    `samples N`, `end`). */
-enum state { S_BODY, S_DUMP, S_REGIONS, S_HOT, S_PEAKS, S_SUMMARY,
-             S_SAMPLES, S_END };
+enum state { S_BODY, S_DUMP, S_REGIONS, S_HOT, S_PAGES, S_PEAKS,
+             S_SUMMARY, S_SAMPLES, S_END };
 
 /* The line that must come next in version 3 (besides stack blocks). */
 enum due { DUE_NONE, DUE_DUMP_OWNER, DUE_HOT_OWNER };
@@ -465,6 +466,7 @@ struct body {
    uint64_t   last_insn, last_data;        /* of the latest sample */
    uint64_t   hot_rank[2];      /* of the latest hot line of each kind */
    uint64_t   hot_acc[2], hot_addr[2];
+   uint64_t   page_addr[2];     /* of the latest page line of each kind */
 };
 
 
@@ -904,6 +906,40 @@ static int due_owner_line(struct parser *p, struct body *b)
    if (hot)
       p->f->hot[p->f->n_hot - 1].o = o;
    b->due = DUE_NONE;
+   return 0;
+}
+
+/* `page KIND 0xADDRESS ACCESSES IP LOCATION FUNCTION` (--ws-list-pages):
+   every page ever touched, instruction pages first, each kind in
+   increasing address order. */
+static int page_line(struct parser *p, struct body *b)
+{
+   struct wsp_file *f = p->f;
+   struct cur c = { p->line, p->len, 0 };
+   static const char form[] = "a page line is 'page insn|data 0xADDRESS "
+                              "ACCESSES 0xIP LOCATION FUNCTION'";
+   struct wsp_where w;
+   uint64_t addr, accesses;
+   int data, r;
+
+   cur_lit(&c, "page ");
+   if (cur_lit(&c, "insn "))
+      data = 0;
+   else if (cur_lit(&c, "data "))
+      data = 1;
+   else
+      return fail(p, "%s", form);
+   if ((r = cur_hex(&c, &addr)) <= 0 || !cur_lit(&c, " ")
+       || (r = cur_u64(&c, &accesses)) <= 0 || !cur_lit(&c, " "))
+      return num_fail(p, r < 0 ? r : 0, form);
+   if (cur_where(p, &c, &w, form))
+      return -1;
+   if (!data && f->n_pages[1])
+      return fail(p, "instruction pages are listed before data pages");
+   if (f->n_pages[data] && addr <= b->page_addr[data])
+      return fail(p, "pages are listed in increasing address order");
+   b->page_addr[data] = addr;
+   f->n_pages[data]++;
    return 0;
 }
 
@@ -1376,23 +1412,30 @@ static int body_line(struct parser *p, struct body *b, struct caps *cap)
    if (b->state == S_PEAKS)
       return fail(p, "only summary lines or 'samples N' may follow "
                   "'peaks N'");
-   if (v3 && word_is(s, len, "hot")) {
+   if (v3 && word_is(s, len, "hot") && b->state != S_PAGES) {
       b->state = S_HOT;
       return close_peak(p, b) || hot_line(p, b, cap);
+   }
+   if (v3 && word_is(s, len, "page")) {
+      b->state = S_PAGES;
+      return close_peak(p, b) || page_line(p, b);
    }
    if (v3 && word_is(s, len, "peaks")) {
       b->state = S_PEAKS;
       return close_peak(p, b) || peaks_line(p);
    }
+   if (b->state == S_PAGES)
+      return fail(p, "only page lines and 'peaks N' may follow a page line");
    if (b->state == S_HOT)
-      return fail(p, "only hot lines and 'peaks N' may follow a hot line");
+      return fail(p, "only hot lines, page lines and 'peaks N' may follow a "
+                  "hot line");
    if (word_is(s, len, "region") && b->state != S_HOT) {
       b->state = S_REGIONS;
       return close_peak(p, b) || region_line(p, cap);
    }
    if (b->state == S_REGIONS)
-      return fail(p, v3 ? "only region, hot and 'peaks N' lines may follow "
-                          "a region line"
+      return fail(p, v3 ? "only region, hot, page and 'peaks N' lines may "
+                          "follow a region line"
                         : "only region, summary and 'samples N' lines may "
                           "follow a region line");
    if (v3 && (word_is(s, len, "summary") || word_is(s, len, "samples")))

@@ -985,6 +985,10 @@ static void hot_pages(FILE *out, const struct wsp_file *f, int width)
    struct line l = { .n = 0 };
    if (f->version < 3 || !f->complete)
       return;
+   if (f->n_pages[0] || f->n_pages[1])
+      fprintf(out, "\nEvery page (--ws-list-pages=yes): the file lists %zu "
+              "instruction and %zu data pages\n", f->n_pages[0],
+              f->n_pages[1]);
    if (!f->n_hot) {
       fprintf(out, "\nHot pages: none in the file (ws lists them unless "
               "--ws-hot=0)\n");

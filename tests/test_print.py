@@ -490,6 +490,43 @@ def test_version_3_and_2_read(tmp_path):
         check_csv(p.stdout.decode(), wslib.parse_output(text))
 
 
+PAGES = ("page insn 0x109000 90312 0x1091a0 pageramp.c:38 touch_pages\n"
+         "page insn 0x10a000 512 0x10a000 (pageramp) ???\n"
+         "page data 0x4a2c000 5242 0x1091c4 pageramp.c:40 touch_pages\n"
+         "page data 0x4a2d000 0 0x0 ??? ???\n")
+
+
+@pytest.mark.parametrize("old,new,line,why", [
+    ("\npage insn 0x10a000", "\npage insn 0x109000", 53, "increasing address"),
+    ("\npage data 0x4a2d000", "\npage data 0x4a2b000", 55, "increasing address"),
+    ("\npage data 0x4a2d000", "\npage insn 0x4a2d000", 55, "instruction pages "
+     "are listed before data pages"),
+    ("\npage data 0x4a2d000 0 0x0 ??? ???", "\npage data 0x4a2d000 0", 55,
+     "a page line is"),
+    ("\npage data 0x4a2d000", "\npage code 0x4a2d000", 55, "a page line is"),
+    ("\npage data 0x4a2d000 0 0x0 ??? ???\n",
+     "\npage data 0x4a2d000 0 0x0 ??? ???\nhot insn 3 1 0x1 0x1 ??? ???\n", 56,
+     "only page lines and 'peaks N' may follow a page line"),
+    ("\npage data 0x4a2d000 0 0x0 ??? ???\n",
+     "\npage data 0x4a2d000 0 0x0 ??? ???\nhot-owner anon\n", 56,
+     "only page lines and 'peaks N' may follow a page line"),
+])
+def test_page_lines(tmp_path, old, new, line, why):
+    """--ws-list-pages=yes: a page line per page ever touched, after the
+    hot lines, instruction pages first, each kind in address order."""
+    good = test_output.GOOD.replace("peaks 2\n", PAGES + "peaks 2\n")
+    p = ws_print("--width=100", write(tmp_path, good))
+    assert p.returncode == 0 and p.stderr == b"", p.stderr
+    assert ("\nEvery page (--ws-list-pages=yes): the file lists 2 "
+            "instruction and 2 data pages\n") in p.stdout.decode()
+    assert old in good
+    path = write(tmp_path, good.replace(old, new, 1))
+    p = ws_print(path)
+    m = ERROR_LINE.match(p.stderr.decode())
+    assert p.returncode == 1 and m, p.stderr
+    assert (m.group(1), int(m.group(2))) == (path, line) and why in m.group(3)
+
+
 def test_huge_numbers_that_fit(tmp_path):
     big = 2 ** 64 - 1
     text = GOOD.replace("2000 3 7", "%d %d %d" % (big, big, big)).replace(
