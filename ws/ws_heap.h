@@ -43,12 +43,6 @@ Bool WS_(heap_first_block_in)(Addr from, Addr to, Addr* block, SizeT* size,
    an anonymous mapping in which ws has seen blocks: an arena). */
 Bool WS_(heap_arena_contains)(Addr a);
 
-/* |o| as the output grammar spells it, into |buf| (a heap owner's
-   stack is written to the output file first, if it is not there): for
-   lines built elsewhere than in the output file, such as dump files. */
-void WS_(owner_text)(const WS_Owner* o, Bool with_block, HChar* buf,
-                     SizeT size);
-
 /* The "heap:" lines of --stats=yes. */
 void WS_(heap_print_stats)(void);
 
