@@ -189,3 +189,17 @@ def test_ws_hot(server):
 ])
 def test_ws_hot_bad_arguments(server, command, reason):
     assert server.vgdb(command) == reason + "\n"
+
+
+def test_stack_page_owner_after_exit(tmp_path):
+    """The hot pages are written at exit, when the main thread has ended:
+    its stack must still be named (the stack pointer's page at start-up
+    is among the hottest pages of any program)."""
+    run = wslib.run_ws([P("touch"), "4", "st,0,4,4096,10,100000"],
+                       ["--ws-hot=20"], tmpdir=tmp_path)
+    owners = [(h.addr, h.owner.kind, h.owner.tid)
+              for h in run.output.hot["data"]]
+    assert any(kind == "stack" and tid == 1 for _, kind, tid in owners), \
+        owners
+    assert not any(kind == "anon" and addr >= 0x1ff0000000
+                   for addr, kind, _ in owners), owners

@@ -464,6 +464,8 @@ void WS_(heap_init)(void);
 /* The live heap block containing |a|, if any. */
 Bool WS_(heap_block_of)(Addr a, Addr* block, SizeT* size, ExeContext** site);
 void WS_(owner_of)(Addr a, WS_Owner* o);
+/* A thread ends: its stack keeps its name afterwards. */
+void WS_(owners_thread_exited)(ThreadId tid);
 /* Writes a whole "<prefix> <owner>" line (stack blocks first). */
 void WS_(out_owner_line)(const HChar* prefix, const WS_Owner* o,
                          Bool with_block);

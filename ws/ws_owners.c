@@ -32,6 +32,7 @@
 #include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_oset.h"
+#include "pub_tool_threadstate.h"
 #include "pub_tool_vki.h"
 
 #include "ws_heap.h"
@@ -44,6 +45,24 @@ static Bool in_stack_segment(NSegment const* seg, Addr stack_max)
 {
    return seg != NULL && seg->kind == SkAnonC
           && seg->start <= stack_max && stack_max <= seg->end;
+}
+
+/* The highest stack byte of threads that have exited, so that their
+   stacks keep their names in the hot pages written at exit (the main
+   thread's above all: it has exited by then).  Indexed by tid. */
+static Addr* exited_stack_max = NULL;
+
+void WS_(owners_thread_exited)(ThreadId tid)
+{
+   ThreadId t;
+   Addr stack_min, stack_max;
+   if (exited_stack_max == NULL)
+      exited_stack_max = VG_(calloc)("ws.owners.stacks", VG_N_THREADS,
+                                     sizeof(Addr));
+   VG_(thread_stack_reset_iter)(&t);
+   while (VG_(thread_stack_next)(&t, &stack_min, &stack_max))
+      if (t == tid && tid < VG_N_THREADS)
+         exited_stack_max[tid] = stack_max;
 }
 
 /* What lives at |a|, in the order of the table in output-format.md: a
@@ -91,6 +110,13 @@ void WS_(owner_of)(Addr a, WS_Owner* o)
          return;
       }
    }
+   for (tid = 1; exited_stack_max != NULL && tid < VG_N_THREADS; tid++)
+      if (exited_stack_max[tid] != 0 && a <= exited_stack_max[tid]
+          && in_stack_segment(seg, exited_stack_max[tid])) {
+         o->kind = WS_OwnStack;
+         o->tid = tid;
+         return;
+      }
    if (seg != NULL && seg->kind == SkFileC
        && (name = VG_(am_get_filename)(seg)) != NULL) {
       o->kind = WS_OwnFile;

@@ -150,6 +150,7 @@ static void forget_thread(ThreadId tid)
 void WS_(thread_exited)(ThreadId tid)
 {
    WS_(out_event)("thread-exit %u", tid);
+   WS_(owners_thread_exited)(tid);
    if (WS_(clo_per_thread))
       forget_thread(tid);
 }
