@@ -223,7 +223,8 @@ static void dump_pages(Sink* sink, Bool for_people, ULong n[2])
    Stamp first = WS_(window_first_stamp)();
    WS_(flush_access_counts)();
    if (!for_people)
-      WS_(pt_for_all)(&WS_(tables)[WS_Data], write_owner_stack, &first);
+      WS_(pt_for_window)(&WS_(tables)[WS_Data], first, write_owner_stack,
+                         &first);
    for (kind = 0; kind < 2; kind++) {
       DumpWalk w;
       w.sink = sink;
@@ -231,7 +232,7 @@ static void dump_pages(Sink* sink, Bool for_people, ULong n[2])
       w.first = first;
       w.for_people = for_people;
       w.n = 0;
-      WS_(pt_for_all)(&WS_(tables)[kind], dump_slot, &w);
+      WS_(pt_for_window)(&WS_(tables)[kind], first, dump_slot, &w);
       n[kind] = w.n;
    }
 }

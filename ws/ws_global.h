@@ -150,6 +150,11 @@ void*  WS_(pt_record_if_any)(const WS_PageTable* pt, Addr page);
 void   WS_(pt_for_range)(WS_PageTable* pt, Addr first, Addr last,
                          void (*fn)(Stamp* slot, Addr page, void* opaque),
                          void* opaque);
+/* The same for the pages of a stamp table whose stamp is at or after
+   |first| (a window's pages). */
+void   WS_(pt_for_window)(WS_PageTable* pt, Stamp first,
+                          void (*fn)(Stamp* slot, Addr page, void* opaque),
+                          void* opaque);
 /* The same for every page of the user address space. */
 void   WS_(pt_for_all)(WS_PageTable* pt,
                        void (*fn)(Stamp* slot, Addr page, void* opaque),

@@ -264,6 +264,12 @@ static Word cmp_group(const void* keyV, const void* elemV)
 typedef struct {
    OSet* groups;
    Stamp first;          /* the window's first epoch */
+   /* The heap block of the last page counted: pages are visited in
+      address order, and every page that starts inside that block is
+      the block's (owner_of would say so), so a big block costs one
+      lookup rather than one per page. */
+   Group* block_group;
+   Addr   block, block_end;
 } BreakdownWalk;
 
 static void count_page(Stamp* slot, Addr page, void* opaque)
@@ -273,9 +279,14 @@ static void count_page(Stamp* slot, Addr page, void* opaque)
    WS_Owner o;
    Group key;
    Group* g;
+   Addr a = page << WS_(page_shift);
    if (s == WS_STAMP_NEVER || s < w->first)
       return;
-   WS_(owner_of)(page << WS_(page_shift), &o);
+   if (w->block_group != NULL && a >= w->block && a < w->block_end) {
+      w->block_group->pages++;
+      return;
+   }
+   WS_(owner_of)(a, &o);
    key.kind = o.kind;
    key.key = o.kind == WS_OwnHeap ? (UWord)o.site
            : o.kind == WS_OwnStack ? o.tid : 0;
@@ -291,6 +302,12 @@ static void count_page(Stamp* slot, Addr page, void* opaque)
       VG_(OSetGen_Insert)(w->groups, g);
    }
    g->pages++;
+   w->block_group = NULL;
+   if (o.kind == WS_OwnHeap && o.block <= a) {
+      w->block_group = g;
+      w->block = o.block;
+      w->block_end = o.block + o.size;
+   }
 }
 
 /* Largest first; ties in the order of the owner table, then by stack
@@ -322,7 +339,6 @@ static Int cmp_pages_down(const void* aV, const void* bV)
 
 void WS_(out_breakdown)(ULong n)
 {
-   Addr last_page = ((Addr)1 << (WS_ADDR_BITS - WS_(page_shift))) - 1;
    BreakdownWalk w;
    Group** sorted;
    Group* g;
@@ -332,8 +348,9 @@ void WS_(out_breakdown)(ULong n)
 
    w.groups = VG_(OSetGen_Create)(0, cmp_group, VG_(malloc),
                                   "ws.owners.groups", VG_(free));
+   w.block_group = NULL;
    w.first = WS_(window_first_stamp)();
-   WS_(pt_for_range)(&WS_(tables)[WS_Data], 0, last_page, count_page, &w);
+   WS_(pt_for_window)(&WS_(tables)[WS_Data], w.first, count_page, &w);
 
    n_groups = VG_(OSetGen_Size)(w.groups);
    sorted = VG_(malloc)("ws.owners.sorted", (n_groups + 1) * sizeof *sorted);

@@ -189,6 +189,30 @@ void WS_(pt_for_range)(WS_PageTable* pt, Addr first, Addr last,
    }
 }
 
+void WS_(pt_for_window)(WS_PageTable* pt, Stamp first,
+                        void (*fn)(Stamp* slot, Addr page, void* opaque),
+                        void* opaque)
+{
+   UInt i;
+   tl_assert(pt->elem_size == sizeof(Stamp));
+   if (pt->span == NULL)
+      return;
+   for (i = 0; i < WS_L1_ENTRIES; i++) {
+      Stamp* chunk = pt->l1[i];
+      UWord  j;
+      if (is_unused(pt, chunk))
+         continue;
+      /* The stamps are tested here, not in |fn|: most slots of a span
+         are out of the window, and a call per slot would cost more
+         than the walk. */
+      for (j = pt->span[2 * i]; j < pt->span[2 * i + 1]; j++) {
+         Stamp st = chunk[j] & WS_STAMP_MASK;
+         if (st != WS_STAMP_NEVER && st >= first)
+            fn(&chunk[j], ((Addr)i << pt->chunk_bits) | j, opaque);
+      }
+   }
+}
+
 void WS_(pt_for_all)(WS_PageTable* pt,
                      void (*fn)(Stamp* slot, Addr page, void* opaque),
                      void* opaque)
