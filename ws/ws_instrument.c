@@ -39,15 +39,16 @@
    crosses a page boundary, takes the helper, which walks the page table
    and touches every page of the access.
 
-   A check is left out when earlier unconditional checks in the same
-   superblock already made its pages current.  Addresses are tracked as
-   "root temporary + constant" through Add/Sub of constants and through
-   guest registers that were PUT and read back, so stack-frame accesses
-   off one stack pointer value, read-modify-write pairs and repeated
-   accesses to one global share one check.  Two checked points p1 <= p2
-   of the same root with p2 - p1 < page size lie on the same page or on
-   adjacent ones; any byte between them lies on one of those two
-   current pages, so it needs no check of its own. */
+   A check is left out when an unconditional check earlier in the same
+   exit-free stretch covers the access's bytes.  Addresses are tracked
+   as "root temporary + constant" through Add/Sub of constants and
+   through guest registers that were PUT and read back, so stack-frame
+   accesses off one stack pointer value, read-modify-write pairs and
+   repeated accesses to one global share one check: a check is widened
+   to the accesses off its root later in its stretch (less than a page
+   in all), and each access it covers is counted on it as one of its
+   parts, so that the per-page access counts can be shared out by the
+   parts' last bytes when the range crosses a page boundary. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
