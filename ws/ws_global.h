@@ -130,6 +130,8 @@ typedef struct {
    UInt    chunk_bits;  /* pages per chunk = 2^chunk_bits */
    SizeT   elem_size;   /* bytes per page: sizeof(Stamp), or a record's */
    UInt*   span;        /* per chunk: first and last + 1 slot used */
+   UInt*   used;        /* indices of the chunks in use, ascending */
+   UInt    n_used;
    Bool    owns_l1;     /* l1 was allocated by pt_init */
 } WS_PageTable;
 

@@ -59,6 +59,8 @@ void WS_(pt_init)(WS_PageTable* pt, Bool sparse, Stamp** l1_storage)
    UInt i;
    pt->elem_size = sizeof(Stamp);
    pt->span = NULL;
+   pt->used = NULL;
+   pt->n_used = 0;
    pt->chunk_bits = WS_ADDR_BITS - WS_L1_BITS - WS_(page_shift);
    pt->owns_l1 = l1_storage == NULL;
    pt->l1 = l1_storage ? l1_storage
@@ -78,12 +80,19 @@ void WS_(pt_init_records)(WS_PageTable* pt, SizeT record_size)
 {
    pt->elem_size = record_size;
    pt->span = NULL;
+   pt->used = NULL;
+   pt->n_used = 0;
    pt->chunk_bits = WS_ADDR_BITS - WS_L1_BITS - WS_(page_shift);
    pt->owns_l1 = True;
    pt->l1 = VG_(am_shadow_alloc)(WS_L1_ENTRIES * sizeof(Stamp*));
    if (pt->l1 == NULL)
       VG_(out_of_memory_NORETURN)("ws.pagetable.l1",
                                   WS_L1_ENTRIES * sizeof(Stamp*));
+}
+
+static SizeT bookkeeping_bytes(void)
+{
+   return 3 * WS_L1_ENTRIES * sizeof(UInt);
 }
 
 static Bool is_unused(const WS_PageTable* pt, const Stamp* chunk)
@@ -93,19 +102,19 @@ static Bool is_unused(const WS_PageTable* pt, const Stamp* chunk)
 
 void WS_(pt_free)(WS_PageTable* pt)
 {
-   UInt i;
+   UInt k;
    if (pt->l1 == NULL)
       return;
-   for (i = 0; i < WS_L1_ENTRIES; i++)
-      if (!is_unused(pt, pt->l1[i]))
-         VG_(am_munmap_valgrind)((Addr)pt->l1[i], chunk_bytes(pt));
+   for (k = 0; k < pt->n_used; k++)
+      VG_(am_munmap_valgrind)((Addr)pt->l1[pt->used[k]], chunk_bytes(pt));
    if (pt->owns_l1)
       VG_(am_munmap_valgrind)((Addr)pt->l1, WS_L1_ENTRIES * sizeof(Stamp*));
    if (pt->span != NULL)
-      VG_(am_munmap_valgrind)((Addr)pt->span,
-                              2 * WS_L1_ENTRIES * sizeof(UInt));
+      VG_(am_munmap_valgrind)((Addr)pt->span, bookkeeping_bytes());
    pt->l1 = NULL;
    pt->span = NULL;
+   pt->used = NULL;
+   pt->n_used = 0;
 }
 
 static UInt l1_index(const WS_PageTable* pt, Addr page)
@@ -123,18 +132,31 @@ Stamp* WS_(pt_slot)(WS_PageTable* pt, Addr page)
    return WS_(pt_record)(pt, page);
 }
 
-/* The span of slots ever handed out in each chunk (first, last + 1),
-   so that walks visit the part of a 1 GiB chunk a program used rather
-   than all of it.  Allocated with the first chunk; untouched entries
-   cost no memory. */
-static void note_used(WS_PageTable* pt, UInt i, UWord j)
+/* Bookkeeping for walks, allocated with a table's first chunk
+   (untouched entries cost no memory): per chunk, the span of slots
+   ever handed out (first, last + 1), so that a walk visits the part of
+   a 1 GiB chunk a program used rather than all of it; and the chunks
+   in use, in address order, so that it visits those and not the
+   2^17 first-level slots, most of them empty (a walk runs at every
+   peak). */
+static void note_new_chunk(WS_PageTable* pt, UInt i)
 {
+   UInt k;
    if (pt->span == NULL) {
-      pt->span = VG_(am_shadow_alloc)(2 * WS_L1_ENTRIES * sizeof(UInt));
+      pt->span = VG_(am_shadow_alloc)(bookkeeping_bytes());
       if (pt->span == NULL)
          VG_(out_of_memory_NORETURN)("ws.pagetable.span",
-                                     2 * WS_L1_ENTRIES * sizeof(UInt));
+                                     bookkeeping_bytes());
+      pt->used = pt->span + 2 * WS_L1_ENTRIES;
    }
+   for (k = pt->n_used; k > 0 && pt->used[k - 1] > i; k--)
+      pt->used[k] = pt->used[k - 1];
+   pt->used[k] = i;
+   pt->n_used++;
+}
+
+static void note_used(WS_PageTable* pt, UInt i, UWord j)
+{
    if (pt->span[2 * i + 1] == 0) {
       pt->span[2 * i] = (UInt)j;
       pt->span[2 * i + 1] = (UInt)j + 1;
@@ -149,8 +171,10 @@ void* WS_(pt_record)(WS_PageTable* pt, Addr page)
 {
    UInt  i = l1_index(pt, page);
    UWord j = l2_index(pt, page);
-   if (is_unused(pt, pt->l1[i]))
+   if (is_unused(pt, pt->l1[i])) {
       pt->l1[i] = new_chunk(pt);
+      note_new_chunk(pt, i);
+   }
    note_used(pt, i, j);
    return (UChar*)pt->l1[i] + j * pt->elem_size;
 }
@@ -167,25 +191,18 @@ void WS_(pt_for_range)(WS_PageTable* pt, Addr first, Addr last,
                        void (*fn)(Stamp* slot, Addr page, void* opaque),
                        void* opaque)
 {
-   Addr page = first;
-   while (page <= last) {
-      UInt   i = l1_index(pt, page);
+   UInt k;
+   for (k = 0; k < pt->n_used; k++) {
+      UInt   i = pt->used[k];
       Stamp* chunk = pt->l1[i];
-      Addr chunk_end = (page | (((Addr)1 << pt->chunk_bits) - 1));
-      Addr stop = chunk_end < last ? chunk_end : last;
-      if (!is_unused(pt, chunk) && pt->span != NULL) {
-         Addr base = page & ~(((Addr)1 << pt->chunk_bits) - 1);
-         Addr from = base + pt->span[2 * i], to = base + pt->span[2 * i + 1];
-         Addr p;
-         if (from < page)
-            from = page;
-         for (p = from; p <= stop && p < to; p++)
-            fn((Stamp*)((UChar*)chunk + l2_index(pt, p) * pt->elem_size),
-               p, opaque);
-      }
-      if (stop == last)
-         break;
-      page = stop + 1;
+      Addr   base = (Addr)i << pt->chunk_bits;
+      Addr   from = base + pt->span[2 * i], to = base + pt->span[2 * i + 1];
+      Addr   p;
+      if (from < first)
+         from = first;
+      for (p = from; p < to && p <= last; p++)
+         fn((Stamp*)((UChar*)chunk + l2_index(pt, p) * pt->elem_size),
+            p, opaque);
    }
 }
 
@@ -193,15 +210,12 @@ void WS_(pt_for_window)(WS_PageTable* pt, Stamp first,
                         void (*fn)(Stamp* slot, Addr page, void* opaque),
                         void* opaque)
 {
-   UInt i;
+   UInt k;
    tl_assert(pt->elem_size == sizeof(Stamp));
-   if (pt->span == NULL)
-      return;
-   for (i = 0; i < WS_L1_ENTRIES; i++) {
+   for (k = 0; k < pt->n_used; k++) {
+      UInt   i = pt->used[k];
       Stamp* chunk = pt->l1[i];
       UWord  j;
-      if (is_unused(pt, chunk))
-         continue;
       /* The stamps are tested here, not in |fn|: most slots of a span
          are out of the window, and a call per slot would cost more
          than the walk. */
