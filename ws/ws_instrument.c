@@ -26,9 +26,9 @@
      - on entry, one compare of the clock with the next boundary, and a
        guarded call to WS_(boundary) when it is due; then the current
        stamp is loaded once into a temporary;
-     - the clock is stored (entry value + instructions so far) before
-       every side exit and at the end: the clock is exact at every
-       superblock boundary;
+     - the clock is advanced by the instructions run since its last
+       update before every side exit and at the end: the clock is
+       exact at every superblock boundary;
      - one check per distinct code page, placed at the first
        instruction on that page (a page after a taken side exit is not
        counted); its table slot is known at translation time, so the
@@ -85,7 +85,6 @@ typedef struct {
 /* An emitted data check: the byte range it makes current (off its
    root, in its exit-free stretch), and the accesses counted on it. */
 typedef struct {
-   IRExpr*  entry;        /* address of its data TLB entry */
    IRConst* weight;       /* accesses it counts; grows as later
                              accesses of its stretch lean on it */
    IRConst* site;         /* the helper's site argument (see below) */
@@ -98,13 +97,11 @@ typedef struct {
 
 #define MAX_CODE_PAGES 8
 
-#define MAX_CODE_PAGES 8
-
 typedef struct {
    IRSB*    sb;
    IRTemp   stamp;        /* current stamp, loaded on entry */
-   IRTemp   clock;        /* clock on entry */
    UInt     insns;        /* IMarks seen so far */
+   UInt     insns_clocked;   /* of which added to the clock */
    Addr     ip;           /* address of the current instruction */
    Int      segment;      /* side exits passed so far */
    SymAddr* tmp;          /* per input temporary */
@@ -366,27 +363,15 @@ static IRExpr* stale(SBState* s, IRExpr* slot_addr)
 
 static void prologue(SBState* s)
 {
-   IRExpr* next;
-   IRExpr* due;
-   s->clock = newIRTemp(s->sb->tyenv, Ity_I64);
-   addStmtToIRSB(s->sb, IRStmt_WrTmp(s->clock,
-                 IRExpr_Load(Iend_LE, Ity_I64, c64((Addr)&WS_(clock)))));
-   next = bind(s, Ity_I64,
-               IRExpr_Load(Iend_LE, Ity_I64, c64((Addr)&WS_(next_event))));
-   due = bind(s, Ity_I1, IRExpr_Binop(Iop_CmpLE64U, next,
-                                      IRExpr_RdTmp(s->clock)));
+   IRExpr* clock = bind(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
+                                                c64((Addr)&WS_(clock))));
+   IRExpr* next = bind(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
+                                               c64((Addr)&WS_(next_event))));
+   IRExpr* due = bind(s, Ity_I1, IRExpr_Binop(Iop_CmpLE64U, next, clock));
    call_if(s, due, "ws_boundary", WS_(boundary), 0, mkIRExprVec_0());
    s->stamp = newIRTemp(s->sb->tyenv, Ity_I32);
    addStmtToIRSB(s->sb, IRStmt_WrTmp(s->stamp,
                  IRExpr_Load(Iend_LE, Ity_I32, c64((Addr)&WS_(cur_stamp)))));
-}
-
-static void store_clock(SBState* s)
-{
-   IRExpr* now = bind(s, Ity_I64, IRExpr_Binop(Iop_Add64,
-                                               IRExpr_RdTmp(s->clock),
-                                               c64(s->insns)));
-   addStmtToIRSB(s->sb, IRStmt_Store(Iend_LE, c64((Addr)&WS_(clock)), now));
 }
 
 /* counter += n, for a counter at a constant address. */
@@ -396,6 +381,20 @@ static void add_to_counter(SBState* s, ULong* counter, ULong n)
                                               c64((Addr)counter)));
    addStmtToIRSB(s->sb, IRStmt_Store(Iend_LE, c64((Addr)counter),
                  bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, old, c64(n)))));
+}
+
+/* Adds the instructions run since the last call to the clock, before
+   each side exit and at the end.  The clock is updated in memory
+   rather than kept in a temporary from the entry on: a temporary
+   live across the whole superblock takes a callee-saved register
+   that the checks' helper calls would otherwise leave to the
+   program's values, which are then spilled around every call. */
+static void advance_clock(SBState* s)
+{
+   if (s->insns == s->insns_clocked)
+      return;
+   add_to_counter(s, &WS_(clock), s->insns - s->insns_clocked);
+   s->insns_clocked = s->insns;
 }
 
 /* Adds the instructions run since the last call to their code pages'
@@ -457,58 +456,62 @@ static void check_insn(SBState* s, Addr a, UInt len)
       check_code_page(s, last, False);
 }
 
-/* True (Ity_I1) unless [addr, addr+size-1] lies on one page that the
-   data TLB holds, i.e. one already touched in the current epoch.  The
-   TLB is looked up by the page of the *last* byte and compared with the
-   page of the first: an access that crosses a page boundary can never
-   match, so it always reaches the helper, which touches both pages. */
-/* The address of the data TLB entry for the page of [addr, addr+size-1]'s
-   last byte: index and scale in one shift and one mask. */
-static IRExpr* data_tlb_entry(SBState* s, IRExpr* addr, Int size)
+/* The offset into the data TLB of the entry for the page of
+   [addr, addr+size-1]'s last byte: index and scale in one shift and
+   one mask.  The table's address is added in each load and store
+   that uses the offset, where it becomes the displacement of the
+   addressing mode: no register holds the entry's address. */
+static IRExpr* data_tlb_offset(SBState* s, IRExpr* addr, Int size)
 {
    UInt shift = WS_(page_shift);
    IRExpr* last = size > 1
       ? bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, addr, c64(size - 1)))
       : addr;
-   IRExpr* off = bind(s, Ity_I64, IRExpr_Binop(Iop_And64,
-                    bind(s, Ity_I64, IRExpr_Binop(Iop_Shr64, last,
-                         IRExpr_Const(IRConst_U8(shift
-                                                 - WS_DTLB_ENTRY_SHIFT)))),
-                    c64((ULong)(WS_DTLB_ENTRIES - 1) << WS_DTLB_ENTRY_SHIFT)));
-   return bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, off,
-                                        c64((Addr)WS_(dtlb))));
+   return bind(s, Ity_I64, IRExpr_Binop(Iop_And64,
+                  bind(s, Ity_I64, IRExpr_Binop(Iop_Shr64, last,
+                       IRExpr_Const(IRConst_U8(shift
+                                               - WS_DTLB_ENTRY_SHIFT)))),
+                  c64((ULong)(WS_DTLB_ENTRIES - 1) << WS_DTLB_ENTRY_SHIFT)));
 }
 
-static IRExpr* data_tlb_miss(SBState* s, IRExpr* entry_addr, IRExpr* addr)
+/* The address of the field at |field| in the entry at |offset|.
+   Bound afresh for each use: a temporary used once is folded into the
+   load's or store's addressing mode. */
+static IRExpr* dtlb_field(SBState* s, IRExpr* offset, SizeT field)
 {
-   IRExpr* entry = bind(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
-                                                entry_addr));
+   return bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, offset,
+                                        c64((Addr)WS_(dtlb) + field)));
+}
+
+/* True (Ity_I1) unless [addr, addr+size-1] lies on one page that the
+   data TLB holds, i.e. one already touched in the current epoch.  The
+   TLB is looked up by the page of the *last* byte and compared with the
+   page of the first: an access that crosses a page boundary can never
+   match, so it always reaches the helper, which touches both pages.
+   The entry's page is the compare's second operand, so that its load
+   is folded into the compare. */
+static IRExpr* data_tlb_miss(SBState* s, IRExpr* offset, IRExpr* addr)
+{
    IRExpr* page = bind(s, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
                        IRExpr_Const(IRConst_U8(WS_(page_shift)))));
-   return bind(s, Ity_I1, IRExpr_Binop(Iop_CmpNE64, entry, page));
-}
-
-/* The address of an entry's access count.  Bound afresh for each use:
-   a temporary used once is folded into the load's or store's
-   addressing mode, so the count costs a load, an add and a store. */
-static IRExpr* entry_count(SBState* s, IRExpr* entry_addr)
-{
-   return bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, entry_addr,
-                                        c64(offsetof(WS_DtlbEntry,
-                                                     accesses))));
+   IRExpr* entry_page = bind(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
+                             dtlb_field(s, offset,
+                                        offsetof(WS_DtlbEntry, page))));
+   return bind(s, Ity_I1, IRExpr_Binop(Iop_CmpNE64, page, entry_page));
 }
 
 /* entry->accesses += n, or += (guard ? n : 0).  After the check the
    entry holds the page, so the count lands on it. */
-static void count_data_accesses(SBState* s, IRExpr* entry_addr, IRExpr* n,
+static void count_data_accesses(SBState* s, IRExpr* offset, IRExpr* n,
                                 IRExpr* guard)
 {
+   SizeT field = offsetof(WS_DtlbEntry, accesses);
    IRExpr* old = bind(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
-                                              entry_count(s, entry_addr)));
+                                              dtlb_field(s, offset, field)));
    if (guard)
       n = bind(s, Ity_I64, IRExpr_Binop(Iop_And64, n,
                bind(s, Ity_I64, IRExpr_Unop(Iop_1Sto64, guard))));
-   addStmtToIRSB(s->sb, IRStmt_Store(Iend_LE, entry_count(s, entry_addr),
+   addStmtToIRSB(s->sb, IRStmt_Store(Iend_LE, dtlb_field(s, offset, field),
                  bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, old, n))));
 }
 
@@ -547,7 +550,7 @@ static void check_access(SBState* s, Int i, Int n_stmts)
    Long    ps = WS_(clo_pagesize);
    Long    lo = a->sym.off, hi = a->sym.off + a->size - 1;
    IRExpr* addr = a->addr;
-   IRExpr* entry;
+   IRExpr* offset;
    IRExpr* cond;
    Check*  c;
    Int     size = a->size;
@@ -576,16 +579,15 @@ static void check_access(SBState* s, Int i, Int n_stmts)
       size = hi - lo + 1;
    }
 
-   entry = data_tlb_entry(s, addr, size);
+   offset = data_tlb_offset(s, addr, size);
    if (size > ps) {
       cond = a->guard ? a->guard : IRExpr_Const(IRConst_U1(True));
    } else {
-      cond = data_tlb_miss(s, entry, addr);
+      cond = data_tlb_miss(s, offset, addr);
       if (a->guard)
          cond = bind(s, Ity_I1, IRExpr_Binop(Iop_And1, cond, a->guard));
    }
    c = &s->checks[s->n_checks++];
-   c->entry = entry;
    c->weight = IRConst_U64(0);
    c->segment = s->segment;
    c->root = known && a->guard == NULL ? a->sym.root : ROOT_NONE;
@@ -601,7 +603,7 @@ static void check_access(SBState* s, Int i, Int n_stmts)
    c->site = IRConst_U64(WS_MISS_SITE(size, s->ip));
    call_if(s, cond, "ws_data_miss", WS_(data_miss), 2,
            mkIRExprVec_2(addr, IRExpr_Const(c->site)));
-   count_data_accesses(s, entry, IRExpr_Const(c->weight), a->guard);
+   count_data_accesses(s, offset, IRExpr_Const(c->weight), a->guard);
 }
 
 /* A check whose parts do not all end at its last byte may, when its
@@ -678,7 +680,7 @@ IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
          if (s.access[i].addr)
             check_access(&s, i, sbIn->stmts_used);
          if (st->tag == Ist_Exit) {
-            store_clock(&s);
+            advance_clock(&s);
             count_code_accesses(&s);
             s.segment++;
          }
@@ -686,7 +688,7 @@ IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
       addStmtToIRSB(s.sb, st);
    }
    if (started) {
-      store_clock(&s);
+      advance_clock(&s);
       count_code_accesses(&s);
    }
    give_sites(&s);
