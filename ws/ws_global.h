@@ -440,8 +440,8 @@ void  WS_(first_touch)(WS_Kind kind, Addr page, Addr ip);
 void  WS_(add_accesses)(Addr page, ULong n);
 ULong WS_(page_accesses)(WS_Kind kind, Addr page);
 Addr  WS_(page_first_ip)(WS_Kind kind, Addr page);
-/* The access counter of code page |page|, at a fixed address. */
-ULong* WS_(insn_access_counter)(Addr page);
+/* The access counter of page |page|, at a fixed address. */
+ULong* WS_(access_counter)(WS_Kind kind, Addr page);
 /* At exit: finds the hot pages and writes the stacks they will name
    (in the body), then their lines and --ws-list-pages (trailer). */
 void  WS_(hot_prepare)(void);

@@ -66,9 +66,9 @@ static const PageRecord* record_if_any(WS_Kind kind, Addr page)
    return records_ready ? WS_(pt_record_if_any)(&records[kind], page) : NULL;
 }
 
-ULong* WS_(insn_access_counter)(Addr page)
+ULong* WS_(access_counter)(WS_Kind kind, Addr page)
 {
-   return &record(WS_Insn, page)->accesses;
+   return &record(kind, page)->accesses;
 }
 
 void WS_(add_accesses)(Addr page, ULong n)

@@ -427,7 +427,7 @@ static void check_code_page(SBState* s, Addr page, Bool counts)
          i = MAX_CODE_PAGES - 1;
       } else {
          s->code_pages[i] = page;
-         s->code_counter[i] = WS_(insn_access_counter)(page);
+         s->code_counter[i] = WS_(access_counter)(WS_Insn, page);
          s->code_pending[i] = 0;
          s->n_code_pages++;
          slot = WS_(pt_slot)(&WS_(tables)[WS_Insn], page);

@@ -205,9 +205,12 @@ static void settle_entry(WS_DtlbEntry* e)
    e->accesses = 0;
 }
 
+static void forget_crossings(void);
+
 static void empty_dtlb(void)
 {
    UInt i;
+   forget_crossings();
    for (i = 0; i < dtlb_n_filled; i++) {
       WS_DtlbEntry* e = &WS_(dtlb)[dtlb_filled[i]];
       settle_entry(e);
@@ -307,6 +310,58 @@ void WS_(touch_range)(WS_Kind kind, Addr a, SizeT size, Addr ip)
    }
 }
 
+/* An access (or a check's range) that crosses a page boundary can
+   never match the data TLB, so every run of its check calls
+   data_miss, not only the first in an epoch.  Such checks are few but
+   hot: an object that straddles two pages and is used in a loop, a
+   group of fields read together.  Almost every such call repeats the
+   last one of its check at the same address, so the call is
+   remembered: until the TLB is next emptied (a new epoch, or an
+   unmap), both pages stay current, and a repeat only has to refill
+   the entry and move the accesses of the parts that end on the first
+   page to that page's counter, found once. */
+typedef struct {
+   HWord  site;          /* 0: empty */
+   Addr   a;
+   ULong* first_counter; /* the first page's access counter */
+   UInt   first_weight;  /* accesses of the parts ending on it */
+} Crossing;
+
+#define WS_CROSSINGS 1024
+static Crossing crossings[WS_CROSSINGS];
+static Bool     any_crossing = False;
+
+static void forget_crossings(void)
+{
+   if (any_crossing)
+      VG_(memset)(crossings, 0, sizeof crossings);
+   any_crossing = False;
+}
+
+static Crossing* crossing_slot(HWord site, Addr a)
+{
+   return &crossings[(site ^ (site >> 12) ^ a ^ (a >> 12))
+                     & (WS_CROSSINGS - 1)];
+}
+
+static void remember_crossing(Crossing* c, HWord site,
+                              const WS_SiteRecord* r, Addr a)
+{
+   Addr first = a >> WS_(page_shift);
+   UInt i;
+   c->site = site;
+   c->a = a;
+   c->first_weight = 0;
+   c->first_counter = NULL;
+   if (r != NULL) {
+      for (i = 0; i < r->n_parts; i++)
+         if ((a + r->parts[i].last) >> WS_(page_shift) == first)
+            c->first_weight += r->parts[i].weight;
+      c->first_counter = WS_(access_counter)(WS_Data, first);
+   }
+   any_crossing = True;
+}
+
 /* The entry filled is the page of the access's last byte: the one
    the inline code looks up, and then counts the access on. */
 VG_REGPARM(2) void WS_(data_miss)(Addr a, HWord site)
@@ -314,6 +369,8 @@ VG_REGPARM(2) void WS_(data_miss)(Addr a, HWord site)
    const WS_SiteRecord* r = NULL;
    SizeT size;
    Addr  ip, last;
+   WS_DtlbEntry* e;
+   Crossing* c = NULL;
    if (site & WS_SITE_RECORD) {
       r = (const WS_SiteRecord*)(site & ~WS_SITE_RECORD);
       size = r->size;
@@ -323,11 +380,27 @@ VG_REGPARM(2) void WS_(data_miss)(Addr a, HWord site)
       ip = site & ((1ULL << 48) - 1);
    }
    WS_(counters).data_misses++;
-   WS_(touch_range)(WS_Data, a, size, ip);
    last = (a + size - 1) >> WS_(page_shift);
+   e = &WS_(dtlb)[last & (WS_DTLB_ENTRIES - 1)];
+   /* A range of a page or more is rare and may span many pages: it
+      is not remembered. */
+   if (last == (a >> WS_(page_shift)) + 1 && size <= WS_(clo_pagesize)) {
+      c = crossing_slot(site, a);
+      if (c->site == site && c->a == a) {
+         WS_(dtlb_fill)(last);
+         if (c->first_counter != NULL) {
+            *c->first_counter += c->first_weight;
+            e->accesses -= c->first_weight;
+         }
+         return;
+      }
+   }
+   WS_(touch_range)(WS_Data, a, size, ip);
    WS_(dtlb_fill)(last);
    if (r != NULL && last != a >> WS_(page_shift))
-      WS_(share_out)(r, a, &WS_(dtlb)[last & (WS_DTLB_ENTRIES - 1)]);
+      WS_(share_out)(r, a, e);
+   if (c != NULL && WS_(measuring))
+      remember_crossing(c, site, r, a);
 }
 
 VG_REGPARM(1) void WS_(insn_miss)(Addr a)
