@@ -132,8 +132,14 @@ typedef struct {
    UInt*   span;        /* per chunk: first and last + 1 slot used */
    UInt*   used;        /* indices of the chunks in use, ascending */
    UInt    n_used;
+   Stamp** blocks;      /* per chunk: the latest stamp of each block of
+                           WS_BLOCK_PAGES pages, or NULL if its table
+                           is never walked by window */
    Bool    owns_l1;     /* l1 was allocated by pt_init */
 } WS_PageTable;
+
+#define WS_BLOCK_SHIFT  6
+#define WS_BLOCK_PAGES  (1u << WS_BLOCK_SHIFT)
 
 /* |l1_storage|: WS_L1_ENTRIES slots to use as the first level, or NULL
    to allocate them (the two process-wide tables use static storage;
@@ -142,6 +148,11 @@ void   WS_(pt_init)(WS_PageTable* pt, Bool sparse, Stamp** l1_storage);
 void   WS_(pt_free)(WS_PageTable* pt);
 /* The stamp slot of page number |page|, creating its chunk. */
 Stamp* WS_(pt_slot)(WS_PageTable* pt, Addr page);
+/* Makes pt_for_window visit only the blocks of pages that hold a
+   stamp in the window; every stamp must then be written by pt_stamp. */
+void   WS_(pt_track_windows)(WS_PageTable* pt);
+/* *slot = s, for |slot| = pt_slot(pt, page). */
+void   WS_(pt_stamp)(WS_PageTable* pt, Stamp* slot, Addr page, Stamp s);
 /* A sparse table of |record_size|-byte records per page (zero until
    written), and its lookups: creating the chunk, or NULL without. */
 void   WS_(pt_init_records)(WS_PageTable* pt, SizeT record_size);

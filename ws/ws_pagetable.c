@@ -61,6 +61,7 @@ void WS_(pt_init)(WS_PageTable* pt, Bool sparse, Stamp** l1_storage)
    pt->span = NULL;
    pt->used = NULL;
    pt->n_used = 0;
+   pt->blocks = NULL;
    pt->chunk_bits = WS_ADDR_BITS - WS_L1_BITS - WS_(page_shift);
    pt->owns_l1 = l1_storage == NULL;
    pt->l1 = l1_storage ? l1_storage
@@ -82,6 +83,7 @@ void WS_(pt_init_records)(WS_PageTable* pt, SizeT record_size)
    pt->span = NULL;
    pt->used = NULL;
    pt->n_used = 0;
+   pt->blocks = NULL;
    pt->chunk_bits = WS_ADDR_BITS - WS_L1_BITS - WS_(page_shift);
    pt->owns_l1 = True;
    pt->l1 = VG_(am_shadow_alloc)(WS_L1_ENTRIES * sizeof(Stamp*));
@@ -95,6 +97,11 @@ static SizeT bookkeeping_bytes(void)
    return 3 * WS_L1_ENTRIES * sizeof(UInt);
 }
 
+static SizeT block_bytes(const WS_PageTable* pt)
+{
+   return ((SizeT)1 << (pt->chunk_bits - WS_BLOCK_SHIFT)) * sizeof(Stamp);
+}
+
 static Bool is_unused(const WS_PageTable* pt, const Stamp* chunk)
 {
    return chunk == NULL || chunk == zero_chunk;
@@ -105,8 +112,15 @@ void WS_(pt_free)(WS_PageTable* pt)
    UInt k;
    if (pt->l1 == NULL)
       return;
-   for (k = 0; k < pt->n_used; k++)
-      VG_(am_munmap_valgrind)((Addr)pt->l1[pt->used[k]], chunk_bytes(pt));
+   for (k = 0; k < pt->n_used; k++) {
+      UInt i = pt->used[k];
+      VG_(am_munmap_valgrind)((Addr)pt->l1[i], chunk_bytes(pt));
+      if (pt->blocks != NULL && pt->blocks[i] != NULL)
+         VG_(am_munmap_valgrind)((Addr)pt->blocks[i], block_bytes(pt));
+   }
+   if (pt->blocks != NULL)
+      VG_(am_munmap_valgrind)((Addr)pt->blocks,
+                              WS_L1_ENTRIES * sizeof(Stamp*));
    if (pt->owns_l1)
       VG_(am_munmap_valgrind)((Addr)pt->l1, WS_L1_ENTRIES * sizeof(Stamp*));
    if (pt->span != NULL)
@@ -115,6 +129,7 @@ void WS_(pt_free)(WS_PageTable* pt)
    pt->span = NULL;
    pt->used = NULL;
    pt->n_used = 0;
+   pt->blocks = NULL;
 }
 
 static UInt l1_index(const WS_PageTable* pt, Addr page)
@@ -130,6 +145,37 @@ static UWord l2_index(const WS_PageTable* pt, Addr page)
 Stamp* WS_(pt_slot)(WS_PageTable* pt, Addr page)
 {
    return WS_(pt_record)(pt, page);
+}
+
+/* A walk by window tests a block's stamp before its pages'.  Stamps
+   only grow, so the latest stamp written in a block is its largest,
+   and a block whose largest is older than the window holds none of
+   its pages.  A walk then costs the blocks of the used span plus the
+   pages of the blocks touched in the window, not the whole span (a
+   peak's breakdown runs one; on xz the span was ten times the
+   window). */
+void WS_(pt_track_windows)(WS_PageTable* pt)
+{
+   tl_assert(pt->elem_size == sizeof(Stamp) && pt->n_used == 0);
+   pt->blocks = VG_(am_shadow_alloc)(WS_L1_ENTRIES * sizeof(Stamp*));
+   if (pt->blocks == NULL)
+      VG_(out_of_memory_NORETURN)("ws.pagetable.blocks",
+                                  WS_L1_ENTRIES * sizeof(Stamp*));
+}
+
+void WS_(pt_stamp)(WS_PageTable* pt, Stamp* slot, Addr page, Stamp s)
+{
+   UInt i;
+   *slot = s;
+   if (pt->blocks == NULL)
+      return;
+   i = l1_index(pt, page);
+   if (pt->blocks[i] == NULL) {
+      pt->blocks[i] = VG_(am_shadow_alloc)(block_bytes(pt));
+      if (pt->blocks[i] == NULL)
+         VG_(out_of_memory_NORETURN)("ws.pagetable.blocks", block_bytes(pt));
+   }
+   pt->blocks[i][l2_index(pt, page) >> WS_BLOCK_SHIFT] = s & WS_STAMP_MASK;
 }
 
 /* Bookkeeping for walks, allocated with a table's first chunk
@@ -206,6 +252,24 @@ void WS_(pt_for_range)(WS_PageTable* pt, Addr first, Addr last,
    }
 }
 
+/* Calls |fn| on the slots [from, to) of chunk |i| whose stamp is in
+   the window.  The stamps are tested here, not in |fn|: most slots
+   are out of the window, and a call per slot would cost more than the
+   walk. */
+static void window_slots(WS_PageTable* pt, UInt i, UWord from, UWord to,
+                         Stamp first,
+                         void (*fn)(Stamp* slot, Addr page, void* opaque),
+                         void* opaque)
+{
+   Stamp* chunk = pt->l1[i];
+   UWord  j;
+   for (j = from; j < to; j++) {
+      Stamp st = chunk[j] & WS_STAMP_MASK;
+      if (st != WS_STAMP_NEVER && st >= first)
+         fn(&chunk[j], ((Addr)i << pt->chunk_bits) | j, opaque);
+   }
+}
+
 void WS_(pt_for_window)(WS_PageTable* pt, Stamp first,
                         void (*fn)(Stamp* slot, Addr page, void* opaque),
                         void* opaque)
@@ -214,15 +278,21 @@ void WS_(pt_for_window)(WS_PageTable* pt, Stamp first,
    tl_assert(pt->elem_size == sizeof(Stamp));
    for (k = 0; k < pt->n_used; k++) {
       UInt   i = pt->used[k];
-      Stamp* chunk = pt->l1[i];
-      UWord  j;
-      /* The stamps are tested here, not in |fn|: most slots of a span
-         are out of the window, and a call per slot would cost more
-         than the walk. */
-      for (j = pt->span[2 * i]; j < pt->span[2 * i + 1]; j++) {
-         Stamp st = chunk[j] & WS_STAMP_MASK;
-         if (st != WS_STAMP_NEVER && st >= first)
-            fn(&chunk[j], ((Addr)i << pt->chunk_bits) | j, opaque);
+      UWord  from = pt->span[2 * i], to = pt->span[2 * i + 1], b;
+      Stamp* blocks = pt->blocks ? pt->blocks[i] : NULL;
+      if (blocks == NULL) {
+         /* Untracked, or no stamp written yet (the chunk was only
+            read): the span itself. */
+         if (pt->blocks == NULL)
+            window_slots(pt, i, from, to, first, fn, opaque);
+         continue;
+      }
+      for (b = from >> WS_BLOCK_SHIFT; b <= (to - 1) >> WS_BLOCK_SHIFT; b++) {
+         UWord lo = b << WS_BLOCK_SHIFT, hi = lo + WS_BLOCK_PAGES;
+         if (blocks[b] == WS_STAMP_NEVER || blocks[b] < first)
+            continue;
+         window_slots(pt, i, lo < from ? from : lo, hi > to ? to : hi,
+                      first, fn, opaque);
       }
    }
 }

@@ -290,7 +290,7 @@ static void touch_page(WS_Kind kind, Addr page, Addr ip)
    if ((old & WS_STAMP_MASK) < WS_(region_first) || (old & WS_STAMP_DEAD))
       WS_(region_total)[kind]++;
    WS_(win_set)(&windows[kind], old & WS_STAMP_MASK, WS_(cur_stamp));
-   *slot = WS_(cur_stamp);
+   WS_(pt_stamp)(&WS_(tables)[kind], slot, page, WS_(cur_stamp));
    if (WS_(clo_per_thread))
       WS_(thread_touch)(VG_(get_running_tid)(), kind, page, old);
 }
@@ -633,6 +633,7 @@ void WS_(sampler_init)(void)
    ms_origin = VG_(read_millisecond_timer)();
    for (kind = 0; kind < 2; kind++) {
       WS_(pt_init)(&WS_(tables)[kind], False, table_l1[kind]);
+      WS_(pt_track_windows)(&WS_(tables)[kind]);
       WS_(win_init)(&windows[kind]);
    }
    set_stamp_time(WS_(cur_stamp), 0);
