@@ -574,6 +574,14 @@ class Cell:
     def rss(self):
         return None if self.failure or not self.runs else median([r.maxrss_kb for r in self.runs])
 
+    def cpu_best(self):
+        """The least user + system time of the runs: what Valgrind's own
+        perf/vg_perf reports.  On a shared machine the wall time of one
+        command varies by tens of per cent from run to run (other
+        tenants, frequency); the best CPU time varies much less."""
+        xs = [r.cpu for r in self.runs if r.cpu is not None]
+        return None if self.failure or not xs else min(xs)
+
     def loop(self):
         xs = [r.loop_seconds for r in self.runs if r.loop_seconds is not None]
         return None if self.failure or not xs else median(xs)
@@ -601,6 +609,10 @@ class Results:
     def rss_ratio(self, prog, tool):
         c, n = self.cell(prog, tool), self.cell(prog, "none")
         return ratio(c.rss(), n.rss()) if c and n else None
+
+    def cpu_ratio(self, prog, tool):
+        c, n = self.cell(prog, tool), self.cell(prog, "none")
+        return ratio(c.cpu_best(), n.cpu_best()) if c and n else None
 
 
 def applicable(prog, tool):
@@ -637,6 +649,16 @@ def summarise(res, tool_names, failed_tools):
 
     def no_data(t, what, missing):
         return ("FAIL", "%s: no %s data for %s (runs failed)" % (what, t, ", ".join(missing)))
+
+    # the same ratios in CPU time, best of the runs (information: the
+    # targets are on wall time)
+    for t in ("ws", "memcheck", "ws64"):
+        if t in tool_names and t not in failed_tools:
+            vals, _ = per_real(t, res.cpu_ratio)
+            if vals:
+                rows.append(("info", "%s CPU / none (user+sys, best of the runs), median over "
+                             "real programs: %.2f (%s)" % (t, median(list(vals.values())),
+                             ", ".join("%s %.2f" % (p, vals[p]) for p in real if p in vals))))
 
     # reference: medians of the classic tools
     for t in ("memcheck", "cachegrind"):
