@@ -321,21 +321,27 @@ void WS_(touch_range)(WS_Kind kind, Addr a, SizeT size, Addr ip)
    the entry and move the accesses of the parts that end on the first
    page to that page's counter, found once. */
 typedef struct {
-   HWord  site;          /* 0: empty */
+   HWord  site;
    Addr   a;
    ULong* first_counter; /* the first page's access counter */
    UInt   first_weight;  /* accesses of the parts ending on it */
+   UInt   generation;    /* valid while it equals crossing_generation */
 } Crossing;
 
 #define WS_CROSSINGS 1024
 static Crossing crossings[WS_CROSSINGS];
-static Bool     any_crossing = False;
+/* Bumped whenever the TLB is emptied, which forgets every crossing at
+   once; 0 is never current, so the zeroed table starts out empty. */
+static UInt     crossing_generation = 1;
 
 static void forget_crossings(void)
 {
-   if (any_crossing)
+   crossing_generation++;
+   if (crossing_generation == 0) {
+      /* After 2^32 emptyings a stale entry could look current again. */
       VG_(memset)(crossings, 0, sizeof crossings);
-   any_crossing = False;
+      crossing_generation = 1;
+   }
 }
 
 static Crossing* crossing_slot(HWord site, Addr a)
@@ -351,6 +357,7 @@ static void remember_crossing(Crossing* c, HWord site,
    UInt i;
    c->site = site;
    c->a = a;
+   c->generation = crossing_generation;
    c->first_weight = 0;
    c->first_counter = NULL;
    if (r != NULL) {
@@ -359,7 +366,6 @@ static void remember_crossing(Crossing* c, HWord site,
             c->first_weight += r->parts[i].weight;
       c->first_counter = WS_(access_counter)(WS_Data, first);
    }
-   any_crossing = True;
 }
 
 /* The entry filled is the page of the access's last byte: the one
@@ -386,7 +392,8 @@ VG_REGPARM(2) void WS_(data_miss)(Addr a, HWord site)
       is not remembered. */
    if (last == (a >> WS_(page_shift)) + 1 && size <= WS_(clo_pagesize)) {
       c = crossing_slot(site, a);
-      if (c->site == site && c->a == a) {
+      if (c->generation == crossing_generation && c->site == site
+          && c->a == a) {
          WS_(dtlb_fill)(last);
          if (c->first_counter != NULL) {
             *c->first_counter += c->first_weight;
