@@ -25,7 +25,7 @@ import gdb
 # ws's commands, as "monitor ws help" lists them in this version of ws;
 # replaced by what the connected ws says the first time completion runs.
 _COMMANDS = ["help", "status", "dump", "series", "set", "start", "stop",
-             "mark"]
+             "mark", "hot", "peaks"]
 _SET_PARAMS = ["tau", "every"]
 _learned = False
 
@@ -143,6 +143,10 @@ nothing.  See docs/control.md of ws."""
             return [c for c in _COMMANDS if c.startswith(word)]
         if index == 1 and command == "set":
             return [p for p in _SET_PARAMS if p.startswith(word)]
+        # ws hot's kind: right after it, or after its count.
+        if command == "hot" and (index == 1
+                                 or (index == 2 and words[1].isdigit())):
+            return [k for k in ("insn", "data") if k.startswith(word)]
         return gdb.COMPLETE_NONE
 
 

@@ -1149,7 +1149,7 @@ static void learn_commands(const char *help)
    free_lines(lines);
    if (ws_commands == NULL) {
       static const char *const fallback[] = { "help", "status", "dump",
-         "series", "set", "start", "stop", "mark", NULL };
+         "series", "set", "start", "stop", "mark", "hot", "peaks", NULL };
       const char *const *f;
       for (f = fallback; *f; f++)
          add_word(&ws_commands, *f, strlen(*f));
@@ -1162,6 +1162,18 @@ static void learn_commands(const char *help)
 
 /* Completion candidates for the word being completed. */
 static const char *const *cand_lists[3];
+
+/* The page kinds "ws hot [<n>] [insn|data]" takes. */
+static const char *const page_kinds[] = { "insn", "data", NULL };
+
+static int is_number(const char *w, size_t len)
+{
+   size_t i;
+   for (i = 0; i < len; i++)
+      if (w[i] < '0' || w[i] > '9')
+         return 0;
+   return len > 0;
+}
 
 static char *candidates(const char *text, int state)
 {
@@ -1246,6 +1258,15 @@ static char **complete(const char *text, int start, int end)
       if (cmd && strcmp(cmd, "dump") == 0) {
          rl_attempted_completion_over = 0;
          return NULL;                /* readline completes file names */
+      }
+   }
+   /* ws hot's kind: right after it, or after its count. */
+   if (n == 1 || (n == 2 && is_number(words[1], lens[1]))) {
+      const char *cmd = resolve(ws_commands, words[0], lens[0]);
+      if (cmd && strcmp(cmd, "hot") == 0) {
+         cand_lists[0] = page_kinds;
+         cand_lists[1] = NULL;
+         return rl_completion_matches(text, candidates);
       }
    }
    return NULL;

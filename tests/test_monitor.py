@@ -380,16 +380,21 @@ def test_prompt(server, console):
     c.expect("set every ")
     c.send("%d\r" % EVERY)
     c.expect(r"\nws set every: every is now %d .*\n" % EVERY + P)
+    c.send("hot 2 d\t")                               # hot's kind
+    c.expect("hot 2 data ")
+    c.send("\r")
+    c.expect(r"\nData pages: the 2 hottest of [0-9]+ touched .*\n" + P)
     c.send("series 7\x03")                            # Ctrl-C: dropped
     c.expect(r"\n" + P)
     c.send("help\r")
     c.expect(r"watch \[<s>\].*\nws monitor commands .*ws mark <label>.*" + P)
     assert c.finish() == 0
     with open(c.history) as f:
-        assert f.read() == "series 2\nstatus\nset every %d\nhelp\n" % EVERY
+        assert f.read() == ("series 2\nstatus\nset every %d\nhot 2 data\n"
+                            "help\n" % EVERY)
 
     c = console()                                     # the next session
-    c.send("\x1b[A\x1b[A")
+    c.send("\x1b[A\x1b[A\x1b[A")
     c.expect(re.escape("set every %d" % EVERY))
     c.send("\x15")
     assert c.finish() == 0
@@ -446,7 +451,8 @@ def test_gdb_command(server):
     rc, out, err = ctl_util.gdb_batch(
         ctl_util.SERVER, server.prefix,
         ["source " + GDB_SCRIPT, "ws status", "ws set tau 0", "complete ws st",
-         "complete ws set e", "complete ws se", "help ws", "detach"])
+         "complete ws set e", "complete ws se", "complete ws hot 3 i",
+         "complete ws hot d", "help ws", "detach"])
     assert rc == 0, err
     both = out + err
     m = re.search(r"ws status \(pid %d\):\n(  .*\n){10}" % server.pid, both)
@@ -454,6 +460,7 @@ def test_gdb_command(server):
     assert "ws set tau: '0' is not a whole number" in both
     assert "ws start\nws status\nws stop\nws set every\nws series\nws set\n" \
         in out, out
+    assert "ws hot 3 insn\nws hot data\n" in out, out
     assert "Send a command to the ws tool of the program" in out
     server.wait_blocked()
     assert monitor(server, "status")[0] == 0
