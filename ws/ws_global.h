@@ -218,16 +218,24 @@ void  WS_(win_advance)(WS_Window* w, Stamp first);
 
 typedef enum { WS_Insn = 0, WS_Data = 1 } WS_Kind;
 
-/* Read by the instrumentation on every superblock; written only by
-   the sampler. */
-extern ULong WS_(clock);        /* instructions executed so far */
-extern ULong WS_(next_event);   /* clock value of the next boundary */
 extern Stamp WS_(cur_stamp);    /* current epoch */
 extern WS_PageTable WS_(tables)[2];
 
+/* While a thread runs translations, the clock and the current epoch
+   live in its guest state's first shadow area (ws keeps no shadow
+   registers), where the IR reaches them off the guest state pointer:
+   the instructions left before the next boundary, which the IR counts
+   down, and a copy of WS_(cur_stamp).  Offsets into that area. */
+#define WS_SHADOW_LEFT   0      /* Long */
+#define WS_SHADOW_STAMP  8      /* Stamp */
+
 void  WS_(sampler_init)(void);
-/* Called (from IR) at the start of a superblock whose clock value is
-   at or past WS_(next_event). */
+/* The clock passes to thread |tid|'s shadow area as it starts running
+   translations, and back when it stops. */
+void  WS_(clock_to_thread)(ThreadId tid);
+void  WS_(clock_from_thread)(ThreadId tid);
+/* Called (from IR) at the start of a superblock when no instruction is
+   left before the next boundary. */
 void  WS_(boundary)(void);
 /* A new epoch now (e.g. another thread starts running). */
 void  WS_(new_stamp)(void);
@@ -265,8 +273,19 @@ WS_SiteRecord* WS_(site_record)(Addr ip, UInt size,
    whose range crossed a page boundary (e: its TLB entry). */
 void WS_(share_out)(const WS_SiteRecord* r, Addr a, WS_DtlbEntry* e);
 VG_REGPARM(2) void WS_(data_miss)(Addr a, HWord site);
+/* The same for a check of |size| bytes, with the instruction's address
+   taken from the guest state, for a check where that holds it (see
+   ws_instrument.c), so that the IR passes the address alone; NULL if
+   |size| has no such helper. */
+typedef struct {
+   const HChar* name;
+   void*        fn;     /* VG_REGPARM(1) void (Addr a) */
+} WS_SizedMiss;
+const WS_SizedMiss* WS_(data_miss_of_size)(UInt size);
 /* |a|: an address in the code page, where it was reached. */
 VG_REGPARM(1) void WS_(insn_miss)(Addr a);
+/* The same, for the page of the guest's instruction pointer. */
+void WS_(insn_miss_at_ip)(void);
 /* Marks pages [a, a+len) as unmapped. */
 void  WS_(unmapped)(Addr a, SizeT len);
 /* The current time in the user's time unit. */
@@ -381,7 +400,7 @@ void  WS_(threads_advance)(Stamp first);
 void  WS_(threads_write_columns)(void);
 void  WS_(thread_created)(ThreadId parent, ThreadId child);
 void  WS_(thread_exited)(ThreadId tid);
-void  WS_(thread_running)(ThreadId tid, ULong blocks_dispatched);
+void  WS_(thread_running)(ThreadId tid);
 
 /*------------------------------------------------------------*/
 /*--- Instrumentation (ws_instrument.c)                    ---*/

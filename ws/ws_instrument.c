@@ -23,10 +23,11 @@
    the helpers it calls (ws_sampler.c) do.
 
    Per superblock:
-     - on entry, one compare of the clock with the next boundary, and a
-       guarded call to WS_(boundary) when it is due; then the current
-       stamp is loaded once into a temporary;
-     - the clock is advanced by the instructions run since its last
+     - on entry, one test of the clock's countdown (the instructions
+       left before the next boundary, in the guest state's shadow area:
+       ws_global.h), and a guarded call to WS_(boundary) when it has
+       run out; then the current stamp is read once into a temporary;
+     - the countdown is lowered by the instructions run since its last
        update before every side exit and at the end: the clock is
        exact at every superblock boundary;
      - one check per distinct code page, placed at the first
@@ -37,7 +38,9 @@
    epoch, indexed by the page of the access's last byte) and one compare
    with the page of its first byte; a miss, and so any access that
    crosses a page boundary, takes the helper, which walks the page table
-   and touches every page of the access.
+   and touches every page of the access.  The helper's arguments are
+   set up on the fast path too, so the common case passes the address
+   alone (finish_checks).
 
    A check is left out when an unconditional check earlier in the same
    exit-free stretch covers the access's bytes.  Addresses are tracked
@@ -87,7 +90,9 @@ typedef struct {
 typedef struct {
    IRConst* weight;       /* accesses it counts; grows as later
                              accesses of its stretch lean on it */
-   IRConst* site;         /* the helper's site argument (see below) */
+   IRDirty* call;         /* the helper call */
+   IRExpr*  addr;         /* its address argument */
+   Bool     ip_in_guest;  /* the guest state holds |ip| at the call */
    Int      segment;
    Int      root;         /* ROOT_NONE: it covers nothing else */
    Long     lo, hi;       /* the range, off the root */
@@ -100,6 +105,11 @@ typedef struct {
 typedef struct {
    IRSB*    sb;
    IRTemp   stamp;        /* current stamp, loaded on entry */
+   Int      offset_ip;    /* of the guest's instruction pointer */
+   Bool     ip_known;     /* whether it is known to hold... */
+   Addr     guest_ip;     /* ...this, where the output now stands */
+   Int      shadow_left;  /* guest state offsets of the clock's */
+   Int      shadow_stamp; /* countdown and the stamp (ws_global.h) */
    UInt     insns;        /* IMarks seen so far */
    UInt     insns_clocked;   /* of which added to the clock */
    Addr     ip;           /* address of the current instruction */
@@ -328,6 +338,38 @@ static void widen_to_group(const SBState* s, Int i, Int n_stmts,
    }
 }
 
+/* Follows what the guest state's instruction pointer holds as |st|
+   runs.  VEX stores it at the end of an instruction only where the
+   next one may fault (--vex-iropt-register-updates), and not at all
+   at the first instruction of code a superblock chases into, so a
+   check knows it holds the check's instruction only from the stores
+   it has seen. */
+static void track_guest_ip(SBState* s, IRStmt* st)
+{
+   Int i;
+   switch (st->tag) {
+      case Ist_Put:
+         if (st->Ist.Put.offset == s->offset_ip) {
+            IRExpr* e = st->Ist.Put.data;
+            s->ip_known = e->tag == Iex_Const
+                          && e->Iex.Const.con->tag == Ico_U64;
+            if (s->ip_known)
+               s->guest_ip = e->Iex.Const.con->Ico.U64;
+         }
+         break;
+      case Ist_PutI:
+         s->ip_known = False;
+         break;
+      case Ist_Dirty:
+         for (i = 0; i < st->Ist.Dirty.details->nFxState; i++)
+            if (st->Ist.Dirty.details->fxState[i].fx != Ifx_Read)
+               s->ip_known = False;
+         break;
+      default:
+         break;
+   }
+}
+
 /*------------------------------------------------------------*/
 /*--- IR building                                          ---*/
 /*------------------------------------------------------------*/
@@ -344,13 +386,14 @@ static IRExpr* c64(ULong v)
    return IRExpr_Const(IRConst_U64(v));
 }
 
-static void call_if(SBState* s, IRExpr* guard, const HChar* name, void* fn,
-                    Int regparms, IRExpr** args)
+static IRDirty* call_if(SBState* s, IRExpr* guard, const HChar* name,
+                        void* fn, Int regparms, IRExpr** args)
 {
    IRDirty* di = unsafeIRDirty_0_N(regparms, name,
                                    VG_(fnptr_to_fnentry)(fn), args);
    di->guard = guard;
    addStmtToIRSB(s->sb, IRStmt_Dirty(di));
+   return di;
 }
 
 /* True (an Ity_I1 expression) if the stamp in |slot_addr| is stale. */
@@ -361,17 +404,29 @@ static IRExpr* stale(SBState* s, IRExpr* slot_addr)
                                        IRExpr_RdTmp(s->stamp)));
 }
 
+/* The boundary handler rewrites both shadow fields: declared, so that
+   VEX neither keeps them in registers across the call nor reads the
+   stamp before it. */
 static void prologue(SBState* s)
 {
-   IRExpr* clock = bind(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
-                                                c64((Addr)&WS_(clock))));
-   IRExpr* next = bind(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
-                                               c64((Addr)&WS_(next_event))));
-   IRExpr* due = bind(s, Ity_I1, IRExpr_Binop(Iop_CmpLE64U, next, clock));
-   call_if(s, due, "ws_boundary", WS_(boundary), 0, mkIRExprVec_0());
+   IRExpr* left = bind(s, Ity_I64, IRExpr_Get(s->shadow_left, Ity_I64));
+   IRExpr* due = bind(s, Ity_I1, IRExpr_Binop(Iop_CmpLE64S, left, c64(0)));
+   IRDirty* di = unsafeIRDirty_0_N(0, "ws_boundary",
+                                   VG_(fnptr_to_fnentry)(WS_(boundary)),
+                                   mkIRExprVec_0());
+   di->guard = due;
+   di->nFxState = 2;
+   VG_(memset)(&di->fxState, 0, sizeof di->fxState);
+   di->fxState[0].fx = Ifx_Modify;
+   di->fxState[0].offset = s->shadow_left;
+   di->fxState[0].size = sizeof(Long);
+   di->fxState[1].fx = Ifx_Modify;
+   di->fxState[1].offset = s->shadow_stamp;
+   di->fxState[1].size = sizeof(Stamp);
+   addStmtToIRSB(s->sb, IRStmt_Dirty(di));
    s->stamp = newIRTemp(s->sb->tyenv, Ity_I32);
    addStmtToIRSB(s->sb, IRStmt_WrTmp(s->stamp,
-                 IRExpr_Load(Iend_LE, Ity_I32, c64((Addr)&WS_(cur_stamp)))));
+                 IRExpr_Get(s->shadow_stamp, Ity_I32)));
 }
 
 /* counter += n, for a counter at a constant address. */
@@ -383,17 +438,21 @@ static void add_to_counter(SBState* s, ULong* counter, ULong n)
                  bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, old, c64(n)))));
 }
 
-/* Adds the instructions run since the last call to the clock, before
-   each side exit and at the end.  The clock is updated in memory
-   rather than kept in a temporary from the entry on: a temporary
-   live across the whole superblock takes a callee-saved register
-   that the checks' helper calls would otherwise leave to the
+/* Counts the instructions run since the last call off the clock's
+   countdown, before each side exit and at the end.  It is updated in
+   the guest state rather than kept in a temporary from the entry on:
+   a temporary live across the whole superblock takes a callee-saved
+   register that the checks' helper calls would otherwise leave to the
    program's values, which are then spilled around every call. */
 static void advance_clock(SBState* s)
 {
+   IRExpr* left;
    if (s->insns == s->insns_clocked)
       return;
-   add_to_counter(s, &WS_(clock), s->insns - s->insns_clocked);
+   left = bind(s, Ity_I64, IRExpr_Get(s->shadow_left, Ity_I64));
+   addStmtToIRSB(s->sb, IRStmt_Put(s->shadow_left,
+                 bind(s, Ity_I64, IRExpr_Binop(Iop_Sub64, left,
+                      c64(s->insns - s->insns_clocked)))));
    s->insns_clocked = s->insns;
 }
 
@@ -432,13 +491,21 @@ static void check_code_page(SBState* s, Addr page, Bool counts)
          s->n_code_pages++;
          slot = WS_(pt_slot)(&WS_(tables)[WS_Insn], page);
          WS_(counters).insn_checks++;
-         /* One argument: an address in the page, the instruction's
-            own when it starts there (the first touch's location). */
-         call_if(s, stale(s, c64((Addr)slot)), "ws_insn_miss",
-                 WS_(insn_miss), 1,
-                 mkIRExprVec_1(mkIRExpr_HWord(
-                    page == s->ip >> WS_(page_shift)
-                       ? s->ip : page << WS_(page_shift))));
+         /* The helper needs an address in the page, the instruction's
+            own when it starts there (the first touch's location): the
+            guest's instruction pointer when that is known to hold it
+            (always at the superblock's first instruction), which
+            leaves no argument to set up. */
+         if (page == s->ip >> WS_(page_shift) && s->ip_known
+             && s->guest_ip == s->ip)
+            call_if(s, stale(s, c64((Addr)slot)), "ws_insn_miss_at_ip",
+                    WS_(insn_miss_at_ip), 0, mkIRExprVec_0());
+         else
+            call_if(s, stale(s, c64((Addr)slot)), "ws_insn_miss",
+                    WS_(insn_miss), 1,
+                    mkIRExprVec_1(mkIRExpr_HWord(
+                       page == s->ip >> WS_(page_shift)
+                          ? s->ip : page << WS_(page_shift))));
       }
    }
    if (counts)
@@ -597,34 +664,50 @@ static void check_access(SBState* s, Int i, Int n_stmts)
    c->first_part = s->n_parts;
    c->n_parts = 0;
    add_part(s, c, a->sym.off, a->sym.off + a->size - 1, a->weight);
-   /* Arguments are set up before the guard is tested, so the size and
-      the instruction's address travel in one constant; a check whose
-      parts need sharing out gets a site record instead (site_of). */
-   c->site = IRConst_U64(WS_MISS_SITE(size, s->ip));
-   call_if(s, cond, "ws_data_miss", WS_(data_miss), 2,
-           mkIRExprVec_2(addr, IRExpr_Const(c->site)));
+   /* The helper and its arguments are chosen once the check's parts
+      are all known (finish_checks). */
+   c->addr = addr;
+   c->ip_in_guest = s->ip_known && s->guest_ip == s->ip;
+   c->call = call_if(s, cond, "ws_data_miss", WS_(data_miss), 2,
+                     mkIRExprVec_2(addr, c64(0)));
    count_data_accesses(s, offset, IRExpr_Const(c->weight), a->guard);
 }
 
-/* A check whose parts do not all end at its last byte may, when its
-   range crosses a page boundary, cover accesses on two pages; the
-   helper then shares the count out by the parts' last bytes, which
-   it finds in a site record.  Records are kept for good (a
-   retranslation finds its own again), one per distinct site. */
-static void give_sites(SBState* s)
+/* Gives each check the helper's arguments.  Arguments are set up
+   before the guard is tested, on the fast path too, so they are kept
+   few: the address alone, for a check of a common size whose helper
+   finds the instruction's address in the guest state; else the size
+   and the instruction's address in one constant.  A check whose parts
+   do not all end at its last byte may, when its range crosses a page
+   boundary, cover accesses on two pages; the helper then shares the
+   count out by the parts' last bytes, which it finds in a site record.
+   Records are kept for good (a retranslation finds its own again),
+   one per distinct site. */
+static void finish_checks(SBState* s)
 {
    Int i, j;
    for (i = 0; i < s->n_checks; i++) {
       Check* c = &s->checks[i];
       const WS_CheckPart* parts = &s->parts[c->first_part];
+      UInt size = (UInt)(c->hi - c->lo + 1);
+      const WS_SizedMiss* sized = c->ip_in_guest
+                                     ? WS_(data_miss_of_size)(size) : NULL;
       Bool spread = False;
+      HWord site;
       for (j = 0; j < c->n_parts; j++)
-         if (parts[j].last != (UInt)(c->hi - c->lo))
+         if (parts[j].last != size - 1)
             spread = True;
-      if (spread)
-         c->site->Ico.U64 = WS_SITE_RECORD
-            | (HWord)WS_(site_record)(c->ip, (UInt)(c->hi - c->lo + 1),
-                                      parts, c->n_parts);
+      if (!spread && sized != NULL) {
+         c->call->cee = mkIRCallee(1, sized->name,
+                                   VG_(fnptr_to_fnentry)(sized->fn));
+         c->call->args = mkIRExprVec_1(c->addr);
+         continue;
+      }
+      site = spread ? WS_SITE_RECORD
+                        | (HWord)WS_(site_record)(c->ip, size, parts,
+                                                  c->n_parts)
+                    : WS_MISS_SITE(size, c->ip);
+      c->call->args[1] = c64(site);
    }
 }
 
@@ -648,6 +731,12 @@ IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    WS_(counters).sbs++;
    VG_(memset)(&s, 0, sizeof s);
    s.sb = deepCopyIRSBExceptStmts(sbIn);
+   s.offset_ip = layout->offset_IP;
+   /* Every exit leaves the next superblock's address there. */
+   s.ip_known = True;
+   s.guest_ip = vge->base[0];
+   s.shadow_left = layout->total_sizeB + WS_SHADOW_LEFT;
+   s.shadow_stamp = layout->total_sizeB + WS_SHADOW_STAMP;
    s.n_tmps = sbIn->tyenv->types_used;
    s.tmp = VG_(malloc)("ws.instrument.tmp", (s.n_tmps + 1) * sizeof(SymAddr));
    for (i = 0; i < s.n_tmps; i++) {
@@ -686,12 +775,13 @@ IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
          }
       }
       addStmtToIRSB(s.sb, st);
+      track_guest_ip(&s, st);
    }
    if (started) {
       advance_clock(&s);
       count_code_accesses(&s);
    }
-   give_sites(&s);
+   finish_checks(&s);
    VG_(free)(s.parts);
    VG_(free)(s.checks);
    VG_(free)(s.access);

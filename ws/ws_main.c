@@ -65,6 +65,19 @@ static void ws_after_fork_child(ThreadId tid)
    WS_(out_after_fork)(tid);
 }
 
+/* Per-thread mode may begin an epoch as another thread starts, before
+   the clock and the stamp pass to the thread. */
+static void ws_start_client_code(ThreadId tid, ULong blocks_dispatched)
+{
+   WS_(thread_running)(tid);
+   WS_(clock_to_thread)(tid);
+}
+
+static void ws_stop_client_code(ThreadId tid, ULong blocks_dispatched)
+{
+   WS_(clock_from_thread)(tid);
+}
+
 static void ws_post_clo_init(void)
 {
    WS_(post_clo_check)();
@@ -123,7 +136,8 @@ static void ws_pre_clo_init(void)
 
    VG_(track_pre_thread_ll_create)(WS_(thread_created));
    VG_(track_pre_thread_ll_exit)  (WS_(thread_exited));
-   VG_(track_start_client_code)   (WS_(thread_running));
+   VG_(track_start_client_code)   (ws_start_client_code);
+   VG_(track_stop_client_code)    (ws_stop_client_code);
 }
 
 VG_DETERMINE_INTERFACE_VERSION(ws_pre_clo_init)

@@ -41,14 +41,13 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
+#include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_transtab.h"
 
 #include "ws_global.h"
 
-ULong        WS_(clock)      = 0;
-ULong        WS_(next_event) = 0;
 Stamp        WS_(cur_stamp)  = 1;
 WS_PageTable WS_(tables)[2];
 WS_Stats     WS_(stats);
@@ -59,6 +58,59 @@ WS_DtlbEntry WS_(dtlb)[WS_DTLB_ENTRIES];
    it costs what the epoch used, not the TLB's size. */
 static UInt dtlb_filled[WS_DTLB_ENTRIES];
 static UInt dtlb_n_filled = 0;
+
+/* The clock: instructions executed so far.  Outside translations it
+   is |clock|.  While thread |clock_thread| runs them, the IR counts
+   the instructions left before |next_event| down in that thread's
+   shadow area (WS_SHADOW_LEFT; Valgrind runs one thread at a time),
+   where an offset off the guest state pointer reaches it in one
+   instruction; |clock| is brought up to date when the thread stops. */
+static ULong    clock        = 0;
+static ULong    next_event   = 0;     /* clock value of the next boundary */
+static ThreadId clock_thread = VG_INVALID_THREADID;
+
+static ULong clock_now(void)
+{
+   Long left;
+   if (clock_thread == VG_INVALID_THREADID)
+      return clock;
+   VG_(get_shadow_regs_area)(clock_thread, (UChar*)&left, 1,
+                             WS_SHADOW_LEFT, sizeof left);
+   return next_event - left;
+}
+
+/* Tells the running thread's IR the current stamp, or the clock and
+   the stamp. */
+static void stamp_to_shadow(void)
+{
+   if (clock_thread != VG_INVALID_THREADID)
+      VG_(set_shadow_regs_area)(clock_thread, 1, WS_SHADOW_STAMP,
+                                sizeof WS_(cur_stamp),
+                                (const UChar*)&WS_(cur_stamp));
+}
+
+static void clock_to_shadow(ULong now)
+{
+   Long left = (Long)(next_event - now);
+   if (clock_thread == VG_INVALID_THREADID)
+      return;
+   VG_(set_shadow_regs_area)(clock_thread, 1, WS_SHADOW_LEFT, sizeof left,
+                             (const UChar*)&left);
+   stamp_to_shadow();
+}
+
+void WS_(clock_to_thread)(ThreadId tid)
+{
+   clock_thread = tid;
+   clock_to_shadow(clock);
+}
+
+void WS_(clock_from_thread)(ThreadId tid)
+{
+   tl_assert(tid == clock_thread);
+   clock = clock_now();
+   clock_thread = VG_INVALID_THREADID;
+}
 
 /* In ms mode the IR cannot see the wall clock, so the boundary
    handler runs every this many instructions to look at it. */
@@ -169,7 +221,7 @@ ULong WS_(now)(void)
                                   : ms_stopped_at;
       return timer - ms_origin - ms_paused;
    }
-   return WS_(clock);
+   return clock_now();
 }
 
 static void set_stamp_time(Stamp s, ULong t)
@@ -246,6 +298,7 @@ void WS_(new_stamp)(void)
       return;
    }
    WS_(cur_stamp)++;
+   stamp_to_shadow();
    set_stamp_time(WS_(cur_stamp), WS_(now)());
    if (miss_first == WS_STAMP_MASK && WS_(now)() >= miss_bound)
       miss_first = WS_(cur_stamp);
@@ -410,10 +463,51 @@ VG_REGPARM(2) void WS_(data_miss)(Addr a, HWord site)
       remember_crossing(c, site, r, a);
 }
 
+/* The sizes of nearly all checks: single accesses, and groups of
+   words off one stack pointer. */
+#define SIZED_MISS(n)                                                 \
+   static VG_REGPARM(1) void data_miss_##n(Addr a)                    \
+   {                                                                  \
+      WS_(data_miss)(a, WS_MISS_SITE(n, VG_(get_IP)(VG_(get_running_tid)()))); \
+   }
+SIZED_MISS(1)  SIZED_MISS(2)  SIZED_MISS(4)  SIZED_MISS(8)
+SIZED_MISS(16) SIZED_MISS(24) SIZED_MISS(32) SIZED_MISS(40)
+SIZED_MISS(48) SIZED_MISS(56) SIZED_MISS(64) SIZED_MISS(72)
+SIZED_MISS(80) SIZED_MISS(88) SIZED_MISS(96) SIZED_MISS(104)
+SIZED_MISS(112) SIZED_MISS(120) SIZED_MISS(128)
+#undef SIZED_MISS
+
+#define SIZED(n)  { "ws_data_miss_" #n, data_miss_##n }
+static const WS_SizedMiss small_misses[] = {
+   SIZED(1), SIZED(2), { NULL, NULL }, SIZED(4)
+};
+static const WS_SizedMiss word_misses[] = {
+   SIZED(8),  SIZED(16), SIZED(24),  SIZED(32),  SIZED(40),  SIZED(48),
+   SIZED(56), SIZED(64), SIZED(72),  SIZED(80),  SIZED(88),  SIZED(96),
+   SIZED(104), SIZED(112), SIZED(120), SIZED(128)
+};
+#undef SIZED
+
+const WS_SizedMiss* WS_(data_miss_of_size)(UInt size)
+{
+   if (size >= 1 && size <= 4)
+      return small_misses[size - 1].fn != NULL ? &small_misses[size - 1]
+                                               : NULL;
+   if (size % 8 == 0 && size / 8 - 1 < sizeof word_misses
+                                        / sizeof word_misses[0])
+      return &word_misses[size / 8 - 1];
+   return NULL;
+}
+
 VG_REGPARM(1) void WS_(insn_miss)(Addr a)
 {
    WS_(counters).insn_misses++;
    touch_page(WS_Insn, a >> WS_(page_shift), a);
+}
+
+void WS_(insn_miss_at_ip)(void)
+{
+   WS_(insn_miss)(VG_(get_IP)(VG_(get_running_tid)()));
 }
 
 static void mark_dead(Stamp* slot, Addr page, void* opaque)
@@ -493,13 +587,15 @@ static void take_sample(ULong t, ULong k)
 
 static void schedule_next(void)
 {
+   ULong now = clock_now();
    if (WS_(clo_time_unit) == WS_TimeMillis) {
-      WS_(next_event) = WS_(clock) + WS_MS_POLL_INSNS;
+      next_event = now + WS_MS_POLL_INSNS;
    } else {
       ULong sample_at = next_sample_k * WS_(clo_every);
       ULong window_at = next_window_j * WS_(clo_every) - WS_(clo_tau);
-      WS_(next_event) = sample_at < window_at ? sample_at : window_at;
+      next_event = sample_at < window_at ? sample_at : window_at;
    }
+   clock_to_shadow(now);
 }
 
 /* The smallest j >= 1 with j*T - tau > t. */
@@ -556,7 +652,7 @@ static void reschedule(void)
    taken now, at the same time the next boundary would have had. */
 static void catch_up(void)
 {
-   if (WS_(measuring) && WS_(clock) >= WS_(next_event))
+   if (WS_(measuring) && clock_now() >= next_event)
       WS_(boundary)();
 }
 

@@ -170,7 +170,7 @@ void WS_(threads_after_fork)(ThreadId tid)
    running = tid;
 }
 
-void WS_(thread_running)(ThreadId tid, ULong blocks_dispatched)
+void WS_(thread_running)(ThreadId tid)
 {
    if (WS_(clo_per_thread) && tid != running)
       WS_(new_stamp)();
