@@ -124,7 +124,7 @@ WS_TOOLS_FOR_SYNTHETIC = ["none", "ws", "ws64"]
 class Program:
     def __init__(self, name, group, argv, real=False, stdin=None, env=None,
                  tools=None, setup=None, client_requests=False,
-                 needs=None, describe=""):
+                 needs=None, describe="", scratch=None):
         self.name = name
         self.group = group            # for --only: xz, scale, longrun, ...
         self.argv = argv
@@ -137,6 +137,18 @@ class Program:
         self.needs = needs            # (binary, debian package) or None
         self.describe = describe
         self.native = None            # RunResult of the reference run
+        self.scratch = scratch        # a file of argv two runs at once must not share
+
+    def private_argv(self, tag):
+        """argv for one of two runs at the same time: its own scratch
+        file (removed first, with the files sqlite3 keeps beside it)."""
+        if not self.scratch:
+            return self.argv
+        mine = "%s.%s" % (self.scratch, tag)
+        for suffix in ("", "-journal", "-wal", "-shm"):
+            if os.path.exists(mine + suffix):
+                os.unlink(mine + suffix)
+        return [mine if x == self.scratch else x for x in self.argv]
 
 
 def write_if_changed(path, data):
@@ -248,7 +260,7 @@ def make_programs(build, sizes, exes):
                 os.unlink(p)
     progs.append(Program(
         "sqlite3", "sqlite3", ["sqlite3", "-batch", db], real=True, stdin=sql,
-        setup=fresh_db, needs=("sqlite3", "sqlite3"),
+        setup=fresh_db, needs=("sqlite3", "sqlite3"), scratch=db,
         describe="sqlite3: %d-row table built by a recursive CTE, an index, "
         "queries (fresh db file each run)" % sizes["sql_rows"]))
 
@@ -380,6 +392,27 @@ def run_measured(argv, stdin_path, stdout_path, stderr_path, cwd, env,
     if not timed_out:
         r.problem = "the measure helper failed (exit status %s)" % p.returncode
     return r
+
+
+def run_pair(prog, tools, base, build, timeout, cpu):
+    """Run prog under both |tools| at the same time, both pinned to core
+    |cpu|, and return their RunResults.  Sharing one core, they see the
+    same machine state from start to end, so the ratio of their CPU
+    times does not drift with the other tenants' load as the ratio of
+    two wall times taken minutes apart does."""
+    results = [None] * len(tools)
+
+    def one(k, t):
+        b = "%s.%s" % (base, t.name)
+        cmd = ["taskset", "-c", str(cpu)] + t.command(b) + prog.private_argv(t.name)
+        results[k] = run_measured(cmd, prog.stdin, b + ".stdout", b + ".stderr",
+                                  build, prog.env, timeout)
+    threads = [threading.Thread(target=one, args=(k, t)) for k, t in enumerate(tools)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    return results
 
 
 def tail(path, n=12):
@@ -567,6 +600,7 @@ class Cell:
         self.runs = []          # successful RunResults
         self.failure = None     # first failing RunResult
         self.not_run = None     # reason the tool was not run at all
+        self.paired = []        # CPU time / none's in runs at the same time
 
     def wall(self):
         return None if self.failure or not self.runs else median([r.wall for r in self.runs])
@@ -614,6 +648,10 @@ class Results:
         c, n = self.cell(prog, tool), self.cell(prog, "none")
         return ratio(c.cpu_best(), n.cpu_best()) if c and n else None
 
+    def paired_ratio(self, prog, tool):
+        c = self.cell(prog, tool)
+        return median(c.paired) if c and c.paired else None
+
 
 def applicable(prog, tool):
     if tool.client_requests and not prog.client_requests:
@@ -659,6 +697,21 @@ def summarise(res, tool_names, failed_tools):
                 rows.append(("info", "%s CPU / none (user+sys, best of the runs), median over "
                              "real programs: %.2f (%s)" % (t, median(list(vals.values())),
                              ", ".join("%s %.2f" % (p, vals[p]) for p in real if p in vals))))
+
+    # ws and none run at the same time on one core (--paired)
+    vals, missing = per_real("ws", res.paired_ratio)
+    if vals and "ws" not in failed_tools:
+        n_pairs = max(len(res.cell(p, "ws").paired) for p in vals)
+        detail = ", ".join("%s %.2f" % (p, vals[p]) for p in real if p in vals)
+        m = median(list(vals.values()))
+        worst = max(vals, key=vals.get)
+        rows.append(("PASS" if m <= TARGET_WS_MEDIAN and not missing else "FAIL",
+                     "ws CPU / none in paired runs (both at once on one core, median of "
+                     "%d pairs), median over real programs <= %.1f: %.2f (%s)"
+                     % (n_pairs, TARGET_WS_MEDIAN, m, detail)))
+        rows.append(("PASS" if vals[worst] <= TARGET_WS_EACH and not missing else "FAIL",
+                     "ws CPU / none in paired runs, each real program <= %.1f: worst "
+                     "%.2f (%s)" % (TARGET_WS_EACH, vals[worst], worst)))
 
     # reference: medians of the classic tools
     for t in ("memcheck", "cachegrind"):
@@ -994,6 +1047,12 @@ def parse_args(argv):
     ap.add_argument("--tools", default=None, metavar="TOOL[,TOOL...]",
                     help="tools to run: %s (default all; none is always run, "
                     "ratios are against it)" % ", ".join(t.name for t in TOOLS))
+    ap.add_argument("--paired", type=int, default=0, metavar="N",
+                    help="also run each real program N times under ws and none at "
+                    "the same time, both pinned to one core, and report the median "
+                    "ratio of their CPU times: both see the same machine state, so "
+                    "this ratio stays steady where wall times on a shared machine "
+                    "do not (default 0: off)")
     ap.add_argument("--timeout", type=float, default=900,
                     help="seconds before one run is killed (default 900)")
     ap.add_argument("--build", default=os.path.join(TOP_BUILD, "bench", "build"),
@@ -1005,6 +1064,8 @@ def parse_args(argv):
         a.runs = 1 if a.quick else 3
     if a.runs < 1:
         ap.error("--runs must be at least 1")
+    if a.paired < 0:
+        ap.error("--paired must be 0 or more")
     if a.tools:
         names = [x.strip() for x in a.tools.split(",") if x.strip()]
         bad = [x for x in names if x not in TOOL_BY_NAME]
@@ -1158,6 +1219,28 @@ def main(argv):
                     f = "%s.%s" % (base, t.out_ext)
                     if os.path.exists(f):
                         os.unlink(f)
+
+        ws_tool = [t for t in active if t.name == "ws"]
+        none_tool = [t for t in active if t.name == "none"]
+        if a.paired and p.real and ws_tool and none_tool:
+            c = res.cell(p.name, "ws")
+            for i in range(a.paired):
+                cpu = i % (os.cpu_count() or 1)
+                base = os.path.join(outdir, "%s.paired.%d" % (p.name, i + 1))
+                pair = run_pair(p, ws_tool + none_tool, base, build, a.timeout, cpu)
+                for r in pair:
+                    check_run(r, p.native)
+                bad = [r for r in pair if r.failed() or not r.cpu]
+                if bad:
+                    print("[%s] pair %d/%d FAILED: %s\n    command: %s"
+                          % (p.name, i + 1, a.paired, bad[0].problem or "no CPU time",
+                             quote(bad[0].argv)), flush=True)
+                    c.paired = []
+                    break
+                c.paired.append(pair[0].cpu / pair[1].cpu)
+                print("[%s] pair %d/%d on core %d: CPU ws %.2f s, none %.2f s: %.2f"
+                      % (p.name, i + 1, a.paired, cpu, pair[0].cpu, pair[1].cpu,
+                         c.paired[-1]), flush=True)
 
     elapsed = time.perf_counter() - t_start
     a.load_end = load_average()
