@@ -182,7 +182,7 @@ void   WS_(pt_for_all)(WS_PageTable* pt,
    to the page's record when the entry is refilled or emptied.
    Emptied (all entries WS_DTLB_EMPTY) whenever an epoch begins or
    memory is unmapped. */
-#define WS_DTLB_ENTRIES  1024
+#define WS_DTLB_ENTRIES  4096
 #define WS_DTLB_EMPTY    (~0ULL)
 typedef struct {
    ULong page;
