@@ -394,25 +394,46 @@ def run_measured(argv, stdin_path, stdout_path, stderr_path, cwd, env,
     return r
 
 
-def run_pair(prog, tools, base, build, timeout, cpu):
-    """Run prog under both |tools| at the same time, both pinned to core
-    |cpu|, and return their RunResults.  Sharing one core, they see the
-    same machine state from start to end, so the ratio of their CPU
+def run_pair(prog, tool, ref, base, build, timeout, cpu):
+    """Run prog once under |tool| and, at the same time and pinned to the
+    same core |cpu|, under |ref| over and over until |tool| is done.
+    Return |tool|'s RunResult and those of the |ref| runs that ended
+    while it ran (a failed one ends the list).  Sharing one core, the
+    two see the same machine state throughout, so the ratio of their CPU
     times does not drift with the other tenants' load as the ratio of
-    two wall times taken minutes apart does."""
-    results = [None] * len(tools)
+    two wall times taken minutes apart does; and since the core is
+    shared for the whole of every run counted, neither gets the caches
+    to itself for part of its run."""
+    done = threading.Event()
+    out = {}
 
-    def one(k, t):
-        b = "%s.%s" % (base, t.name)
+    def run(t, n):
+        b = "%s.%s.%d" % (base, t.name, n)
         cmd = ["taskset", "-c", str(cpu)] + t.command(b) + prog.private_argv(t.name)
-        results[k] = run_measured(cmd, prog.stdin, b + ".stdout", b + ".stderr",
-                                  build, prog.env, timeout)
-    threads = [threading.Thread(target=one, args=(k, t)) for k, t in enumerate(tools)]
+        return run_measured(cmd, prog.stdin, b + ".stdout", b + ".stderr",
+                            build, prog.env, timeout)
+
+    def main_run():
+        out["tool"] = run(tool, 1)
+        done.set()
+
+    def ref_runs():
+        out["ref"] = []
+        n = 0
+        while not done.is_set():
+            n += 1
+            r = run(ref, n)
+            if done.is_set() and not r.failed():
+                break               # ended after the tool's run: not shared throughout
+            out["ref"].append(r)
+            if r.failed():
+                break
+    threads = [threading.Thread(target=main_run), threading.Thread(target=ref_runs)]
     for th in threads:
         th.start()
     for th in threads:
         th.join()
-    return results
+    return out["tool"], out["ref"]
 
 
 def tail(path, n=12):
@@ -706,7 +727,7 @@ def summarise(res, tool_names, failed_tools):
         m = median(list(vals.values()))
         worst = max(vals, key=vals.get)
         rows.append(("PASS" if m <= TARGET_WS_MEDIAN and not missing else "FAIL",
-                     "ws CPU / none in paired runs (both at once on one core, median of "
+                     "ws CPU / none in paired runs (ws with none beside it on one core, median of "
                      "%d pairs), median over real programs <= %.1f: %.2f (%s)"
                      % (n_pairs, TARGET_WS_MEDIAN, m, detail)))
         rows.append(("PASS" if vals[worst] <= TARGET_WS_EACH and not missing else "FAIL",
@@ -1048,11 +1069,11 @@ def parse_args(argv):
                     help="tools to run: %s (default all; none is always run, "
                     "ratios are against it)" % ", ".join(t.name for t in TOOLS))
     ap.add_argument("--paired", type=int, default=0, metavar="N",
-                    help="also run each real program N times under ws and none at "
-                    "the same time, both pinned to one core, and report the median "
-                    "ratio of their CPU times: both see the same machine state, so "
-                    "this ratio stays steady where wall times on a shared machine "
-                    "do not (default 0: off)")
+                    help="also run each real program N times under ws with none "
+                    "running it over and over beside it on the same core, and report "
+                    "the median ratio of their CPU times: both see the same machine "
+                    "state, so this ratio stays steady where wall times on a shared "
+                    "machine do not (default 0: off)")
     ap.add_argument("--timeout", type=float, default=900,
                     help="seconds before one run is killed (default 900)")
     ap.add_argument("--build", default=os.path.join(TOP_BUILD, "bench", "build"),
@@ -1227,19 +1248,23 @@ def main(argv):
             for i in range(a.paired):
                 cpu = i % (os.cpu_count() or 1)
                 base = os.path.join(outdir, "%s.paired.%d" % (p.name, i + 1))
-                pair = run_pair(p, ws_tool + none_tool, base, build, a.timeout, cpu)
-                for r in pair:
+                rw, refs = run_pair(p, ws_tool[0], none_tool[0], base, build, a.timeout, cpu)
+                for r in [rw] + refs:
                     check_run(r, p.native)
-                bad = [r for r in pair if r.failed() or not r.cpu]
-                if bad:
+                bad = [r for r in [rw] + refs if r.failed() or not r.cpu]
+                if bad or not refs:
                     print("[%s] pair %d/%d FAILED: %s\n    command: %s"
-                          % (p.name, i + 1, a.paired, bad[0].problem or "no CPU time",
-                             quote(bad[0].argv)), flush=True)
+                          % (p.name, i + 1, a.paired,
+                             bad[0].problem or "no CPU time" if bad
+                             else "no none run ended while ws ran",
+                             quote(bad[0].argv if bad else rw.argv)), flush=True)
                     c.paired = []
                     break
-                c.paired.append(pair[0].cpu / pair[1].cpu)
-                print("[%s] pair %d/%d on core %d: CPU ws %.2f s, none %.2f s: %.2f"
-                      % (p.name, i + 1, a.paired, cpu, pair[0].cpu, pair[1].cpu,
+                none_cpu = median([r.cpu for r in refs])
+                c.paired.append(rw.cpu / none_cpu)
+                print("[%s] pair %d/%d on core %d: CPU ws %.2f s, none %.2f s (median of "
+                      "%d run(s) beside it): %.2f"
+                      % (p.name, i + 1, a.paired, cpu, rw.cpu, none_cpu, len(refs),
                          c.paired[-1]), flush=True)
 
     elapsed = time.perf_counter() - t_start
