@@ -463,12 +463,19 @@ VG_REGPARM(2) void WS_(data_miss)(Addr a, HWord site)
       remember_crossing(c, site, r, a);
 }
 
+/* The instruction the running thread is at, for the helpers whose IR
+   knows the guest state holds it (ws_instrument.c). */
+static Addr guest_ip(void)
+{
+   return VG_(get_IP)(VG_(get_running_tid)());
+}
+
 /* The sizes of nearly all checks: single accesses, and groups of
    words off one stack pointer. */
 #define SIZED_MISS(n)                                                 \
    static VG_REGPARM(1) void data_miss_##n(Addr a)                    \
    {                                                                  \
-      WS_(data_miss)(a, WS_MISS_SITE(n, VG_(get_IP)(VG_(get_running_tid)()))); \
+      WS_(data_miss)(a, WS_MISS_SITE(n, guest_ip()));                 \
    }
 SIZED_MISS(1)  SIZED_MISS(2)  SIZED_MISS(4)  SIZED_MISS(8)
 SIZED_MISS(16) SIZED_MISS(24) SIZED_MISS(32) SIZED_MISS(40)
@@ -478,9 +485,7 @@ SIZED_MISS(112) SIZED_MISS(120) SIZED_MISS(128)
 #undef SIZED_MISS
 
 #define SIZED(n)  { "ws_data_miss_" #n, data_miss_##n }
-static const WS_SizedMiss small_misses[] = {
-   SIZED(1), SIZED(2), { NULL, NULL }, SIZED(4)
-};
+static const WS_SizedMiss small_misses[] = { SIZED(1), SIZED(2), SIZED(4) };
 static const WS_SizedMiss word_misses[] = {
    SIZED(8),  SIZED(16), SIZED(24),  SIZED(32),  SIZED(40),  SIZED(48),
    SIZED(56), SIZED(64), SIZED(72),  SIZED(80),  SIZED(88),  SIZED(96),
@@ -490,9 +495,8 @@ static const WS_SizedMiss word_misses[] = {
 
 const WS_SizedMiss* WS_(data_miss_of_size)(UInt size)
 {
-   if (size >= 1 && size <= 4)
-      return small_misses[size - 1].fn != NULL ? &small_misses[size - 1]
-                                               : NULL;
+   if (size == 1 || size == 2 || size == 4)
+      return &small_misses[size / 2];
    if (size % 8 == 0 && size / 8 - 1 < sizeof word_misses
                                         / sizeof word_misses[0])
       return &word_misses[size / 8 - 1];
@@ -507,7 +511,7 @@ VG_REGPARM(1) void WS_(insn_miss)(Addr a)
 
 void WS_(insn_miss_at_ip)(void)
 {
-   WS_(insn_miss)(VG_(get_IP)(VG_(get_running_tid)()));
+   WS_(insn_miss)(guest_ip());
 }
 
 static void mark_dead(Stamp* slot, Addr page, void* opaque)
