@@ -97,6 +97,33 @@ def test_list_pages_sums_to_the_clock(tmp_path):
                                       for i in range(20)]
 
 
+@pytest.mark.parametrize("unit", [PAGE, 64])
+def test_group_counts_follow_each_access(tmp_path, unit):
+    """touch's grp kind: two 8-byte loads off one base with a store 5000
+    bytes on between them, at an offset 8 bytes before a boundary.  ws
+    checks the loads as one 16-byte group and the store on its own, and
+    counts the second load on the group after the store's check was
+    emitted; the group crosses the boundary, so its accesses are shared
+    out by their last bytes.  Each of the three units gets exactly one
+    access per sweep: the first load's, the second load's, the store's."""
+    delay, insns = 10, 1000000
+    sweeps = sweeps_for(insns, 1, per_element(delay, a=3))
+    offset = unit - 8
+    run = wslib.run_ws([P("touch"), "3", "grp,%d,1,4096,%d,%d"
+                        % (offset, delay, insns)],
+                       ["--ws-list-pages=yes", "--ws-pagesize=%d" % unit,
+                        "--ws-hot=0"], tmpdir=tmp_path)
+    counts = {a: n for a, (n, _) in run.output.pages["data"].items()}
+    store = (offset + 5000) // unit * unit
+    # the mapping starts on a 2 MiB boundary and only the loop touches it
+    bases = [a for a in counts if a % (2 << 20) == 0 and a + store in counts]
+    assert len(bases) == 1, sorted(counts.items())
+    base = bases[0]
+    mapping = {a - base: n for a, n in counts.items()
+               if base <= a < base + 3 * PAGE}
+    assert mapping == {0: sweeps, unit: sweeps, store: sweeps}
+
+
 def test_locations_no(tmp_path):
     run = wslib.run_ws([P("touch"), "4", "st,0,4,4096,10,100000"],
                        ["--ws-hot=3", "--ws-locations=no"], tmpdir=tmp_path)

@@ -97,7 +97,8 @@ typedef struct {
    Int      root;         /* ROOT_NONE: it covers nothing else */
    Long     lo, hi;       /* the range, off the root */
    Addr     ip;
-   Int      first_part, n_parts;   /* its parts in SBState.parts */
+   Int      n_parts;      /* accesses counted on it */
+   Int      first_part;   /* its parts, once gather_parts has run */
 } Check;
 
 #define MAX_CODE_PAGES 8
@@ -121,8 +122,9 @@ typedef struct {
    Access*  access;               /* per input statement */
    Check*   checks;               /* per emitted data check */
    Int      n_checks;
-   WS_CheckPart* parts;           /* per access counted on a check */
-   Int      n_parts;
+   WS_CheckPart* parts;           /* per access counted on a check, */
+   Int*     part_check;           /* in the order they were counted, */
+   Int      n_parts;              /* and the check of each */
    Addr     code_pages[MAX_CODE_PAGES];     /* code pages checked */
    ULong*   code_counter[MAX_CODE_PAGES];   /* their access counters */
    UInt     code_pending[MAX_CODE_PAGES];   /* instructions not yet
@@ -602,7 +604,8 @@ static Check* covering_check(SBState* s, Int root, Long lo, Long hi)
 
 static void add_part(SBState* s, Check* c, Long lo, Long hi, Int weight)
 {
-   WS_CheckPart* p = &s->parts[s->n_parts++];
+   WS_CheckPart* p = &s->parts[s->n_parts];
+   s->part_check[s->n_parts++] = (Int)(c - s->checks);
    p->last = (UInt)(hi - c->lo);
    p->weight = (UInt)weight;
    c->n_parts++;
@@ -661,7 +664,6 @@ static void check_access(SBState* s, Int i, Int n_stmts)
    c->lo = lo;
    c->hi = hi;
    c->ip = s->ip;
-   c->first_part = s->n_parts;
    c->n_parts = 0;
    add_part(s, c, a->sym.off, a->sym.off + a->size - 1, a->weight);
    /* The helper and its arguments are chosen once the check's parts
@@ -671,6 +673,28 @@ static void check_access(SBState* s, Int i, Int n_stmts)
    c->call = call_if(s, cond, "ws_data_miss", WS_(data_miss), 2,
                      mkIRExprVec_2(addr, c64(0)));
    count_data_accesses(s, offset, IRExpr_Const(c->weight), a->guard);
+}
+
+/* The parts of each check, one check after another.  An access that
+   leans on an earlier check may come after other checks were emitted
+   (a group of stack slots read around another pointer's accesses), so
+   the order in which parts were counted interleaves the checks. */
+static WS_CheckPart* gather_parts(SBState* s)
+{
+   WS_CheckPart* by_check = VG_(malloc)("ws.instrument.by_check",
+                                        (s->n_parts + 1)
+                                        * sizeof(WS_CheckPart));
+   Int i, next = 0;
+   for (i = 0; i < s->n_checks; i++) {
+      s->checks[i].first_part = next;
+      next += s->checks[i].n_parts;
+      s->checks[i].n_parts = 0;
+   }
+   for (i = 0; i < s->n_parts; i++) {
+      Check* c = &s->checks[s->part_check[i]];
+      by_check[c->first_part + c->n_parts++] = s->parts[i];
+   }
+   return by_check;
 }
 
 /* Gives each check the helper's arguments.  Arguments are set up
@@ -686,9 +710,10 @@ static void check_access(SBState* s, Int i, Int n_stmts)
 static void finish_checks(SBState* s)
 {
    Int i, j;
+   WS_CheckPart* by_check = gather_parts(s);
    for (i = 0; i < s->n_checks; i++) {
       Check* c = &s->checks[i];
-      const WS_CheckPart* parts = &s->parts[c->first_part];
+      const WS_CheckPart* parts = &by_check[c->first_part];
       UInt size = (UInt)(c->hi - c->lo + 1);
       const WS_SizedMiss* sized = c->ip_in_guest
                                      ? WS_(data_miss_of_size)(size) : NULL;
@@ -709,6 +734,7 @@ static void finish_checks(SBState* s)
                     : WS_MISS_SITE(size, c->ip);
       c->call->args[1] = c64(site);
    }
+   VG_(free)(by_check);
 }
 
 /*------------------------------------------------------------*/
@@ -749,6 +775,8 @@ IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
                           (sbIn->stmts_used + 1) * sizeof(Check));
    s.parts = VG_(malloc)("ws.instrument.parts",
                          (sbIn->stmts_used + 1) * sizeof(WS_CheckPart));
+   s.part_check = VG_(malloc)("ws.instrument.part_check",
+                              (sbIn->stmts_used + 1) * sizeof(Int));
    find_accesses(&s, sbIn);
 
    for (i = 0; i < sbIn->stmts_used; i++) {
@@ -782,6 +810,7 @@ IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
       count_code_accesses(&s);
    }
    finish_checks(&s);
+   VG_(free)(s.part_check);
    VG_(free)(s.parts);
    VG_(free)(s.checks);
    VG_(free)(s.access);

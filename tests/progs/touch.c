@@ -29,6 +29,18 @@
                                          (the first page is already in the
                                          working set when the straddling
                                          store comes)
+   grp   movq (%rdi),%r11;           3   two 8-byte loads off one base
+         movb $1,5000(%rdi);             with a store far beyond them
+         addq 8(%rdi),%r11               in between: ws checks the loads
+                                         as one 16-byte group, and the
+                                         store on its own, so the group's
+                                         second load is counted after the
+                                         store's check was emitted; at an
+                                         OFFSET 8 bytes before a page (or
+                                         line) boundary the group crosses
+                                         it, and the two loads count on
+                                         the two pages, the store on a
+                                         third
 
    Exit status 0, or 2 on bad arguments.  Prints nothing on success. */
 
@@ -42,6 +54,8 @@ WS_LOOP(touch_st4, "movl $1, (%rdi)");
 WS_LOOP(touch_fxs, "fxsave (%rdi)");
 WS_LOOP(touch_fld, "fldt (%rdi)\n   fstp %st(0)");
 WS_LOOP(touch_pair, "movb $1, (%rdi)\n   movl $1, 4094(%rdi)");
+WS_LOOP(touch_grp, "movq (%rdi), %r11\n   movb $1, 5000(%rdi)\n"
+                   "   addq 8(%rdi), %r11");
 
 typedef void loop_fn(char *, long, long, long, long);
 
@@ -55,6 +69,7 @@ static const struct kind {
    { "rmw", touch_rmw, 1, 1 },   { "atom", touch_atom, 1, 4 },
    { "st4", touch_st4, 1, 4 },   { "fxs", touch_fxs, 1, 512 },
    { "fld", touch_fld, 2, 10 },  { "pair", touch_pair, 2, 4098 },
+   { "grp", touch_grp, 3, 5001 },
 };
 
 struct phase {
