@@ -157,7 +157,7 @@ SELECT count(*), sum(c), max(b) FROM t WHERE b LIKE 'row001%';
 
 def _case(name, tmp_path):
     """(argv, stdin file or None, T, tau) of each compared program; each
-    runs about 5,000,000 instructions: some 50 samples."""
+    runs 5,000,000 to 6,000,000 instructions: some 50 samples."""
     if name in ("xz", "xz-64"):
         xz = shutil.which("xz") or "/usr/bin/xz"
         return [xz, "-1", "-T1", "-c", _xz_input(tmp_path)], None, 100000, \
@@ -168,14 +168,16 @@ def _case(name, tmp_path):
         sq = shutil.which("sqlite3") or "/usr/bin/sqlite3"
         return [sq, ":memory:"], str(sql), 100000, 250000
     if name == "touch":
-        # our own program: stores, x87 helper loads, fxsave, atomics and
-        # straddling stores, 1,000,000 instructions each, tau < T
+        # our own program: stores, x87 helper loads, fxsave, atomics,
+        # straddling stores and straddling groups, 1,000,000 instructions
+        # each, tau < T
         return [wslib.prog("touch"), "80",
                 "st,0,40,4096,10,1000000",
                 "fld,%d,30,4096,10,1000000" % (40 * 4096),
                 "fxs,0,60,4096,3,1000000",
                 "atom,8,20,8192,10,1000000",
-                "st4,4094,25,8192,10,1000000"], None, 100000, 40000
+                "st4,4094,25,8192,10,1000000",
+                "grp,4088,20,12288,10,1000000"], None, 100000, 40000
     if name in ("remap-m", "remap-b"):
         # pages given back (munmap / brk shrink) and touched again: the
         # totals count them twice, in ws and in the oracle
@@ -288,11 +290,20 @@ def check_access_counts(name, out, res, pagesize):
             assert run == 0, ("pages up to 0x%x gained %d accesses from "
                               "pages that are not next to them"
                               % (p << shift, run))
-    # how many: the counts of a check's accesses are shared out by their
-    # last bytes when its range crosses a page boundary; a residue whose
-    # cause is not found yet measured at most 0.03 % of the accesses with
-    # 4 KiB pages and 2.2 % with 64-byte lines (xz); the stack's
-    # alignment, which the environment's size shifts, changes it a little
-    # between runs
-    limit = 0.05 if pagesize < 4096 else 0.005
-    assert moved <= limit * sum(exact.values()), (moved, off)
+    # and otherwise the counts are exact: a check's accesses are shared
+    # out by their last bytes when its range crosses a page boundary.  The
+    # one exception is not ws's: the dynamic linker parses LD_PRELOAD with
+    # a strcspn() that reads whole words and indexes a table on its stack
+    # frame with each byte, and the string's last word also holds the
+    # first bytes behind AT_RANDOM, which Valgrind copies from its own
+    # auxiliary vector, new in every run, right after the string near the
+    # top of the client's stack.  Which units of that table get those
+    # lookups changes from run to run, so lackey run twice on the same
+    # program differs the same way (measured: 0 to 2 accesses, on adjacent
+    # units within the stack's top 16 KiB).
+    top = max(exact) + 1
+    near_top = 16384 >> shift
+    assert all(p >= top - near_top for p in off), (
+        "counts differ away from the stack's top: %s"
+        % {hex(p << shift): d for p, d in sorted(off.items())})
+    assert moved <= 8, (moved, off)
