@@ -943,20 +943,6 @@ static int page_line(struct parser *p, struct body *b)
    return 0;
 }
 
-static int peaks_line(struct parser *p)
-{
-   struct wsp_file *f = p->f;
-   struct cur c = { p->line, p->len, 0 };
-   int r;
-   cur_lit(&c, "peaks ");
-   if ((r = cur_u64(&c, &f->trailer_peaks)) <= 0 || !cur_end(&c))
-      return num_fail(p, r < 0 ? r : 0, "expected 'peaks N'");
-   if (f->trailer_peaks != f->n_peaks)
-      return fail(p, "the trailer says %llu peaks, the file has %zu",
-                  (unsigned long long)f->trailer_peaks, f->n_peaks);
-   return 0;
-}
-
 /*------------------------------------------------------------*/
 /*--- Samples, events, dumps, the trailer                  ---*/
 /*------------------------------------------------------------*/
@@ -1353,17 +1339,22 @@ static int summary_line(struct parser *p)
    return 0;
 }
 
-static int samples_line(struct parser *p)
+/* A trailer line 'WORD N' (peaks, samples): N must be the number of
+   such records the file holds. */
+static int trailer_count_line(struct parser *p, const char *word,
+                              uint64_t *count, size_t n_records)
 {
-   struct wsp_file *f = p->f;
    struct cur c = { p->line, p->len, 0 };
+   char form[32];
    int r;
-   cur_lit(&c, "samples ");
-   if ((r = cur_u64(&c, &f->trailer_samples)) <= 0 || !cur_end(&c))
-      return num_fail(p, r < 0 ? r : 0, "expected 'samples N'");
-   if (f->trailer_samples != f->n_samples)
-      return fail(p, "the trailer says %llu samples, the file has %zu",
-                  (unsigned long long)f->trailer_samples, f->n_samples);
+   cur_lit(&c, word);
+   cur_lit(&c, " ");
+   snprintf(form, sizeof form, "expected '%s N'", word);
+   if ((r = cur_u64(&c, count)) <= 0 || !cur_end(&c))
+      return num_fail(p, r < 0 ? r : 0, form);
+   if (*count != n_records)
+      return fail(p, "the trailer says %llu %s, the file has %zu",
+                  (unsigned long long)*count, word, n_records);
    return 0;
 }
 
@@ -1404,7 +1395,9 @@ static int body_line(struct parser *p, struct body *b, struct caps *cap)
    }
    if (word_is(s, len, "samples") && trailer_end) {
       b->state = S_SAMPLES;
-      return close_peak(p, b) || samples_line(p);
+      return close_peak(p, b)
+             || trailer_count_line(p, "samples", &p->f->trailer_samples,
+                                   p->f->n_samples);
    }
    if (b->state == S_SUMMARY)
       return fail(p, "only summary lines or 'samples N' may follow a "
@@ -1422,7 +1415,9 @@ static int body_line(struct parser *p, struct body *b, struct caps *cap)
    }
    if (v3 && word_is(s, len, "peaks")) {
       b->state = S_PEAKS;
-      return close_peak(p, b) || peaks_line(p);
+      return close_peak(p, b)
+             || trailer_count_line(p, "peaks", &p->f->trailer_peaks,
+                                   p->f->n_peaks);
    }
    if (b->state == S_PAGES)
       return fail(p, "only page lines and 'peaks N' may follow a page line");
