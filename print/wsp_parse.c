@@ -183,6 +183,16 @@ static int cur_lit(struct cur *c, const char *lit)
    return 1;
 }
 
+/* "insn" (0) or "data" (1) at the cursor, or -1 for neither. */
+static int cur_kind(struct cur *c)
+{
+   if (cur_lit(c, "insn"))
+      return 0;
+   if (cur_lit(c, "data"))
+      return 1;
+   return -1;
+}
+
 static int cur_end(const struct cur *c) { return c->pos == c->len; }
 
 /* The rest of the line from the cursor. */
@@ -745,11 +755,8 @@ static int peak_event(struct parser *p, struct body *b, struct caps *cap,
    memset(&pk, 0, sizeof pk);
    if ((r = cur_u64(&c, &n)) <= 0)
       return num_fail(p, r, form);
-   if (cur_lit(&c, " insn "))
-      pk.data = 0;
-   else if (cur_lit(&c, " data "))
-      pk.data = 1;
-   else
+   if (!cur_lit(&c, " ") || (pk.data = cur_kind(&c)) < 0
+       || !cur_lit(&c, " "))
       return fail(p, "%s", form);
    if ((r = cur_u64(&c, &pk.size)) <= 0 || !cur_lit(&c, " ")
        || (r = cur_u64(&c, &sid)) <= 0 || !cur_end(&c))
@@ -858,11 +865,7 @@ static int hot_line(struct parser *p, struct body *b, struct caps *cap)
 
    memset(&h, 0, sizeof h);
    cur_lit(&c, "hot ");
-   if (cur_lit(&c, "insn "))
-      h.data = 0;
-   else if (cur_lit(&c, "data "))
-      h.data = 1;
-   else
+   if ((h.data = cur_kind(&c)) < 0 || !cur_lit(&c, " "))
       return fail(p, "%s", form);
    if ((r = cur_u64(&c, &h.rank)) <= 0 || !cur_lit(&c, " ")
        || (r = cur_u64(&c, &h.accesses)) <= 0 || !cur_lit(&c, " ")
@@ -923,11 +926,7 @@ static int page_line(struct parser *p, struct body *b)
    int data, r;
 
    cur_lit(&c, "page ");
-   if (cur_lit(&c, "insn "))
-      data = 0;
-   else if (cur_lit(&c, "data "))
-      data = 1;
-   else
+   if ((data = cur_kind(&c)) < 0 || !cur_lit(&c, " "))
       return fail(p, "%s", form);
    if ((r = cur_hex(&c, &addr)) <= 0 || !cur_lit(&c, " ")
        || (r = cur_u64(&c, &accesses)) <= 0 || !cur_lit(&c, " "))
@@ -1201,12 +1200,8 @@ static int dump_line(struct parser *p, struct body *b, struct caps *cap)
          ? "a dump page is 'dump-page insn|data 0xADDRESS SINCE ACCESSES "
            "0xIP LOCATION FUNCTION'"
          : "a dump page is 'dump-page insn|data 0xADDRESS SINCE'";
-      int data;
-      if (cur_lit(&c, "insn "))
-         data = 0;
-      else if (cur_lit(&c, "data "))
-         data = 1;
-      else
+      int data = cur_kind(&c);
+      if (data < 0 || !cur_lit(&c, " "))
          return fail(p, "%s", form);
       if ((r = cur_hex(&c, &addr)) <= 0 || !cur_lit(&c, " ")
           || (r = cur_u64(&c, &since)) <= 0)
@@ -1319,11 +1314,7 @@ static int summary_line(struct parser *p)
    static const char form[] = "a summary line is 'summary insn|data AVG "
                               "PEAK TOTAL', AVG with one decimal";
    cur_lit(&c, "summary ");
-   if (cur_lit(&c, "insn"))
-      data = 0;
-   else if (cur_lit(&c, "data"))
-      data = 1;
-   else
+   if ((data = cur_kind(&c)) < 0)
       return fail(p, "%s", form);
    if ((r = apt(&c, &a)) <= 0 || !cur_end(&c))
       return num_fail(p, r < 0 ? r : 0, form);
