@@ -62,8 +62,27 @@ class FormatError(wslib.FormatError):
     pass
 
 
-def _read_block(lines, i, where):
-    """The dump block starting at lines[i]; returns (Dump, next index)."""
+def _read_stack(lines, i, where, stacks):
+    """A stack block at lines[i] (a dump file's own), into stacks;
+    returns the next index."""
+    m = wslib._STACK.match(lines[i])
+    sid, n = int(m.group(1)), int(m.group(2))
+    if sid in stacks:
+        raise FormatError("%s line %d: stack %d again" % (where, i + 1, sid))
+    body = lines[i + 1:i + 1 + n]
+    if len(body) != n or not all(wslib._FRAME.match(l) for l in body) \
+            or not body[-1].startswith("frame "):
+        raise FormatError("%s line %d: stack %d is not %d frame and inline "
+                          "lines ending in a frame" % (where, i + 1, sid, n))
+    stacks[sid] = body
+    return i + 1 + n
+
+
+def _read_block(lines, i, where, stacks=None):
+    """The dump block starting at lines[i]; returns (Dump, next index).
+    stacks: the stack blocks a dump file holds ({id: lines}), which
+    stand before the dump-owner line that first names them; None in an
+    output file, whose stacks stand outside its dump blocks."""
     m = _DUMP_BEGIN.match(lines[i])
     if not m:
         raise FormatError("%s line %d: expected 'dump-begin T', got %r"
@@ -90,11 +109,20 @@ def _read_block(lines, i, where):
             d.details[(kind, addr)] = [int(m.group(4)), m.group(5), None]
             i += 1
             if kind == "data":
+                while (stacks is not None and i < len(lines)
+                       and wslib._STACK.match(lines[i])):
+                    i = _read_stack(lines, i, where, stacks)
                 m = _DUMP_OWNER.match(lines[i]) if i < len(lines) else None
                 if not m:
                     raise FormatError("%s line %d: a data page's dump-owner "
                                       "line is missing" % (where, i + 1))
                 d.details[(kind, addr)][2] = m.group(1)
+                heap = re.match(r"heap ([0-9]+)", m.group(1))
+                if stacks is not None and heap \
+                        and int(heap.group(1)) not in stacks:
+                    raise FormatError("%s line %d: heap owner's stack %s is "
+                                      "not in the file" % (where, i + 1,
+                                                           heap.group(1)))
                 i += 1
             continue
         m = _DUMP_END.match(lines[i])
@@ -190,7 +218,8 @@ def read_output(path):
 
 
 def parse_dump_file(text):
-    """A dump file: returns (header dict, Dump)."""
+    """A dump file: returns (header dict, Dump); the Dump's stacks are
+    the file's stack blocks, {id: [frame and inline lines]}."""
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -205,7 +234,9 @@ def parse_dump_file(text):
     for k in ("pid", "output-file", "time-unit", "every", "tau", "pagesize"):
         if k not in header:
             raise FormatError("dump file: no %r in the header" % k)
-    d, i = _read_block(lines, i, "dump file")
+    stacks = {}
+    d, i = _read_block(lines, i, "dump file", stacks)
+    d.stacks = stacks
     if i != len(lines):
         raise FormatError("dump file: %r after dump-end" % lines[i])
     return header, d

@@ -276,6 +276,20 @@ def test_vgdb_status_dump_series(server):
     touched = {server.base + i * PAGE for i in range(50)}
     assert touched <= data
     assert server.base + 50 * PAGE not in data
+    # the stdio buffers of the pipes are heap blocks: their owners name
+    # allocation stacks, which the dump file holds itself (the parser
+    # checks that every heap owner's stack is there)
+    heap = {int(o.split()[1]) for (kind, _), (_, _, o) in d.details.items()
+            if kind == "data" and o.startswith("heap ")}
+    assert heap and heap == set(d.stacks), (heap, d.stacks)
+    callers = {}
+    for sid in heap:
+        functions = [l.split(" ", 3)[3] for l in d.stacks[sid]]
+        assert functions[-1] == "main" and "ctl_server.c:" in \
+            d.stacks[sid][-1], d.stacks[sid]
+        callers.update((f, sid) for f in ("printf", "fgets")
+                       if f in functions)
+    assert sorted(callers) == ["fgets", "printf"], d.stacks
 
     # ws dump to the vgdb output: the same pages
     md = ctl_util.parse_monitor_dump(server.vgdb("ws dump"))

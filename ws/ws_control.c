@@ -158,6 +158,7 @@ static void sink_printf(Sink* s, const HChar* format, ...)
 
 typedef struct {
    Sink*   sink;
+   WS_StackFile* stacks;   /* where owners' stacks go (files only) */
    WS_Kind kind;
    Stamp   first;       /* the window's first epoch */
    Bool    for_people;
@@ -199,7 +200,7 @@ static void dump_slot(Stamp* slot, Addr page, void* opaque)
    sink_printf(w->sink, "dump-page %s 0x%lx %llu %llu %s\n",
                kind_name[w->kind], a, since, accesses, text);
    if (w->kind == WS_Data) {
-      WS_(owner_text)(&owner, True, text, sizeof text);
+      WS_(owner_text)(&owner, True, w->stacks, text, sizeof text);
       sink_printf(w->sink, "dump-owner %s\n", text);
    }
 }
@@ -216,18 +217,23 @@ static void write_owner_stack(Stamp* slot, Addr page, void* opaque)
       WS_(out_stack)(owner.site);
 }
 
-/* Lists the window's pages into |sink|; |n| gets the count per kind. */
-static void dump_pages(Sink* sink, Bool for_people, ULong n[2])
+/* Lists the window's pages into |sink|; |n| gets the count per kind.
+   The owners' stacks go to |stacks|: before the dump when that is the
+   output file's, else (a dump file, which names its own) each in front
+   of the first dump-owner line that refers to it. */
+static void dump_pages(Sink* sink, Bool for_people, WS_StackFile* stacks,
+                       ULong n[2])
 {
    Int  kind;
    Stamp first = WS_(window_first_stamp)();
    WS_(flush_access_counts)();
-   if (!for_people)
+   if (stacks == WS_(out_stacks)())
       WS_(pt_for_window)(&WS_(tables)[WS_Data], first, write_owner_stack,
                          &first);
    for (kind = 0; kind < 2; kind++) {
       DumpWalk w;
       w.sink = sink;
+      w.stacks = stacks;
       w.kind = kind;
       w.first = first;
       w.for_people = for_people;
@@ -242,7 +248,7 @@ static void dump_block(Sink* sink)
 {
    ULong n[2];
    sink_printf(sink, "dump-begin %llu\n", WS_(now)());
-   dump_pages(sink, False, n);
+   dump_pages(sink, False, WS_(out_stacks)(), n);
    sink_printf(sink, "dump-end %llu %llu\n", n[WS_Insn], n[WS_Data]);
 }
 
@@ -274,7 +280,7 @@ void WS_(dump_to_monitor)(void)
                    sizes[WS_Data]);
    VG_(gdb_printf)("  (pages of %u bytes; t is when the epoch of the "
                    "page's last access began)\n", WS_(clo_pagesize));
-   dump_pages(&sink, True, n);
+   dump_pages(&sink, True, NULL, n);
    sink_drain(&sink);
 }
 
@@ -318,6 +324,11 @@ static const HChar* bad_file_name(const HChar* name)
    return NULL;
 }
 
+static void put_stack_line(const HChar* line, void* opaque)
+{
+   sink_printf(opaque, "%s\n", line);
+}
+
 /* "ws dump <file>": the block, with a small header, in a file of its
    own.  Returns False (having said why) if the file cannot be made. */
 Bool WS_(dump_to_file)(const HChar* name)
@@ -326,6 +337,7 @@ Bool WS_(dump_to_file)(const HChar* name)
    HChar* path;
    SysRes sres;
    Sink   sink;
+   WS_StackFile stacks = { NULL, 1, put_stack_line, &sink };
    ULong  n[2];
    if (why != NULL) {
       VG_(gdb_printf)("ws dump: cannot use the file name '%s': %s\n",
@@ -360,9 +372,10 @@ Bool WS_(dump_to_file)(const HChar* name)
    sink_printf(&sink, "tau: %llu\n", WS_(clo_tau));
    sink_printf(&sink, "pagesize: %u\n", WS_(clo_pagesize));
    sink_printf(&sink, "dump-begin %llu\n", WS_(now)());
-   dump_pages(&sink, False, n);
+   dump_pages(&sink, False, &stacks, n);
    sink_printf(&sink, "dump-end %llu %llu\n", n[WS_Insn], n[WS_Data]);
    sink_drain(&sink);
+   WS_(stack_file_forget)(&stacks);
    VG_(close)(sink.fd);
    if (sink.failed) {
       VG_(gdb_printf)("ws dump: writing '%s' failed; the file is "

@@ -53,6 +53,7 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_execontext.h"
+#include "pub_tool_hashtable.h"
 
 #define WS_(str)    VGAPPEND(vgWS_,str)
 
@@ -426,10 +427,24 @@ void WS_(post_syscall)(ThreadId tid, UInt syscallno, UWord* args,
 /*--- Call stacks and locations (ws_stacks.c)              ---*/
 /*------------------------------------------------------------*/
 
-/* Stack ids in the output file: a stack is written as a "stack" block
-   the first time it is referred to (so call this before starting the
-   line that refers to it; never while a line is half built).  Returns
-   the id, unique in the current output file. */
+/* A file that stack blocks are written into, and the stacks it holds:
+   the output file, or a dump file, which names its own.  |put| writes
+   one whole line (without its newline). */
+typedef struct {
+   VgHashTable* written;        /* ECU -> id; NULL: none yet */
+   UInt         next_id;
+   void       (*put)(const HChar* line, void* opaque);
+   void*        opaque;
+} WS_StackFile;
+/* Stack ids in |sf|: a stack is written as a "stack" block the first
+   time it is referred to (so call this before starting the line that
+   refers to it; never while a line is half built).  Returns the id,
+   unique in that file. */
+UInt WS_(stack_id)(WS_StackFile* sf, ExeContext* ec);
+/* Forgets what |sf| holds (its file was closed or started afresh). */
+void WS_(stack_file_forget)(WS_StackFile* sf);
+/* The output file's, and WS_(stack_id) for it. */
+WS_StackFile* WS_(out_stacks)(void);
 UInt WS_(out_stack)(ExeContext* ec);
 /* Appends " <ip> <location> <function>" for code address |ip| to the
    line being built (docs/output-format.md, "Stacks"). */
@@ -441,8 +456,6 @@ void WS_(where_text)(Addr ip, HChar* buf, SizeT size);
 /* The same for the gdb/vgdb output, and whole stacks there. */
 void WS_(monitor_where)(Addr ip);
 void WS_(monitor_stack)(ExeContext* ec, const HChar* indent);
-/* After fork: the child's file has no stack blocks yet. */
-void WS_(stacks_forget_written)(void);
 
 /*------------------------------------------------------------*/
 /*--- Peaks (ws_peaks.c)                                   ---*/
@@ -508,9 +521,9 @@ void WS_(out_owner_line)(const HChar* prefix, const WS_Owner* o,
                          Bool with_block);
 void WS_(monitor_owner)(const WS_Owner* o);
 /* |o| as the output grammar spells it, into |buf| (a heap owner's
-   stack is written to the output file first, if it is not there). */
-void WS_(owner_text)(const WS_Owner* o, Bool with_block, HChar* buf,
-                     SizeT size);
+   stack is written to |stacks| first, if it is not there). */
+void WS_(owner_text)(const WS_Owner* o, Bool with_block,
+                     WS_StackFile* stacks, HChar* buf, SizeT size);
 /* The "owner" lines of peak |n|: the data window by owner. */
 void WS_(out_breakdown)(ULong n);
 

@@ -305,7 +305,7 @@ void WS_(out_after_fork)(ThreadId tid)
 {
    HChar* name = VG_(expand_file_name)("--ws-file", WS_(clo_file));
    buf_used = buf_lines = 0;
-   WS_(stacks_forget_written)();
+   WS_(stack_file_forget)(WS_(out_stacks)());
    if (out_fd >= 0)
       VG_(close)(out_fd);
    out_fd = -1;

@@ -157,17 +157,17 @@ static SizeT tidy_name(const HChar* s, HChar* buf, SizeT size)
    return i;
 }
 
-void WS_(owner_text)(const WS_Owner* o, Bool with_block, HChar* buf,
-                     SizeT size)
+void WS_(owner_text)(const WS_Owner* o, Bool with_block,
+                     WS_StackFile* stacks, HChar* buf, SizeT size)
 {
    SizeT n;
    switch (o->kind) {
    case WS_OwnHeap:
       if (with_block)
-         VG_(snprintf)(buf, size, "heap %u %#lx %lu", WS_(out_stack)(o->site),
-                       o->block, o->size);
+         VG_(snprintf)(buf, size, "heap %u %#lx %lu",
+                       WS_(stack_id)(stacks, o->site), o->block, o->size);
       else
-         VG_(snprintf)(buf, size, "heap %u", WS_(out_stack)(o->site));
+         VG_(snprintf)(buf, size, "heap %u", WS_(stack_id)(stacks, o->site));
       return;
    case WS_OwnGlobal:
    case WS_OwnFile:
@@ -198,7 +198,8 @@ void WS_(out_owner_line)(const HChar* prefix, const WS_Owner* o,
                          Bool with_block)
 {
    HChar text[WS_OWNER_TEXT_MAX];
-   WS_(owner_text)(o, with_block, text, sizeof text);   /* stacks first */
+   /* the stack block, if any, first */
+   WS_(owner_text)(o, with_block, WS_(out_stacks)(), text, sizeof text);
    WS_(out_printf)("%s %s", prefix, text);
    WS_(out_end_line)();
 }

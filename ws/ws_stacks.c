@@ -192,25 +192,28 @@ static void collect_ip(UInt i, DiEpoch ep, Addr ip, void* opaque)
 /*--- The output file                                      ---*/
 /*------------------------------------------------------------*/
 
-/* Stacks written into the current output file: ECU -> id. */
+/* A stack's id in a file: ECU -> id. */
 typedef struct {
    VgHashNode top;      /* key: the ExeContext's ECU */
    UInt       id;
 } WrittenStack;
 
-static VgHashTable* written = NULL;
-static UInt         next_stack_id = 1;
+typedef struct {
+   WS_StackFile* sf;
+   HChar         line[WS_TEXT_MAX];
+} LevelLine;
 
-static void out_level(Addr ip, const Level* l, void* opaque)
+static void put_level(Addr ip, const Level* l, void* opaque)
 {
+   LevelLine* ll = opaque;
    HChar loc[WS_LOCATION_MAX];
    format_location(l, loc);
-   WS_(out_printf)("%s 0x%lx %s %s", l->inlined ? "inline" : "frame", ip,
-                   loc, l->function);
-   WS_(out_end_line)();
+   VG_(snprintf)(ll->line, sizeof ll->line, "%s 0x%lx %s %s",
+                 l->inlined ? "inline" : "frame", ip, loc, l->function);
+   ll->sf->put(ll->line, ll->sf->opaque);
 }
 
-UInt WS_(out_stack)(ExeContext* ec)
+UInt WS_(stack_id)(WS_StackFile* sf, ExeContext* ec)
 {
    UInt          ecu = VG_(get_ECU_from_ExeContext)(ec);
    DiEpoch       ep = VG_(get_ExeContext_epoch)(ec);
@@ -218,10 +221,13 @@ UInt WS_(out_stack)(ExeContext* ec)
    Frames        f = { ips, 0 };
    UInt          lines = 0, i;
    WrittenStack* w;
+   LevelLine     ll;
 
-   if (written == NULL)
-      written = VG_(HT_construct)("ws.stacks.written");
-   w = VG_(HT_lookup)(written, ecu);
+   if (sf->written == NULL) {
+      sf->written = VG_(HT_construct)("ws.stacks.written");
+      sf->next_id = 1;
+   }
+   w = VG_(HT_lookup)(sf->written, ecu);
    if (w != NULL)
       return w->id;
 
@@ -230,14 +236,40 @@ UInt WS_(out_stack)(ExeContext* ec)
       lines += count_levels(ep, f.ips[i]);
    w = VG_(malloc)("ws.stacks.node", sizeof *w);
    w->top.key = ecu;
-   w->id = next_stack_id++;
-   VG_(HT_add_node)(written, w);
+   w->id = sf->next_id++;
+   VG_(HT_add_node)(sf->written, w);
 
-   WS_(out_printf)("stack %u %u", w->id, lines);
-   WS_(out_end_line)();
+   ll.sf = sf;
+   VG_(snprintf)(ll.line, sizeof ll.line, "stack %u %u", w->id, lines);
+   sf->put(ll.line, sf->opaque);
    for (i = 0; i < f.n; i++)
-      for_each_level(ep, f.ips[i], False, out_level, NULL);
+      for_each_level(ep, f.ips[i], False, put_level, &ll);
    return w->id;
+}
+
+void WS_(stack_file_forget)(WS_StackFile* sf)
+{
+   if (sf->written != NULL)
+      VG_(HT_destruct)(sf->written, VG_(free));
+   sf->written = NULL;
+}
+
+static void put_output_line(const HChar* line, void* opaque)
+{
+   WS_(out_printf)("%s", line);
+   WS_(out_end_line)();
+}
+
+static WS_StackFile output_stacks = { NULL, 1, put_output_line, NULL };
+
+WS_StackFile* WS_(out_stacks)(void)
+{
+   return &output_stacks;
+}
+
+UInt WS_(out_stack)(ExeContext* ec)
+{
+   return WS_(stack_id)(&output_stacks, ec);
 }
 
 typedef struct {
@@ -265,14 +297,6 @@ void WS_(out_where)(Addr ip)
    HChar text[WS_TEXT_MAX];
    WS_(where_text)(ip, text, sizeof text);
    WS_(out_printf)(" %s", text);
-}
-
-void WS_(stacks_forget_written)(void)
-{
-   if (written != NULL)
-      VG_(HT_destruct)(written, VG_(free));
-   written = NULL;
-   next_stack_id = 1;
 }
 
 /*------------------------------------------------------------*/
