@@ -324,11 +324,6 @@ static const HChar* bad_file_name(const HChar* name)
    return NULL;
 }
 
-static void put_stack_line(const HChar* line, void* opaque)
-{
-   sink_printf(opaque, "%s\n", line);
-}
-
 /* "ws dump <file>": the block, with a small header, in a file of its
    own.  Returns False (having said why) if the file cannot be made. */
 Bool WS_(dump_to_file)(const HChar* name)
@@ -337,7 +332,7 @@ Bool WS_(dump_to_file)(const HChar* name)
    HChar* path;
    SysRes sres;
    Sink   sink;
-   WS_StackFile stacks = { NULL, 1, put_stack_line, &sink };
+   WS_StackFile stacks = { NULL, 1, sink_put, &sink };
    ULong  n[2];
    if (why != NULL) {
       VG_(gdb_printf)("ws dump: cannot use the file name '%s': %s\n",

@@ -428,12 +428,12 @@ void WS_(post_syscall)(ThreadId tid, UInt syscallno, UWord* args,
 /*------------------------------------------------------------*/
 
 /* A file that stack blocks are written into, and the stacks it holds:
-   the output file, or a dump file, which names its own.  |put| writes
-   one whole line (without its newline). */
+   the output file, or a dump file, which names its own.  The blocks'
+   text goes through |put_char|, newlines included. */
 typedef struct {
    VgHashTable* written;        /* ECU -> id; NULL: none yet */
-   UInt         next_id;
-   void       (*put)(const HChar* line, void* opaque);
+   UInt         next_id;        /* from 1 */
+   void       (*put_char)(HChar c, void* opaque);
    void*        opaque;
 } WS_StackFile;
 /* Stack ids in |sf|: a stack is written as a "stack" block the first
@@ -547,6 +547,9 @@ void WS_(out_header)(void);
 void WS_(out_printf)(const HChar* format, ...) PRINTF_CHECK(1, 2);
 /* Ends a record; whole records are what reach the file. */
 void WS_(out_end_line)(void);
+/* One character of the output file, for VG_(vcbprintf); '\n' ends the
+   line as WS_(out_end_line) does. */
+void WS_(out_put_char)(HChar c, void* opaque);
 void WS_(out_event)(const HChar* format, ...) PRINTF_CHECK(1, 2);
 void WS_(out_maybe_flush)(void);
 /* Writes every complete record out now. */

@@ -113,6 +113,14 @@ void WS_(out_end_line)(void)
    buf_lines = buf_used;
 }
 
+void WS_(out_put_char)(HChar c, void* opaque)
+{
+   if (c == '\n')
+      WS_(out_end_line)();
+   else
+      put_char(c, opaque);
+}
+
 void WS_(out_flush)(void)
 {
    if (buf_lines > 0)

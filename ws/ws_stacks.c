@@ -189,7 +189,7 @@ static void collect_ip(UInt i, DiEpoch ep, Addr ip, void* opaque)
 }
 
 /*------------------------------------------------------------*/
-/*--- The output file                                      ---*/
+/*--- Stack blocks in the output file and dump files       ---*/
 /*------------------------------------------------------------*/
 
 /* A stack's id in a file: ECU -> id. */
@@ -198,19 +198,22 @@ typedef struct {
    UInt       id;
 } WrittenStack;
 
-typedef struct {
-   WS_StackFile* sf;
-   HChar         line[WS_TEXT_MAX];
-} LevelLine;
+static void sf_printf(WS_StackFile* sf, const HChar* format, ...)
+   PRINTF_CHECK(2, 3);
+static void sf_printf(WS_StackFile* sf, const HChar* format, ...)
+{
+   va_list vargs;
+   va_start(vargs, format);
+   VG_(vcbprintf)(sf->put_char, sf->opaque, format, vargs);
+   va_end(vargs);
+}
 
 static void put_level(Addr ip, const Level* l, void* opaque)
 {
-   LevelLine* ll = opaque;
    HChar loc[WS_LOCATION_MAX];
    format_location(l, loc);
-   VG_(snprintf)(ll->line, sizeof ll->line, "%s 0x%lx %s %s",
-                 l->inlined ? "inline" : "frame", ip, loc, l->function);
-   ll->sf->put(ll->line, ll->sf->opaque);
+   sf_printf(opaque, "%s 0x%lx %s %s\n", l->inlined ? "inline" : "frame",
+             ip, loc, l->function);
 }
 
 UInt WS_(stack_id)(WS_StackFile* sf, ExeContext* ec)
@@ -221,12 +224,9 @@ UInt WS_(stack_id)(WS_StackFile* sf, ExeContext* ec)
    Frames        f = { ips, 0 };
    UInt          lines = 0, i;
    WrittenStack* w;
-   LevelLine     ll;
 
-   if (sf->written == NULL) {
+   if (sf->written == NULL)
       sf->written = VG_(HT_construct)("ws.stacks.written");
-      sf->next_id = 1;
-   }
    w = VG_(HT_lookup)(sf->written, ecu);
    if (w != NULL)
       return w->id;
@@ -239,11 +239,9 @@ UInt WS_(stack_id)(WS_StackFile* sf, ExeContext* ec)
    w->id = sf->next_id++;
    VG_(HT_add_node)(sf->written, w);
 
-   ll.sf = sf;
-   VG_(snprintf)(ll.line, sizeof ll.line, "stack %u %u", w->id, lines);
-   sf->put(ll.line, sf->opaque);
+   sf_printf(sf, "stack %u %u\n", w->id, lines);
    for (i = 0; i < f.n; i++)
-      for_each_level(ep, f.ips[i], False, put_level, &ll);
+      for_each_level(ep, f.ips[i], False, put_level, sf);
    return w->id;
 }
 
@@ -252,15 +250,10 @@ void WS_(stack_file_forget)(WS_StackFile* sf)
    if (sf->written != NULL)
       VG_(HT_destruct)(sf->written, VG_(free));
    sf->written = NULL;
+   sf->next_id = 1;
 }
 
-static void put_output_line(const HChar* line, void* opaque)
-{
-   WS_(out_printf)("%s", line);
-   WS_(out_end_line)();
-}
-
-static WS_StackFile output_stacks = { NULL, 1, put_output_line, NULL };
+static WS_StackFile output_stacks = { NULL, 1, WS_(out_put_char), NULL };
 
 WS_StackFile* WS_(out_stacks)(void)
 {
