@@ -20,10 +20,12 @@ import subprocess
 import pytest
 
 import ctl_util
+import oracle
 import wslib
 
 PAGE = 4096
 T = 100000
+SB = oracle.SB_MAX      # instructions in a superblock, at most
 MACROS = wslib.prog("ctl_macros")
 BAD = wslib.prog("ctl_bad")
 
@@ -355,15 +357,15 @@ def test_vgdb_set_every_tau_and_v_clo(server):
     after = [s for s in out.samples if t0 < s.t <= t1]
     assert len(after) >= 3, wslib.show(out.samples)
     for k, s in enumerate(after, t0 // 20000 + 1):
-        assert k * 20000 <= s.t < k * 20000 + 50, wslib.show(after)
+        assert k * 20000 <= s.t < k * 20000 + SB, wslib.show(after)
     inside = [s for s in after if s.insn == 1]
     assert len(inside) >= 2, wslib.show(after)
     for s in inside:
-        assert (5000 - 50) // 25 <= s.data <= (5000 + 50) // 25 + 1, \
+        assert (5000 - SB) // 25 <= s.data <= (5000 + SB) // 25 + 1, \
             wslib.show(after)
     for s in out.samples:
         if s.t > t1:
-            assert s.t % 40000 < 50, wslib.show(out.samples)
+            assert s.t % 40000 < SB, wslib.show(out.samples)
 
 
 def test_vgdb_stop_start_mark(server):

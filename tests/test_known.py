@@ -18,6 +18,7 @@ program takes about 130000 instructions under Valgrind (2 samples).
 
 import pytest
 
+import oracle
 import wslib
 
 T = 100000
@@ -129,16 +130,16 @@ def test_phases_tau_3T(ws):
 # sweep takes 419,844 instructions, longer than any window below, so a
 # window of length L inside the loop holds floor(L/E) or floor(L/E) + 1
 # pages (no page twice).  ws's window for a sample at t >= k*T starts at the
-# first superblock boundary s >= k*T - tau, s < k*T - tau + 50, and t <
-# k*T + 50, so L lies in (tau - 50, tau + 50): the count lies in
-# [floor((tau - 50)/E), floor((tau + 50)/E) + 1].
+# first superblock boundary s >= k*T - tau, s < k*T - tau + 60, and t <
+# k*T + 60 (oracle.SB_MAX), so L lies in (tau - 60, tau + 60): the count
+# lies in [floor((tau - 60)/E), floor((tau + 60)/E) + 1].
 SWEEP = [P("touch"), "2048", "st,0,2048,4096,100,3000000"]
 E_SWEEP = per_element(100)
 
 
 def _rate_check(out, tau, min_inside):
-    lo = (tau - 50) // E_SWEEP
-    hi = (tau + 50) // E_SWEEP + 1
+    lo = (tau - oracle.SB_MAX) // E_SWEEP
+    hi = (tau + oracle.SB_MAX) // E_SWEEP + 1
     ins = inside(out.samples)
     assert len(ins) >= min_inside, wslib.show(out.samples)
     bad = [s for s in ins if not lo <= s.data <= hi]

@@ -13,13 +13,13 @@ sample.
 
 Tolerance.  ws takes the k-th sample at the first superblock boundary
 t >= k*T and starts its window at the first superblock boundary s >= k*T -
-tau, so its window is (s, t] with k*T - tau <= s < k*T - tau + 50 (a
-superblock holds at most 50 instructions, VEX's default
---vex-guest-max-insns).  Working sets grow as the window starts earlier, so
-ws's count must lie in [lo, hi] where lo counts the pages last touched in
-(k*T - tau + 50, t] and hi those in (k*T - tau, t]; the oracle computes both
-at ws's own t.  hi - lo is the number of pages whose last touch falls in
-those 50 instructions: 0 to 2 in the runs below (run with -s to see the
+tau, so its window is (s, t] with k*T - tau <= s < k*T - tau + 60 (a
+superblock holds at most 60 instructions, VEX's default
+--vex-guest-max-insns: oracle.SB_MAX).  Working sets grow as the window
+starts earlier, so ws's count must lie in [lo, hi] where lo counts the pages
+last touched in (k*T - tau + 60, t] and hi those in (k*T - tau, t]; the
+oracle computes both at ws's own t.  hi - lo is the number of pages whose
+last touch falls in those 60 instructions: 0 to 2 in the runs below (run with -s to see the
 widest gap and the largest difference from the exact window).  The bounds
 are exact: no page more is allowed, and nothing is widened to let a
 mismatch pass.  Memory accessed by system calls is invisible to lackey, so

@@ -59,6 +59,7 @@ import subprocess
 import pytest
 
 import ctl_util
+import oracle
 import wslib
 
 PAGE = 4096
@@ -68,9 +69,6 @@ def P(name):
     return wslib.prog(name)
 
 
-# A superblock holds at most 60 guest instructions (VEX's
-# guest_max_insns), so a sample is at most 59 instructions late.
-SB_MAX = 60
 
 
 def none_run(argv, *options, cwd=None):
@@ -112,13 +110,14 @@ def test_every_1(ws, argv, opts):
     assert n == out.nsamples == run.summary["samples"]
     assert n == stats_boundaries(run.stderr)
     gaps = [b.t - a.t for a, b in zip(out.samples, out.samples[1:])]
-    assert 1 <= min(gaps) and max(gaps) <= SB_MAX, (min(gaps), max(gaps))
+    assert 1 <= min(gaps) and max(gaps) <= oracle.SB_MAX, (min(gaps),
+                                                          max(gaps))
     for s, gap in zip(out.samples[1:], gaps):
         if gap > 1:
             assert (s.insn, s.data) == (0, 0), s
         else:
             assert 1 <= s.insn <= 2 and s.data <= 2, s
-    assert out.samples[0].t <= SB_MAX
+    assert out.samples[0].t <= oracle.SB_MAX
     # totals are distinct pages ever touched: T does not change them
     other = ws(argv, *opts).check_ok().output
     assert other.summary["insn"][2] == out.summary["insn"][2]
@@ -172,7 +171,7 @@ def test_jit_smc(ws, tmp_path):
         assert "smc %d\n" % (20000 * 20001 // 2) in stdout
         wslib.check_trailer(run)
         out = run.output
-        wslib.check_sample_times(out, SB_MAX)
+        wslib.check_sample_times(out)
         windows = phase_windows(out)
         want = dict(JIT_PHASES, jit1=(k1, 0), jit2=(k2, 0))
         assert sorted(windows) == sorted(want)
@@ -401,7 +400,7 @@ def test_raw_clone(ws):
     assert (run.returncode, run.stdout) == (rc, stdout), run.stderr[-3000:]
     wslib.check_trailer(run)
     out = run.output
-    wslib.check_sample_times(out, SB_MAX)
+    wslib.check_sample_times(out)
     ev = [(e.kind, e.args[0]) for e in out.events]
     assert ev == [("thread-start", "1"), ("thread-start", "2"),
                   ("thread-exit", "2"), ("thread-exit", "1")], ev
@@ -446,7 +445,7 @@ def test_no_symbols(ws, tmp_path):
         assert rc == int(argv[-1])
         wslib.check_trailer(run)
         out = run.output
-        wslib.check_sample_times(out, SB_MAX)
+        wslib.check_sample_times(out)
         # each loop runs ~500,000 instructions: 4 windows inside it
         for data, insn in pattern:
             inside = [s for s in out.samples if (s.insn, s.data)
@@ -484,7 +483,7 @@ def test_cxx_exceptions(ws, tmp_path):
         assert (run.returncode, run.stdout) == (rc, stdout), run.stderr
         wslib.check_trailer(run)
         out = run.output
-        wslib.check_sample_times(out, SB_MAX)
+        wslib.check_sample_times(out)
         inside = [s for s in out.samples if s.insn == 1]
         assert len(inside) >= 3 and {s.data for s in inside} == {10}, \
             wslib.show(out.samples)
@@ -508,7 +507,7 @@ def test_steering_never_skips_a_sample(ws, mode, n):
     run = ws([P("rel_race"), mode, str(n)], "--ws-every=%d" % RACE_T)
     wslib.check_trailer(run)
     out = run.output
-    wslib.check_sample_times(out, SB_MAX)
+    wslib.check_sample_times(out)
     kinds = [e.kind for e in out.events]
     if mode == "tau":
         sets = [e.args for e in out.events if e.kind == "set"]
@@ -617,7 +616,7 @@ def test_200_commands_under_load(busy_factory):
     run = b.finish()
     wslib.check_trailer(run)
     out = run.output
-    wslib.check_sample_times(out, SB_MAX)
+    wslib.check_sample_times(out)
     t_end = out.events[-1].t
     assert t_end // T - 1 <= len(out.samples) <= t_end // T
     assert len(out.samples) >= 20, "the program hardly ran"
@@ -691,7 +690,7 @@ def test_gdb_attach_detach_attach(busy_factory):
     assert seen[0]["time"] < seen[1]["time"] < seen[2]["time"]
     run = b.finish()
     wslib.check_trailer(run)
-    wslib.check_sample_times(run.output, SB_MAX)
+    wslib.check_sample_times(run.output)
     inside = [s for s in run.output.samples if s.insn == 1]
     assert len(inside) >= 20 and {s.data for s in inside} == {50}
 
@@ -712,7 +711,7 @@ def test_commands_racing_stop_start(busy_factory):
     run = b.finish()
     wslib.check_trailer(run)
     out = run.output
-    wslib.check_sample_times(out, SB_MAX)
+    wslib.check_sample_times(out)
     kinds = [e.kind for e in out.events if e.kind in ("start", "stop")]
     assert len(kinds) > 100
     assert kinds == ["stop", "start"] * (len(kinds) // 2)

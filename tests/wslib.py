@@ -16,6 +16,8 @@ import re
 import subprocess
 import tempfile
 
+import oracle
+
 TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
 TOP_SRCDIR = os.environ.get("WS_TOP_SRCDIR") or os.path.dirname(TESTS_DIR)
 TOP_BUILDDIR = os.environ.get("WS_TOP_BUILDDIR") or TOP_SRCDIR
@@ -903,7 +905,7 @@ def run_ws(argv, options=(), *, tmpdir=None, out_path=None, timeout=300,
 # ----------------------------------------------------------------------
 # Checks shared by several tests
 
-def check_sample_times(out, sb_max=50):
+def check_sample_times(out, sb_max=oracle.SB_MAX):
     """Samples in instruction time: the k-th sample (k = 1, 2, ...) is taken
     at the first superblock boundary at or after k*T, never early, and a
     superblock holds at most sb_max instructions."""
