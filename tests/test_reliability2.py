@@ -69,8 +69,6 @@ def P(name):
     return wslib.prog(name)
 
 
-
-
 def none_run(argv, *options, cwd=None):
     """argv under --tool=none: (status, stdout)."""
     wslib.require_built(argv[0])
