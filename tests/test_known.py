@@ -215,9 +215,17 @@ def test_instruction_straddles_pages(ws):
     """A loop whose jmp instruction starts 2 bytes before the end of the
     loop's page: 2 instruction pages (1 if straddling is ignored), no data.
     1,000,000 iterations of 3 instructions: 30 samples."""
-    out = ws([P("codepages"), "straddle", "1000000"]).output
+    out = ws([P("codepages"), "straddle", "1000000"],
+             "--ws-list-pages=yes").output
     value, n = longest_run(out.samples)
     assert value == (2, 0) and n >= 27, (value, n, wslib.show(out.samples))
+    # the loop's page counts its 3 instructions a pass; the next page, no
+    # instruction starting there, is first reached by the jmp, whose
+    # address is where it was first touched (not the page's first byte)
+    loop = [a for a, (n, _) in out.pages["insn"].items() if n == 3000000]
+    assert len(loop) == 1, out.pages["insn"]
+    accesses, where = out.pages["insn"][loop[0] + 4096]
+    assert (accesses, where.ip) == (0, loop[0] + 4094)
 
 
 def test_code_read_as_data(ws):

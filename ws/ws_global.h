@@ -287,6 +287,8 @@ const WS_SizedMiss* WS_(data_miss_of_size)(UInt size);
 VG_REGPARM(1) void WS_(insn_miss)(Addr a);
 /* The same, for the page of the guest's instruction pointer. */
 void WS_(insn_miss_at_ip)(void);
+/* The page after |ip|'s, which the instruction at |ip| reaches into. */
+VG_REGPARM(1) void WS_(insn_miss_straddling)(Addr ip);
 /* Marks pages [a, a+len) as unmapped. */
 void  WS_(unmapped)(Addr a, SizeT len);
 /* The current time in the user's time unit. */

@@ -493,21 +493,22 @@ static void check_code_page(SBState* s, Addr page, Bool counts)
          s->n_code_pages++;
          slot = WS_(pt_slot)(&WS_(tables)[WS_Insn], page);
          WS_(counters).insn_checks++;
-         /* The helper needs an address in the page, the instruction's
-            own when it starts there (the first touch's location): the
-            guest's instruction pointer when that is known to hold it
-            (always at the superblock's first instruction), which
-            leaves no argument to set up. */
-         if (page == s->ip >> WS_(page_shift) && s->ip_known
-             && s->guest_ip == s->ip)
+         /* The helper finds the page from the instruction's address
+            (the first touch's location): in the guest's instruction
+            pointer when that is known to hold it (always at the
+            superblock's first instruction), which leaves no argument
+            to set up; for the page an instruction straddles into, the
+            page after its own. */
+         if (page != s->ip >> WS_(page_shift))
+            call_if(s, stale(s, c64((Addr)slot)), "ws_insn_miss_straddling",
+                    WS_(insn_miss_straddling), 1,
+                    mkIRExprVec_1(mkIRExpr_HWord(s->ip)));
+         else if (s->ip_known && s->guest_ip == s->ip)
             call_if(s, stale(s, c64((Addr)slot)), "ws_insn_miss_at_ip",
                     WS_(insn_miss_at_ip), 0, mkIRExprVec_0());
          else
             call_if(s, stale(s, c64((Addr)slot)), "ws_insn_miss",
-                    WS_(insn_miss), 1,
-                    mkIRExprVec_1(mkIRExpr_HWord(
-                       page == s->ip >> WS_(page_shift)
-                          ? s->ip : page << WS_(page_shift))));
+                    WS_(insn_miss), 1, mkIRExprVec_1(mkIRExpr_HWord(s->ip)));
       }
    }
    if (counts)

@@ -514,6 +514,12 @@ void WS_(insn_miss_at_ip)(void)
    WS_(insn_miss)(guest_ip());
 }
 
+VG_REGPARM(1) void WS_(insn_miss_straddling)(Addr ip)
+{
+   WS_(counters).insn_misses++;
+   touch_page(WS_Insn, (ip >> WS_(page_shift)) + 1, ip);
+}
+
 static void mark_dead(Stamp* slot, Addr page, void* opaque)
 {
    if (*slot != WS_STAMP_NEVER)
