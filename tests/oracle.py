@@ -51,6 +51,7 @@ and stores by helper-implemented instructions (dirty helpers), atomics
 (CAS), and guarded loads and stores, each as L, S or M lines.
 """
 
+import collections
 import os
 import re
 import subprocess
@@ -99,6 +100,12 @@ class OracleResult:
         # with accesses=True: {"insn": {page: n}, "data": {page: n}}, the
         # accesses to each page as ws counts them (see compute())
         self.accesses = accesses
+        # with accesses=True: {"insn": {page: ip}, "data": {page: ip}},
+        # the instruction that first touched each page, and for data
+        # {page: {ip, ...}}, the instructions run in the SB_MAX
+        # instructions up to and including that one
+        self.first = None
+        self.first_recent = None
 
 
 def _span(text, shift):
@@ -181,7 +188,9 @@ def compute(lines, times, tau, pagesize, every, accesses=False):
     accesses=True also counts the accesses to each page the way ws's hot
     pages do: an instruction is one access to the page of its first byte;
     a load or a store (L, S) one access and a modify (M, a load and a store
-    of the same bytes) two, to the page of the access's last byte."""
+    of the same bytes) two, to the page of the access's last byte; and
+    notes the first instruction to touch each page (by any of its bytes,
+    for code as for data)."""
     if pagesize <= 0 or pagesize & (pagesize - 1):
         raise ValueError("pagesize must be a power of two")
     shift = pagesize.bit_length() - 1
@@ -203,6 +212,9 @@ def compute(lines, times, tau, pagesize, every, accesses=False):
     next_t = times[0] if times else -1
     icounts = {} if accesses else None
     dcounts = {} if accesses else None
+    ifirst, dfirst, drecent = {}, {}, {}
+    recent = collections.deque(maxlen=SB_MAX)
+    ip = None
 
     def take(t):
         k = t // every
@@ -228,8 +240,13 @@ def compute(lines, times, tau, pagesize, every, accesses=False):
                     raise LackeyError("bad trace line %r" % line)
                 span = icache[line] = _span(line[3:], shift)
             if icounts is not None:
+                ip = int(line[3:line.index(",")], 16)
+                recent.append(ip)
                 p = span if span.__class__ is int else span[0]
                 icounts[p] = icounts.get(p, 0) + 1
+                for p in ((span,) if span.__class__ is int else span):
+                    if p not in ifirst:
+                        ifirst[p] = ip
             if span.__class__ is int:
                 insn_last[span] = icount
                 if span not in ilive:
@@ -255,6 +272,10 @@ def compute(lines, times, tau, pagesize, every, accesses=False):
             if dcounts is not None:
                 p = span if span.__class__ is int else span[-1]
                 dcounts[p] = dcounts.get(p, 0) + (2 if line[1] == "M" else 1)
+                for p in ((span,) if span.__class__ is int else span):
+                    if p not in dfirst:
+                        dfirst[p] = ip
+                        drecent[p] = set(recent)
             if span.__class__ is int:
                 data_last[span] = icount
                 if span not in dlive:
@@ -280,9 +301,13 @@ def compute(lines, times, tau, pagesize, every, accesses=False):
         raise LackeyError(
             "sample time %d lies beyond the end of the trace (%d instructions)"
             % (times[ti], icount))
-    return OracleResult(out, icount, itotal, dtotal, nlines,
-                        {"insn": icounts, "data": dcounts}
-                        if accesses else None)
+    result = OracleResult(out, icount, itotal, dtotal, nlines,
+                          {"insn": icounts, "data": dcounts}
+                          if accesses else None)
+    if accesses:
+        result.first = {"insn": ifirst, "data": dfirst}
+        result.first_recent = drecent
+    return result
 
 
 def lackey_command(vg_in_place, argv, log_fd, extra_options=()):

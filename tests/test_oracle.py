@@ -274,6 +274,7 @@ def test_ws_agrees_with_oracle(tmp_path, name):
     # with others off the same base address may be counted on the
     # neighbouring page when the group crosses a page boundary
     check_access_counts(name, out, res, pagesize)
+    check_first_touches(name, out, res, pagesize)
 
 
 def check_access_counts(name, out, res, pagesize):
@@ -317,3 +318,34 @@ def check_access_counts(name, out, res, pagesize):
         "counts differ away from the stack's top: %s"
         % {hex(p << shift): d for p, d in sorted(off.items())})
     assert moved <= 8, (moved, off)
+
+
+def check_first_touches(name, out, res, pagesize):
+    """Each page's first access (--ws-list-pages' ip): for code, the
+    first instruction any of whose bytes lie on the page, exactly.  For
+    data, the first instruction to access the page, or the instruction
+    where ws checked it together with that access: a group of accesses
+    off one base address is checked once, at its first access, which
+    touches every page of the group's range then; the group lies in one
+    exit-free stretch of a superblock, so that instruction ran among the
+    last SB_MAX before the access."""
+    shift = pagesize.bit_length() - 1
+    first = {k: {a >> shift: where.ip for a, (_, where)
+                 in out.pages[k].items()} for k in ("insn", "data")}
+    wrong = {hex(p << shift): (hex(ip), hex(res.first["insn"].get(p, 0)))
+             for p, ip in first["insn"].items()
+             if ip != res.first["insn"].get(p)}
+    assert not wrong, "code pages' first instructions (ws, lackey): %s" % wrong
+    exact = earlier = 0
+    for p, ip in first["data"].items():
+        if ip == res.first["data"].get(p):
+            exact += 1
+            continue
+        assert ip in res.first_recent.get(p, ()), (
+            "data page 0x%x: ws names 0x%x as its first access, lackey 0x%x, "
+            "which did not run shortly after it"
+            % (p << shift, ip, res.first["data"].get(p, 0)))
+        earlier += 1
+    print("%s: first accesses of %d code pages exact; of %d data pages, %d "
+          "exact, %d at the group's check just before"
+          % (name, len(first["insn"]), len(first["data"]), exact, earlier))
