@@ -158,10 +158,10 @@ static void sink_printf(Sink* s, const HChar* format, ...)
 
 typedef struct {
    Sink*   sink;
-   WS_StackFile* stacks;   /* where owners' stacks go (files only) */
+   WS_StackFile* stacks;   /* where owners' stacks go; NULL: the list
+                              for people, which names no stack by id */
    WS_Kind kind;
    Stamp   first;       /* the window's first epoch */
-   Bool    for_people;
    ULong   n;           /* pages listed */
 } DumpWalk;
 
@@ -185,7 +185,7 @@ static void dump_slot(Stamp* slot, Addr page, void* opaque)
    since = WS_(stamp_start_time)(*slot & WS_STAMP_MASK);
    if (w->kind == WS_Data)
       WS_(owner_of)(a, &owner);
-   if (w->for_people) {
+   if (w->stacks == NULL) {
       sink_printf(w->sink, "  %s 0x%016lx  last access at or after t=%llu, "
                   "%llu accesses, first at", kind_name[w->kind], a, since,
                   accesses);
@@ -220,9 +220,9 @@ static void write_owner_stack(Stamp* slot, Addr page, void* opaque)
 /* Lists the window's pages into |sink|; |n| gets the count per kind.
    The owners' stacks go to |stacks|: before the dump when that is the
    output file's, else (a dump file, which names its own) each in front
-   of the first dump-owner line that refers to it. */
-static void dump_pages(Sink* sink, Bool for_people, WS_StackFile* stacks,
-                       ULong n[2])
+   of the first dump-owner line that refers to it; NULL lists the pages
+   for people. */
+static void dump_pages(Sink* sink, WS_StackFile* stacks, ULong n[2])
 {
    Int  kind;
    Stamp first = WS_(window_first_stamp)();
@@ -236,7 +236,6 @@ static void dump_pages(Sink* sink, Bool for_people, WS_StackFile* stacks,
       w.stacks = stacks;
       w.kind = kind;
       w.first = first;
-      w.for_people = for_people;
       w.n = 0;
       WS_(pt_for_window)(&WS_(tables)[kind], first, dump_slot, &w);
       n[kind] = w.n;
@@ -248,7 +247,7 @@ static void dump_block(Sink* sink)
 {
    ULong n[2];
    sink_printf(sink, "dump-begin %llu\n", WS_(now)());
-   dump_pages(sink, False, WS_(out_stacks)(), n);
+   dump_pages(sink, WS_(out_stacks)(), n);
    sink_printf(sink, "dump-end %llu %llu\n", n[WS_Insn], n[WS_Data]);
 }
 
@@ -280,7 +279,7 @@ void WS_(dump_to_monitor)(void)
                    sizes[WS_Data]);
    VG_(gdb_printf)("  (pages of %u bytes; t is when the epoch of the "
                    "page's last access began)\n", WS_(clo_pagesize));
-   dump_pages(&sink, True, NULL, n);
+   dump_pages(&sink, NULL, n);
    sink_drain(&sink);
 }
 
@@ -367,7 +366,7 @@ Bool WS_(dump_to_file)(const HChar* name)
    sink_printf(&sink, "tau: %llu\n", WS_(clo_tau));
    sink_printf(&sink, "pagesize: %u\n", WS_(clo_pagesize));
    sink_printf(&sink, "dump-begin %llu\n", WS_(now)());
-   dump_pages(&sink, False, &stacks, n);
+   dump_pages(&sink, &stacks, n);
    sink_printf(&sink, "dump-end %llu %llu\n", n[WS_Insn], n[WS_Data]);
    sink_drain(&sink);
    WS_(stack_file_forget)(&stacks);
