@@ -234,30 +234,32 @@ def compute(lines, times, tau, pagesize, every, accesses=False):
                 ti += 1
                 next_t = times[ti] if ti < len(times) else -1
             icount += 1
-            span = icache.get(line)
-            if span is None:
+            cached = icache.get(line)
+            if cached is None:
                 if not line.startswith("I  "):
                     raise LackeyError("bad trace line %r" % line)
-                span = icache[line] = _span(line[3:], shift)
+                cached = icache[line] = (_span(line[3:], shift),
+                                         int(line[3:line.index(",")], 16))
+            span, ip = cached
             if icounts is not None:
-                ip = int(line[3:line.index(",")], 16)
                 recent.append(ip)
                 p = span if span.__class__ is int else span[0]
                 icounts[p] = icounts.get(p, 0) + 1
-                for p in ((span,) if span.__class__ is int else span):
-                    if p not in ifirst:
-                        ifirst[p] = ip
+            # a page's first touch of each life; setdefault keeps the
+            # first of all
             if span.__class__ is int:
                 insn_last[span] = icount
                 if span not in ilive:
                     ilive.add(span)
                     itotal += 1
+                    ifirst.setdefault(span, ip)
             else:
                 for p in span:
                     insn_last[p] = icount
                     if p not in ilive:
                         ilive.add(p)
                         itotal += 1
+                        ifirst.setdefault(p, ip)
         elif c == " ":
             key = line[3:]
             span = dcache.get(key)
@@ -272,21 +274,23 @@ def compute(lines, times, tau, pagesize, every, accesses=False):
             if dcounts is not None:
                 p = span if span.__class__ is int else span[-1]
                 dcounts[p] = dcounts.get(p, 0) + (2 if line[1] == "M" else 1)
-                for p in ((span,) if span.__class__ is int else span):
-                    if p not in dfirst:
-                        dfirst[p] = ip
-                        drecent[p] = set(recent)
             if span.__class__ is int:
                 data_last[span] = icount
                 if span not in dlive:
                     dlive.add(span)
                     dtotal += 1
+                    if span not in dfirst:
+                        dfirst[span] = ip
+                        drecent[span] = set(recent)
             else:
                 for p in span:
                     data_last[p] = icount
                     if p not in dlive:
                         dlive.add(p)
                         dtotal += 1
+                        if p not in dfirst:
+                            dfirst[p] = ip
+                            drecent[p] = set(recent)
         elif c == "=":
             continue
         elif c == "S" and line.startswith("SYSCALL"):

@@ -19,9 +19,9 @@ superblock holds at most 60 instructions, VEX's default
 starts earlier, so ws's count must lie in [lo, hi] where lo counts the pages
 last touched in (k*T - tau + 60, t] and hi those in (k*T - tau, t]; the
 oracle computes both at ws's own t.  hi - lo is the number of pages whose
-last touch falls in those 60 instructions: 0 to 2 in the runs below (run with -s to see the
-widest gap and the largest difference from the exact window).  The bounds
-are exact: no page more is allowed, and nothing is widened to let a
+last touch falls in those 60 instructions: 0 to 2 in the runs below (run
+with -s to see the widest gap and the largest difference from the exact
+window).  The bounds are exact: no page more is allowed, and nothing is widened to let a
 mismatch pass.  Memory accessed by system calls is invisible to lackey, so
 ws runs with --ws-syscalls=no.
 
