@@ -62,27 +62,29 @@ class FormatError(wslib.FormatError):
     pass
 
 
-def _read_stack(lines, i, where, stacks):
-    """A stack block at lines[i] (a dump file's own), into stacks;
-    returns the next index."""
-    m = wslib._STACK.match(lines[i])
-    sid, n = int(m.group(1)), int(m.group(2))
-    if sid in stacks:
-        raise FormatError("%s line %d: stack %d again" % (where, i + 1, sid))
-    body = lines[i + 1:i + 1 + n]
-    if len(body) != n or not all(wslib._FRAME.match(l) for l in body) \
-            or not body[-1].startswith("frame "):
-        raise FormatError("%s line %d: stack %d is not %d frame and inline "
-                          "lines ending in a frame" % (where, i + 1, sid, n))
-    stacks[sid] = body
-    return i + 1 + n
+def _read_stack(lines, i, stacks):
+    """A stack block at lines[i] (a dump file's own), into stacks, read
+    by wslib's reader of output files; returns the next index."""
+    out = wslib.WsOutput()
+    out.version, out.stacks = FORMAT_VERSION, stacks
+    reader = wslib._Reader(out)
+    reader.stack_begin(i + 1, lines[i])
+    i += 1
+    while reader.stack is not None:
+        if i == len(lines):
+            raise FormatError("dump file: the file ends inside stack %d"
+                              % reader.stack[0])
+        reader.stack_line(i + 1, lines[i])
+        i += 1
+    return i
 
 
 def _read_block(lines, i, where, stacks=None):
     """The dump block starting at lines[i]; returns (Dump, next index).
-    stacks: the stack blocks a dump file holds ({id: lines}), which
-    stand before the dump-owner line that first names them; None in an
-    output file, whose stacks stand outside its dump blocks."""
+    stacks: the stack blocks a dump file holds ({id: [Where, ...]}, as
+    wslib has an output file's), which stand before the dump-owner line
+    that first names them; None in an output file, whose stacks stand
+    outside its dump blocks."""
     m = _DUMP_BEGIN.match(lines[i])
     if not m:
         raise FormatError("%s line %d: expected 'dump-begin T', got %r"
@@ -111,7 +113,7 @@ def _read_block(lines, i, where, stacks=None):
             if kind == "data":
                 while (stacks is not None and i < len(lines)
                        and wslib._STACK.match(lines[i])):
-                    i = _read_stack(lines, i, where, stacks)
+                    i = _read_stack(lines, i, stacks)
                 m = _DUMP_OWNER.match(lines[i]) if i < len(lines) else None
                 if not m:
                     raise FormatError("%s line %d: a data page's dump-owner "
@@ -219,7 +221,7 @@ def read_output(path):
 
 def parse_dump_file(text):
     """A dump file: returns (header dict, Dump); the Dump's stacks are
-    the file's stack blocks, {id: [frame and inline lines]}."""
+    the file's stack blocks, {id: [Where, ...]} innermost first."""
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()

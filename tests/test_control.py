@@ -286,9 +286,10 @@ def test_vgdb_status_dump_series(server):
     assert heap and heap == set(d.stacks), (heap, d.stacks)
     callers = {}
     for sid in heap:
-        functions = [l.split(" ", 3)[3] for l in d.stacks[sid]]
-        assert functions[-1] == "main" and "ctl_server.c:" in \
-            d.stacks[sid][-1], d.stacks[sid]
+        functions = [w.function for w in d.stacks[sid]]
+        assert functions[-1] == "main" and \
+            d.stacks[sid][-1].location.startswith("ctl_server.c:"), \
+            d.stacks[sid]
         callers.update((f, sid) for f in ("printf", "fgets")
                        if f in functions)
     assert sorted(callers) == ["fgets", "printf"], d.stacks
