@@ -41,9 +41,16 @@ last touch lies in a window ending at t:
 Totals (distinct pages ever touched) count a page again when it is
 touched after being unmapped: lackey is run with --trace-syscalls=yes, whose
 lines come in the same stream in execution order, and a munmap or a brk
-that shrinks the heap ends the life of the pages entirely inside the range
-it gives back.  (The windows are not affected: a page touched before and
-after in one window counts once.)
+that shrinks the heap ends the life of the pages it gives back.  What is
+given back is the kernel's rule, not ws's: munmap(addr, len) succeeds only
+for a page-aligned addr and unmaps [addr, addr + len rounded up to the
+kernel's 4 KiB page) (as Valgrind's die_mem_munmap reports it); a brk
+shrink from old to new unmaps [new rounded up, old rounded up).  A page of
+ws's size (--ws-pagesize) dies when all of it lies in that range: for
+pages up to 4 KiB that is every page the kernel unmapped; a 2 MiB page
+partly unmapped lives on (docs/manual.md).  A failed munmap unmaps
+nothing.  (The windows are not affected: a page touched before and after
+in one window counts once.)
 
 Lackey does not see memory accessed by system calls on the program's
 behalf, so compare with ws run with --ws-syscalls=no.  It does see loads
@@ -139,6 +146,16 @@ _MUNMAP = re.compile(r"SYSCALL\[\d+,\d+\]\(\d+\) sys_munmap "
                      r"\( (0x[0-9a-f]+), (\d+) \)")
 _BRK = re.compile(r"SYSCALL\[\d+,\d+\]\(\d+\) sys_brk \( 0x[0-9a-f]+ \)"
                   r".*Success\((0x[0-9a-f]+)\)")
+# The result of a system call: on its SYSCALL line, or, for a call that
+# blocked, on a later 'SYSCALL[...](N) ... [async] --> ' line.
+_RESULT = re.compile(r".*--> (?:\[[a-z-]+\] )?(Success|Failure)")
+
+# The kernel's page: munmap and brk give memory back in whole ones.
+KERNEL_PAGE = 4096
+
+
+def _kernel_page_up(addr):
+    return (addr + KERNEL_PAGE - 1) & ~(KERNEL_PAGE - 1)
 
 
 class _Lives:
@@ -149,11 +166,14 @@ class _Lives:
         self.live = [set(), set()]        # insn, data
         self.total = [0, 0]
         self.brk = None
+        self.munmap = None                # (addr, len) awaiting its result
 
-    def unmap(self, addr, length):
+    def unmap(self, start, end):
+        """The bytes [start, end) are no longer mapped: the pages of ws's
+        size that lie wholly inside start a new life when touched again."""
         ps = 1 << self.shift
-        first = (addr + ps - 1) >> self.shift
-        end = (addr + length) >> self.shift
+        first = (start + ps - 1) >> self.shift
+        end = end >> self.shift
         for live in self.live:
             if end - first < len(live):
                 for p in range(first, end):
@@ -162,17 +182,34 @@ class _Lives:
                 for p in [p for p in live if first <= p < end]:
                     live.discard(p)
 
+    def munmap_result(self, success):
+        addr, length = self.munmap
+        self.munmap = None
+        if success and length > 0 and addr % KERNEL_PAGE == 0:
+            self.unmap(addr, _kernel_page_up(addr + length))
+
     def syscall(self, line):
         m = _MUNMAP.match(line)
         if m:
-            self.unmap(int(m.group(1), 16), int(m.group(2)))
+            self.munmap = (int(m.group(1), 16), int(m.group(2)))
+            self.continuation(line)
             return
         m = _BRK.match(line)
         if m:
             new = int(m.group(1), 16)
             if self.brk is not None and new < self.brk:
-                self.unmap(new, self.brk - new)
+                self.unmap(_kernel_page_up(new), _kernel_page_up(self.brk))
             self.brk = new
+            return
+        self.continuation(line)
+
+    def continuation(self, line):
+        """A line that may carry the result of the munmap still pending."""
+        if self.munmap is None:
+            return
+        m = _RESULT.match(line)
+        if m:
+            self.munmap_result(m.group(1) == "Success")
 
 
 def compute(lines, times, tau, pagesize, every, accesses=False):

@@ -106,6 +106,43 @@ def test_oracle_totals_count_a_page_again_after_unmap():
     assert (res.samples[0].insn, res.samples[0].data) == (1, 2)
 
 
+def test_oracle_unmaps_by_the_kernels_rule():
+    """munmap(addr, len) gives back len rounded up to the kernel's 4 KiB
+    page (ld.so unmaps /etc/ld.so.cache with its file size); a failed
+    munmap gives back nothing; a brk shrink gives back [new, old) with
+    both ends rounded up.  In 64-byte pages every line of the kernel's
+    pages dies; a 2 MiB page only partly given back lives on."""
+    trace = ("I  00001000,4\n"
+             " S 00050000,8\n S 00051ff8,8\n S 00052000,8\n"
+             " S 00070000,8\n S 00061f00,8\n S 00062000,8\n S 00080000,8\n"
+             "SYSCALL[7,1](12) sys_brk ( 0x0 ) --> [pre-success] "
+             "Success(0x00062800)\n"
+             "I  00001004,4\n"
+             # 4097 bytes: the pages 0x50 and 0x51, not 0x52
+             "SYSCALL[7,1](11) sys_munmap ( 0x00050000, 4097 )[sync] --> "
+             "Success(0x0)\n"
+             # not page-aligned: the kernel refuses it
+             "SYSCALL[7,1](11) sys_munmap ( 0x00070008, 4096 )[sync] --> "
+             "Failure(0x16)\n"
+             # blocked: its result comes on a later line
+             "SYSCALL[7,1](11) sys_munmap ( 0x00080000, 4096 ) --> "
+             "[async] ... \n"
+             "SYSCALL[7,1](11) ... [async] --> Success(0x0)\n"
+             # 0x62800 -> 0x61100: pages 0x62 (up to 0x63000) and not 0x61
+             "SYSCALL[7,1](12) sys_brk ( 0x61100 ) --> [pre-success] "
+             "Success(0x00061100)\n"
+             "I  00001008,4\n"
+             " S 00050000,8\n S 00051ff8,8\n S 00052000,8\n"
+             " S 00070000,8\n S 00061f00,8\n S 00062000,8\n S 00080000,8\n")
+    res = _compute(trace, [3], tau=3)
+    # data: 7 pages, then 0x50, 0x51, 0x62 and 0x80 again
+    assert (res.insn_total, res.data_total) == (1, 11)
+    res = _compute(trace, [3], tau=3, pagesize=64)
+    assert (res.insn_total, res.data_total) == (1, 11)
+    res = _compute(trace, [3], tau=3, pagesize=2 << 20)
+    assert (res.insn_total, res.data_total) == (1, 1)
+
+
 def test_oracle_refuses_what_it_does_not_understand():
     with pytest.raises(oracle.LackeyError):
         _compute("I  00001000,4\nX something\n", [1], tau=1)
