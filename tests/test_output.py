@@ -133,21 +133,30 @@ def test_reader_accepts_good_file():
     assert wslib.parse_output(GOOD.rstrip("\n")).complete
 
 
+PER_THREAD = GOOD.replace("per-thread: no", "per-thread: yes").replace(
+    "columns: t insn data",
+    "columns: t insn data shared {tid insn data}...").replace(
+    "1003 2 5", "1003 2 5 1 1 2 3 2 4 2").replace("2000 3 7", "2000 3 7 0 1 3 7")
+PER_THREAD_SAMPLE = "1003 2 5 1 1 2 3 2 4 2"
+PER_THREAD_LINE = 17
+# per-thread samples that break the grammar: too short, a last triple
+# without its data or its insn and data, thread ids not increasing
+PER_THREAD_REFUSED = ["1003 2 5", "1003 2 5 1", "1003 2 5 1 1 2",
+                      "1003 2 5 1 1 2 3 2 4", "1003 2 5 1 1 2 3 2",
+                      "1003 2 5 1 2 2 3 1 4 2", "1003 2 5 1 1 2 3 1 4 2"]
+
+
 def test_reader_per_thread():
-    text = GOOD.replace("per-thread: no", "per-thread: yes").replace(
-        "columns: t insn data",
-        "columns: t insn data shared {tid insn data}...")
-    good = text.replace("1003 2 5", "1003 2 5 1 1 2 3 2 4 2").replace(
-        "2000 3 7", "2000 3 7 0 1 3 7")
-    out = wslib.parse_output(good)
+    out = wslib.parse_output(PER_THREAD)
     assert out.per_thread
+    assert out.samples[0].lineno == PER_THREAD_LINE
     assert (out.samples[0].shared, out.samples[0].threads) == (
         1, {1: (2, 3), 2: (4, 2)})
     assert (out.samples[1].shared, out.samples[1].threads) == (0, {1: (3, 7)})
-    for bad in ("1003 2 5", "1003 2 5 1", "1003 2 5 1 1 2",
-                "1003 2 5 1 2 2 3 1 4 2", "1003 2 5 1 1 2 3 1 4 2"):
-        with pytest.raises(wslib.FormatError):
-            wslib.parse_output(good.replace("1003 2 5 1 1 2 3 2 4 2", bad))
+    for bad in PER_THREAD_REFUSED:
+        with pytest.raises(wslib.FormatError) as e:
+            wslib.parse_output(PER_THREAD.replace(PER_THREAD_SAMPLE, bad))
+        assert str(e.value).startswith("line %d: " % PER_THREAD_LINE), bad
 
 
 GOOD_V2 = """\

@@ -478,6 +478,24 @@ def test_refused_like_wslib(tmp_path, old, new, why):
         assert m.group(2) == lib.group(1), (str(e.value), p.stderr)
 
 
+def test_per_thread_samples_like_wslib(tmp_path):
+    """Every malformed per-thread sample of test_output.py (a last triple
+    without its data, ...) is refused at its line, as wslib refuses it;
+    the good one is read."""
+    p = ws_print("--csv", write(tmp_path, test_output.PER_THREAD))
+    assert p.returncode == 0 and p.stderr == b"", p.stderr
+    check_csv(p.stdout.decode(), wslib.parse_output(test_output.PER_THREAD))
+    for bad in test_output.PER_THREAD_REFUSED:
+        path = write(tmp_path, test_output.PER_THREAD.replace(
+            test_output.PER_THREAD_SAMPLE, bad))
+        for args in ([], ["--csv"]):
+            p = ws_print(*(args + [path]))
+            m = ERROR_LINE.match(p.stderr.decode("latin-1"))
+            assert p.returncode == 1 and p.stdout == b"" and m, (bad, p.stderr)
+            assert (m.group(1), int(m.group(2))) == (
+                path, test_output.PER_THREAD_LINE), (bad, p.stderr)
+
+
 def test_owner_lines_like_wslib(tmp_path):
     for n, lines in test_output.OWNERS_GOOD:
         p = ws_print("--csv", write(tmp_path, test_output.owners(n, *lines)))
