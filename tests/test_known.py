@@ -255,6 +255,29 @@ def test_syscall_read(ws, syscalls, pages):
     assert {s.data for s in ins} == {pages}, wslib.show(ins)
 
 
+def test_short_read_counts_what_was_written(ws, tmp_path):
+    """A read into 20 pages from a file of 5,000 bytes: the kernel writes
+    5,000 bytes, pages 0 and 1 of the buffer; the other 18 are not
+    touched (ws counts a write with the size the kernel wrote)."""
+    small = tmp_path / "small"
+    small.write_bytes(b"x" * 5000)
+    out = ws([P("sysread"), "20", "400", "5000", str(small)]).output
+    ins = inside(out.samples)
+    assert len(ins) >= 36 and {s.data for s in ins} == {2}, wslib.show(ins)
+
+
+# stat() 400 times, 10,005 instructions apart: the path name's 16 bytes
+# end on page 0, its NUL is the first byte of page 1; the struct it
+# fills straddles pages 2 and 3 (sysstat.c).
+@pytest.mark.parametrize("syscalls,pages", [("yes", 4), ("no", 0)])
+def test_stat_path_and_struct(ws, syscalls, pages):
+    out = ws([P("sysstat"), "400", "5000"],
+             "--ws-syscalls=%s" % syscalls).output
+    ins = inside(out.samples)
+    assert len(ins) >= 36 and {s.data for s in ins} == {pages}, \
+        wslib.show(ins)
+
+
 def test_syscalls_default_yes(ws):
     out = ws([P("sysread"), "20", "100", "5000"]).output
     assert out.header["syscalls"] == "yes"

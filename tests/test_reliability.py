@@ -369,7 +369,21 @@ BAD = [(o, NUMBER) for o in (
         "--ws-per-thread", "--ws-syscalls", "--ws-instr-atstart")
     for o in (opt + "=maybe", opt + "=", opt + "=-1", opt + "=1",
               opt + "=yesno")] + [
-    ("--ws-file=", FILE), ("--ws-out-file=", FILE)]
+    ("--ws-file=", FILE), ("--ws-out-file=", FILE)] + [
+    # the options of stacks, peaks, hot pages and heap owners; each range
+    # just past its ends (--ws-peak-window=1, --ws-hot=-1)
+    (o, "takes a whole number from 0 to 100000") for o in (
+        "--ws-hot=-1", "--ws-hot=100001", "--ws-hot=", "--ws-hot=1e3",
+        "--ws-hot=99999999999999999999")] + [
+    (o, "takes a whole number from 2 to 1000000") for o in (
+        "--ws-peak-window=1", "--ws-peak-window=0",
+        "--ws-peak-window=1000001", "--ws-peak-window=x")] + [
+    (o, "takes a whole number from 1 to 1000") for o in (
+        "--ws-peak-thresh=0", "--ws-peak-thresh=1001",
+        "--ws-peak-thresh=-5", "--ws-peak-thresh=")] + [
+    (opt + v, YESNO) for opt in ("--ws-peak-detect", "--ws-list-pages",
+                                 "--ws-locations", "--ws-heap")
+    for v in ("=maybe", "=", "=1")]
 
 
 @pytest.mark.parametrize("option,reason", BAD, ids=[b[0] for b in BAD])
@@ -399,3 +413,22 @@ def test_largest_values_accepted(ws):
     assert (out.every, out.tau, out.pagesize) == (10 ** 15, 10 ** 15,
                                                  2097152)
     assert out.samples == [] and out.complete
+
+
+def test_range_ends_accepted(ws):
+    """The ends of the ranges of --ws-hot, --ws-peak-window and
+    --ws-peak-thresh are values: the program runs, and --ws-hot=0 lists
+    no hot page while --ws-hot=100000 lists every page touched (fewer
+    than that)."""
+    argv = [P("marker"), os.devnull]
+    none = ws(argv, "--ws-hot=0", "--ws-peak-window=2",
+              "--ws-peak-thresh=1").output
+    assert none.complete and none.hot == {"insn": [], "data": []}
+    every = ws(argv, "--ws-hot=100000", "--ws-peak-window=1000000",
+               "--ws-peak-thresh=1000", "--ws-list-pages=yes").output
+    for kind in ("insn", "data"):
+        assert [h.addr for h in every.hot[kind]] == sorted(
+            every.pages[kind], key=lambda a: (-every.pages[kind][a][0], a)
+        )[:len(every.hot[kind])]
+        assert len(every.hot[kind]) == sum(
+            1 for n, _ in every.pages[kind].values() if n > 0)

@@ -9,6 +9,11 @@
                          own start-up adds the
                          same blocks whatever N is.
    own_heap leak N       N blocks of 100 bytes from one malloc, kept.
+   own_heap more N       N rounds of the less common calls: per round
+                         3 blocks allocated and 3 freed (reallocarray
+                         from NULL, pvalloc, a reallocarray that moves);
+                         a reallocarray whose size overflows allocates
+                         and frees nothing.
    own_heap threads N    4 threads doing "calls N" at the same time. */
 
 #include <malloc.h>
@@ -44,6 +49,24 @@ static void calls(long n)
       free(g);
       free(h);
       free(NULL);                           /* ignored */
+   }
+}
+
+static void more(long n)
+{
+   long i;
+   for (i = 0; i < n; i++) {
+      char* a = reallocarray(NULL, 10, 10);  /* a malloc */
+      void* b = pvalloc(100);                /* a whole page */
+      if (!a || !b)
+         abort();
+      if (reallocarray(a, (size_t)-1 / 2, 4) != NULL)   /* overflows */
+         abort();
+      a = reallocarray(a, 1000, 100);        /* moves past b: frees a */
+      if (!a)
+         abort();
+      free(a);
+      free(b);
    }
 }
 
@@ -86,6 +109,8 @@ int main(int argc, char** argv)
       leak(n);
    else if (strcmp(argv[1], "threads") == 0)
       threads(n);
+   else if (strcmp(argv[1], "more") == 0)
+      more(n);
    else
       return 2;
    return 0;
