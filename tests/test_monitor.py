@@ -161,6 +161,54 @@ def test_exit_status_follows_the_reply(server):
                      % (EVERY, server.pid), text), text[-600:]
 
 
+def test_batch_mode_and_quit(server):
+    """Commands on a standard input that is not a terminal: no prompt,
+    each reply in turn, the exit status the worst of theirs (1: one was
+    refused), and nothing after `quit`."""
+    argv = [MONITOR, "--vgdb-prefix=" + server.prefix,
+            "--pid=%d" % server.pid]
+    p = subprocess.run(argv, input=b"status\nset tau 0\n\nmark batch one\n"
+                       b"quit\nmark batch two\n", capture_output=True,
+                       timeout=120)
+    out, err = p.stdout.decode(), p.stderr.decode()
+    assert (p.returncode, err) == (1, ""), (p.returncode, out, err)
+    assert "ws(%d)>" % server.pid not in out
+    i = out.index("ws set tau: '0' is not a whole number")
+    j = out.index("ws mark: 'batch one' at t=")
+    st = ctl_util.parse_status(out[:i])
+    assert st["pid"] == server.pid and i < j
+    assert "batch two" not in out
+    with open(server.out_path) as f:
+        text = f.read()
+    assert "mark batch one\n" in text and "batch two" not in text
+    # every command accepted: exit status 0; `exit` ends it too
+    p = subprocess.run(argv, input=b"series 1\nexit\nset tau 0\n",
+                       capture_output=True, timeout=120)
+    assert (p.returncode, p.stderr) == (0, b""), p
+    assert p.stdout.decode().startswith("ws series: the last 1 of ")
+
+
+def test_timeout(server, tmp_path):
+    """--timeout=S: a vgdb that never answers is given up after S
+    seconds, exit status 2 and a message that says so; bad values are
+    refused (exit status 64)."""
+    # the real vgdb lists the processes (-l); a command never ends
+    fake = tmp_path / "vgdb"
+    fake.write_text('#!/bin/sh\nfor a; do [ "$a" = -l ] && exec vgdb "$@"; '
+                    'done\nexec sleep 300\n')
+    fake.chmod(0o755)
+    rc, out, err = monitor(server, "--vgdb=%s" % fake, "--timeout=1.5",
+                           "status", timeout=100)
+    assert (rc, out) == (2, ""), (rc, out, err)
+    assert err == ("ws-monitor: process %d did not answer within 1.5 s\n"
+                   % server.pid), err
+    for bad in ("0", "-1", "abc", "", "1s", "nan"):
+        rc, out, err = monitor(server, "--timeout=" + bad, "status")
+        assert (rc, out, err) == (
+            64, "", "ws-monitor: --timeout: '%s' is not a number of "
+            "seconds\n" % bad), (bad, rc, out, err)
+
+
 def test_gone_and_not_ws(server, tmp_path):
     """A process that has ended, one that is not under Valgrind and one
     under another tool: exit status 2 and a message that says which."""
