@@ -72,11 +72,15 @@ def test_golden_chart(name):
     assert p.returncode == 0, p.stderr
     got = p.stdout.decode()
     expected_path = os.path.join(GOLDEN, name + ".txt")
-    if os.environ.get("WS_PRINT_REGEN"):
-        with open(expected_path, "w") as f:
-            f.write(got)
     with open(expected_path) as f:
         expected = f.read()
+    if got != expected and os.environ.get("WS_PRINT_REGEN"):
+        # written for review, and still a failure: a run that rewrote a
+        # golden chart has compared nothing
+        with open(expected_path, "w") as f:
+            f.write(got)
+        pytest.fail("%s rewritten: review `git diff` and run the tests "
+                    "again without WS_PRINT_REGEN" % expected_path)
     assert got == expected, (
         "ws_print's report of %s.ws differs from %s.txt (if the change is "
         "meant, regenerate with WS_PRINT_REGEN=1 and review the diff)"
@@ -641,9 +645,9 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 def chromium(url, *args):
-    if not CHROMIUM:
-        pytest.skip("chromium is not installed (scripts/install-deps.sh "
-                    "installs Debian's chromium package)")
+    # a missing tool is a failure, not a skip (tests/README.md)
+    assert CHROMIUM, ("chromium is not installed (scripts/install-deps.sh "
+                      "installs Debian's chromium package)")
     with tempfile.TemporaryDirectory(prefix="ws-chromium-") as profile:
         p = subprocess.run(
             [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",

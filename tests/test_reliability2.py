@@ -838,16 +838,30 @@ def test_ws_monitor_listing_under_memcheck(live_server):
     assert ("%-8d %s 200" % (live_server.pid, ctl_util.SERVER)) in out, out
 
 
-@pytest.mark.parametrize("words,want", [
-    (["series", "20"], 0), (["dump"], 0), (["help"], 0),
-    (["set", "tau", "0"], 1), (["frobnicate"], 1)],
+@pytest.mark.parametrize("words,want,reply", [
+    # all of them when there are fewer than 20
+    (["series", "20"], 0, r"ws series: the last ([0-9]+) of ([0-9]+) samples "
+     r"\(t insn data\):\n([0-9]+ [0-9]+ [0-9]+\n)+"),
+    (["dump"], 0, r"ws dump at t=[0-9]+: [0-9]+ insn pages, [0-9]+ data pages "
+     r"in the window\n.*"),
+    (["help"], 0, r"\nws monitor commands .*"),
+    (["set", "tau", "0"], 1, r"ws set tau: '0' is not a whole number from 1 "
+     r"to 1000000000000000; nothing changed\n"),
+    (["frobnicate"], 1, r"frobnicate does not match any of 'help status .*'\n")],
     ids=["series", "dump", "help", "refused", "unknown"])
-def test_ws_monitor_one_shot_under_memcheck(live_server, words, want):
+def test_ws_monitor_one_shot_under_memcheck(live_server, words, want, reply):
     """One-shot commands other than status (which test_monitor.py runs
-    under memcheck): long replies, refused commands."""
+    under memcheck): long replies, refused commands, each the reply it
+    is without memcheck."""
     rc, out, err = memcheck(_monitor_argv(live_server, *words))
     assert_clean(rc, err, want)
-    assert out != ""
+    m = re.fullmatch(reply, out, re.S)
+    assert m, out
+    if words[0] == "series":
+        n, total = int(m.group(1)), int(m.group(2))
+        assert n == min(20, total) and out.count("\n") == n + 1, out
+    if words == ["dump"]:
+        ctl_util.parse_monitor_dump(out)
 
 
 def test_ws_monitor_errors_under_memcheck(live_server):
