@@ -16,6 +16,8 @@
   page's ?test= hook), a screenshot in tests/print_out/ of the build tree.
 """
 
+import bisect
+import collections
 import csv
 import html
 import io
@@ -25,6 +27,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import zlib
 
 import pytest
 
@@ -827,29 +830,146 @@ def test_html_threads(tmp_path):
     assert (res["threadToggles"], res["threadSeries"]) == (0, {})
 
 
+def read_png(path):
+    """(width, height, rows) of an 8-bit RGB or RGBA PNG without
+    interlacing (what Chromium writes); rows[y][x] is (r, g, b)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG: %s" % path
+    pos, idat, head = 8, b"", None
+    while pos < len(data):
+        n = int.from_bytes(data[pos:pos + 4], "big")
+        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + n]
+        pos += 12 + n
+        if kind == b"IHDR":
+            head = body
+        elif kind == b"IDAT":
+            idat += body
+    width, height = (int.from_bytes(head[i:i + 4], "big") for i in (0, 4))
+    depth, color, interlace = head[8], head[9], head[12]
+    assert (depth, interlace) == (8, 0) and color in (2, 6), head
+    bpp = 3 if color == 2 else 4
+    raw = zlib.decompress(idat)
+    stride = width * bpp
+    rows, prev = [], bytearray(stride)
+    for y in range(height):
+        ftype = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if ftype == 1:
+                line[i] = (line[i] + a) & 255
+            elif ftype == 2:
+                line[i] = (line[i] + b) & 255
+            elif ftype == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif ftype == 4:
+                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else
+                                      b if pb <= pc else c)) & 255
+        rows.append([tuple(line[x * bpp:x * bpp + 3]) for x in range(width)])
+        prev = line
+    return width, height, rows
+
+
+# The colours of report.html's lines (--insn, --data), give or take the
+# anti-aliasing over the region tints
+def is_data_line(p):
+    return p[0] > 150 and p[1] < 110 and p[2] < 90 and p[0] - p[1] > 80
+
+
+def is_insn_line(p):
+    return p[2] > 140 and p[0] < 90 and p[2] - p[0] > 80
+
+
+def line_columns(rows, pred):
+    """{x: [y, ...]} of the pixels of a line, by column."""
+    cols = {}
+    for y, row in enumerate(rows):
+        for x, p in enumerate(row):
+            if pred(p):
+                cols.setdefault(x, []).append(y)
+    return cols
+
+
+def check_chart_pixels(png, out):
+    """What the picture shows: the data line runs across the chart from
+    the first sample to the last, and in every column where it is not
+    steep its height is the same linear function of the sample's value (larger
+    values higher up) to within 2 pixels; the instruction line, a
+    constant 1 page in phases.ws, is one straight line above it."""
+    width, height, rows = read_png(png)
+    data = line_columns(rows, is_data_line)
+    insn = line_columns(rows, is_insn_line)
+    x0, x1 = min(data), max(data)
+    assert x1 - x0 > width // 2, (x0, x1)
+    ts = [s.t for s in out.samples]
+    vals = [s.data for s in out.samples]
+
+    def value_at(x):        # the polyline between the samples at column x
+        t = ts[0] + (x - x0) / (x1 - x0) * (ts[-1] - ts[0])
+        i = min(max(bisect.bisect_right(ts, t), 1), len(ts) - 1)
+        f = (t - ts[i - 1]) / (ts[i] - ts[i - 1])
+        return vals[i - 1] + f * (vals[i] - vals[i - 1])
+
+    pts = []
+    for x in range(x0 + 3, x1 - 2):
+        ys = data.get(x)
+        if not ys:
+            continue            # under the hover's box, or a gap
+        # not a steep stretch: there the stroke's width and the column's
+        # rounding move the pixels more than the value does
+        if max(ys) - min(ys) <= 3 and abs(value_at(x + 3) - value_at(
+                x - 3)) <= 0.02 * max(vals):
+            pts.append((value_at(x), sum(ys) / len(ys)))
+    assert len(pts) > (x1 - x0) // 3, len(pts)
+    n = len(pts)
+    mv = sum(v for v, _ in pts) / n
+    my = sum(y for _, y in pts) / n
+    slope = (sum((v - mv) * (y - my) for v, y in pts)
+             / sum((v - mv) ** 2 for v, _ in pts))
+    assert slope < 0, "larger values are drawn lower (slope %g)" % slope
+    worst = max(abs(y - (my + slope * (v - mv))) for v, y in pts)
+    assert worst <= 2, "the data line is off its values by %.1f px" % worst
+    # the instruction line: one row across the data line's columns (the
+    # checkboxes above the chart are blue too)
+    rows_hit = collections.Counter(y for x in range(x0, x1 + 1)
+                                   for y in insn.get(x, ()))
+    row = rows_hit.most_common(1)[0][0]
+    across = [x for x in range(x0, x1 + 1)
+              if any(abs(y - row) <= 1 for y in insn.get(x, ()))]
+    assert len(across) > 0.9 * (x1 - x0), (row, len(across))
+    assert row < my + slope * (max(vals) - mv)
+
+
 def test_html_screenshot(tmp_path):
     """Pictures of the report, hovering a sample and with a peak's
     details open, for people to look at: tests/print_out/ws-report.png
-    and ws-report-peak.png in the build tree."""
+    and ws-report-peak.png in the build tree; and the chart's pixels
+    checked against the file."""
     path = os.path.join(GOLDEN, "phases.ws")
+    out = parsed(path)
     report = str(tmp_path / "phases.html")
     ws_print("--html", report, path)
     png = str(tmp_path / "ws-report.png")
-    n = len(parsed(path).samples)
+    n = len(out.samples)
     chromium("file://%s?test=hover:%d" % (report, n // 2),
              "--screenshot=" + png)
-    with open(png, "rb") as f:
-        data = f.read()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20000
+    check_chart_pixels(png, out)
     os.makedirs(OUT_DIR, exist_ok=True)
     shutil.copy(png, os.path.join(OUT_DIR, "ws-report.png"))
     print("screenshot: %s" % os.path.join(OUT_DIR, "ws-report.png"))
-    # and a version 3 report with a peak's details open
+    # and a version 3 report with a peak's details open: the peak
+    # markers (#e8a400) are in the picture
     report = str(tmp_path / "spikes.html")
     ws_print("--html", report, os.path.join(GOLDEN, "spikes-v3.ws"))
     png = str(tmp_path / "ws-report-peak.png")
     chromium("file://%s?test=click:peak:0" % report, "--screenshot=" + png,
              "--window-size=1200,1300")
-    with open(png, "rb") as f:
-        assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+    _, _, rows = read_png(png)
+    marker = sum(1 for row in rows for p in row
+                 if abs(p[0] - 0xe8) + abs(p[1] - 0xa4) + p[2] < 30)
+    assert marker >= 20, marker
     shutil.copy(png, os.path.join(OUT_DIR, "ws-report-peak.png"))
