@@ -14,7 +14,7 @@ Programs (tests/progs/):
 Counts come from the "ws heap:" lines of --stats=yes.  A program's own
 start-up allocates some blocks too (stdio, the dynamic linker), the same
 whatever N is, so the tests compare runs with different N.  The peak and
-owner lines are read with a small reader of their own (_read_peaks).
+owner lines are read by wslib.
 """
 
 import os
@@ -38,39 +38,39 @@ STATS_KEYS = ("allocs", "frees", "live", "nested", "unknown_frees",
               "replaced", "dropped")
 
 
-def heap_stats(argv, options=()):
-    run = wslib.run_ws(argv, ("--stats=yes",) + tuple(options))
+def heap_stats(ws, argv, options=()):
+    run = ws(argv, "--stats=yes", *options)
     m = STATS_RE.search(run.stderr)
     assert m, run.stderr[-3000:]
     return dict(zip(STATS_KEYS, map(int, m.groups())))
 
 
-def delta(argv_of_n, n):
+def delta(ws, argv_of_n, n):
     """Heap statistics of the run with n rounds minus those with none."""
-    base = heap_stats(argv_of_n(0))
-    more = heap_stats(argv_of_n(n))
+    base = heap_stats(ws, argv_of_n(0))
+    more = heap_stats(ws, argv_of_n(n))
     return {k: more[k] - base[k] for k in STATS_KEYS}, more
 
 
 # ----------------------------------------------------------------------
 # Heap tracking
 
-def test_every_c_allocation_function_is_followed():
+def test_every_c_allocation_function_is_followed(ws):
     """malloc (twice), calloc, realloc(NULL, n) (malloc inside realloc), a
     realloc that moves, aligned_alloc, memalign, valloc and
     posix_memalign: 9 blocks per round, all freed again (the moving
     realloc frees one, realloc(p, 0) another); free(NULL) is ignored."""
-    d, more = delta(lambda n: [OWN_HEAP, "calls", str(n)], 50)
+    d, more = delta(ws, lambda n: [OWN_HEAP, "calls", str(n)], 50)
     assert d == {"allocs": 450, "frees": 450, "live": 0, "nested": 0,
                  "unknown_frees": 0, "replaced": 0, "dropped": 0}, d
     assert more["unknown_frees"] == 0 and more["dropped"] == 0, more
 
 
-def test_reallocarray_and_pvalloc_are_followed():
+def test_reallocarray_and_pvalloc_are_followed(ws):
     """reallocarray from NULL, pvalloc and a reallocarray that moves: 3
     blocks per round, all freed again; a reallocarray whose size
     overflows changes nothing."""
-    d, more = delta(lambda n: [OWN_HEAP, "more", str(n)], 50)
+    d, more = delta(ws, lambda n: [OWN_HEAP, "more", str(n)], 50)
     # glibc makes one allocation call inside another in each round (the
     # nesting is glibc's; what counts is that it records one block)
     del d["nested"]
@@ -79,27 +79,27 @@ def test_reallocarray_and_pvalloc_are_followed():
     assert more["unknown_frees"] == 0 and more["dropped"] == 0, more
 
 
-def test_threads_allocating_at_once():
+def test_threads_allocating_at_once(ws):
     """4 threads doing the same rounds: each thread's calls are followed
     on their own (glibc's frees of the chunks in a thread's cache when it
     exits are frees of no known block: those chunks were freed before)."""
-    d, more = delta(lambda n: [OWN_HEAP, "threads", str(n)], 50)
+    d, more = delta(ws, lambda n: [OWN_HEAP, "threads", str(n)], 50)
     assert (d["allocs"], d["frees"], d["live"]) == (1800, 1800, 0), d
     assert (d["nested"], d["replaced"], d["dropped"]) == (0, 0, 0), d
     assert more["dropped"] == 0, more
 
 
-def test_blocks_stay_live_until_freed():
-    d, _ = delta(lambda n: [OWN_HEAP, "leak", str(n)], 300)
+def test_blocks_stay_live_until_freed(ws):
+    d, _ = delta(ws, lambda n: [OWN_HEAP, "leak", str(n)], 300)
     assert (d["allocs"], d["frees"], d["live"]) == (300, 0, 300), d
 
 
-def test_cxx_new_records_one_block_not_two():
+def test_cxx_new_records_one_block_not_two(ws):
     """Six forms of operator new per round (plain, [], nothrow, aligned,
     aligned [], the function itself), each calling malloc or
     aligned_alloc inside: 6 blocks, not 12; the six deletes (sized,
     aligned, [] ...) free them, each calling free inside."""
-    d, more = delta(lambda n: [OWN_NEW, str(n)], 50)
+    d, more = delta(ws, lambda n: [OWN_NEW, str(n)], 50)
     assert (d["allocs"], d["frees"], d["live"]) == (300, 300, 0), d
     # each new has at least one allocation call inside it
     assert d["nested"] >= 300, d
@@ -107,77 +107,33 @@ def test_cxx_new_records_one_block_not_two():
     assert more["dropped"] == 0, more
 
 
-def test_heap_no_follows_nothing():
-    run = wslib.run_ws([OWN_HEAP, "calls", "5"],
-                       ("--stats=yes", "--ws-heap=no"))
+def test_heap_no_follows_nothing(ws):
+    run = ws([OWN_HEAP, "calls", "5"], "--stats=yes", "--ws-heap=no")
     assert "ws heap:" not in run.stderr
 
 
 # ----------------------------------------------------------------------
 # The owner lines of a peak
 
-_SAMPLE = re.compile(r"[0-9]+( [0-9]+)*\Z")
-_PEAK = re.compile(r"event ([0-9]+) peak ([0-9]+) (insn|data) ([0-9]+) "
-                   r"([0-9]+)\Z")
-_STACK = re.compile(r"stack ([1-9][0-9]*) ([1-9][0-9]*)\Z")
-_FRAME = re.compile(r"(frame|inline) 0x([0-9a-f]+) (\S+) (\S.*)\Z")
-_OWNER = re.compile(r"owner ([0-9]+) ([1-9][0-9]*) "
-                    r"(heap [1-9][0-9]*|heap-other|anon|unknown|rest"
-                    r"|stack [1-9][0-9]*|(?:global|file) \S(?:.*\S)?)\Z")
-
-
-def _read_peaks(path):
+def _peaks(out):
     """{n: (data column of its sample, [(pages, owner text)])} from the
-    last event of each peak, and {stack id: [(ip, location, function)]}.
-    Asserts the grammar of the owner lines and where they stand: right
-    after their peak event, stack blocks only between them."""
-    with open(path) as f:
-        lines = f.read().split("\n")
-    assert lines.pop() == "", "the file does not end with a newline"
-    peaks, stacks = {}, {}
-    sample = current = None
-    i = 0
-    while i < len(lines):
-        line, where = lines[i], "%s:%d: %r" % (path, i + 1, lines[i])
-        i += 1
-        if line.startswith("stack "):
-            m = _STACK.match(line)
-            assert m, where
-            frames = [_FRAME.match(l) for l in lines[i:i + int(m.group(2))]]
-            assert all(frames), where
-            stacks[int(m.group(1))] = [(int(f.group(2), 16), f.group(3),
-                                        f.group(4)) for f in frames]
-            i += len(frames)
-            continue
-        if line.startswith("owner "):
-            m = _OWNER.match(line)
-            assert m and "  " not in line, where
-            assert current is not None and int(m.group(1)) == current, (
-                "an owner line not right after its peak: " + where)
-            peaks[current][1].append((int(m.group(2)), m.group(3)))
-            owner = m.group(3)
-            if owner.startswith("heap "):
-                assert int(owner[5:]) in stacks, "stack not written: " + where
-            continue
-        current = None
-        if _SAMPLE.match(line):
-            sample = [int(x) for x in line.split()]
-            continue
-        m = _PEAK.match(line)
-        if m:
-            assert sample is not None and sample[0] == int(m.group(1)), where
-            current = int(m.group(2))
-            peaks[current] = (sample[2], [])
-    return peaks, stacks
+    last event of each peak (wslib's reading)."""
+    data_at = {s.t: s.data for s in out.samples}
+    return {p.n: (data_at[p.t], [(pages, str(o)) for pages, o in p.owners])
+            for p in out.peaks}
+
+
+def _stacks(out):
+    """{stack id: [(ip, location, function)]}."""
+    return {sid: [(w.ip, w.location, w.function) for w in frames]
+            for sid, frames in out.stacks.items()}
 
 
 def _check_breakdown(data, owners):
     """The rules of output-format.md for one peak's owner lines."""
     assert 1 <= len(owners) <= 10, owners
     assert sum(p for p, _ in owners) == data, (data, owners)
-    kinds = ("heap", "heap-other", "global", "stack", "file", "anon",
-             "unknown")
-    ranked = [(-p, kinds.index(o.split()[0])) for p, o in owners
+    ranked = [(-p, wslib.OWNER_KINDS.index(o.split()[0])) for p, o in owners
               if o != "rest"]
     assert ranked == sorted(ranked), owners
     assert len(set(o for _, o in owners)) == len(owners), owners
@@ -193,11 +149,14 @@ def _source_line(marker):
     raise AssertionError("no %r in %s" % (marker, OWN_SPIKE_SRC))
 
 
-def _burst_peak(prog, options=()):
+def _burst_peak(ws, prog, options=()):
     """The owner lines of own_spike's data peak (the largest sample of the
     burst), and the stacks."""
-    run = wslib.run_ws([prog], options)
-    peaks, stacks = _read_peaks(run.out_path)
+    out = ws([prog], *options).output
+    peaks, stacks = _peaks(out), _stacks(out)
+    for sid in (int(o.split()[1]) for _, owners in peaks.values()
+                for _, o in owners if o.startswith("heap ")):
+        assert sid in stacks, "stack %d not written" % sid
     data_peaks = [(data, owners) for data, owners in peaks.values()
                   if data > HEAP_PAGES]
     assert len(data_peaks) >= 1, peaks
@@ -206,14 +165,14 @@ def _burst_peak(prog, options=()):
     return data_peaks[-1], stacks
 
 
-def test_peak_owners_heap_global_stack():
+def test_peak_owners_heap_global_stack(ws):
     """At the burst's peak every page of the heap block, of burst_global
     and of the local array is in the window: the block's 2,000 pages are
     the largest owner, summed under the stack that allocated it (main, at
     the malloc's line), then the 300 pages of burst_global, then the main
     thread's stack: the 100-page array spans 100 or 101 pages, the frames
     a few more."""
-    (data, owners), stacks = _burst_peak(OWN_SPIKE)
+    (data, owners), stacks = _burst_peak(ws, OWN_SPIKE)
     (p0, o0), (p1, o1), (p2, o2) = owners[:3]
     assert (p0, o0.split()[0]) == (HEAP_PAGES, "heap"), owners
     frames = stacks[int(o0.split()[1])]
@@ -224,30 +183,30 @@ def test_peak_owners_heap_global_stack():
     assert not any(o == "heap-other" and p >= 50 for p, o in owners), owners
 
 
-def test_peak_owners_without_heap_tracking():
+def test_peak_owners_without_heap_tracking(ws):
     """--ws-heap=no: no heap owner at all; the block is anonymous memory
     (glibc mmapped it on its own)."""
-    (data, owners), _ = _burst_peak(OWN_SPIKE, ("--ws-heap=no",))
+    (data, owners), _ = _burst_peak(ws, OWN_SPIKE, ("--ws-heap=no",))
     assert not any(o.startswith("heap") for _, o in owners), owners
     assert owners[0][1] == "anon" and owners[0][0] >= HEAP_PAGES, owners
 
 
-def test_peak_owners_without_debug_info():
+def test_peak_owners_without_debug_info(ws):
     """Built without -g: the block and its stack are still known (the
     frames without file:line), the global is named from the symbol
     table."""
-    (data, owners), stacks = _burst_peak(wslib.prog("own_spike_nodebug"))
+    (data, owners), stacks = _burst_peak(ws, wslib.prog("own_spike_nodebug"))
     (p0, o0), (p1, o1) = owners[:2]
     assert (p0, o0.split()[0]) == (HEAP_PAGES, "heap"), owners
     assert stacks[int(o0.split()[1])][0][2] == "main", stacks
     assert (p1, o1) == (GLOBAL_PAGES, "global burst_global"), owners
 
 
-def test_peak_owners_of_a_stripped_program():
+def test_peak_owners_of_a_stripped_program(ws):
     """No symbol table: the block's stack has placeholders for the
     program's own frames, and the global array is only a mapping of the
     program's file or anonymous memory (its .bss)."""
-    (data, owners), stacks = _burst_peak(wslib.prog("own_spike_stripped"))
+    (data, owners), stacks = _burst_peak(ws, wslib.prog("own_spike_stripped"))
     p0, o0 = owners[0]
     assert (p0, o0.split()[0]) == (HEAP_PAGES, "heap"), owners
     assert stacks[int(o0.split()[1])][0][2] == "???", stacks

@@ -14,7 +14,6 @@
 import os
 import re
 import subprocess
-import tempfile
 
 import oracle
 
@@ -882,14 +881,15 @@ def ws_command(argv, options=(), out_path=None, tool="ws"):
 def run_ws(argv, options=(), *, tmpdir=None, out_path=None, timeout=300,
            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, env=None,
            check=True):
-    """Run argv under ws with options, writing the output file to a unique
-    path (out_path, or ws.out in tmpdir, or a fresh temporary folder).
-    The current directory is that folder, so a stray default ws.out.<pid>
-    lands there too.  check=True requires exit status 0."""
+    """Run argv under ws with options, writing the output file to out_path
+    or to ws.out in tmpdir (a test's own folder, which pytest removes:
+    the `ws` fixture gives one).  The current directory is that folder,
+    so a stray default ws.out.<pid> lands there too.  check=True requires
+    exit status 0."""
     require_built(argv[0])
     if out_path is None:
         if tmpdir is None:
-            tmpdir = tempfile.mkdtemp(prefix="ws-test-")
+            raise TypeError("run_ws needs out_path or tmpdir")
         out_path = os.path.join(str(tmpdir), "ws.out")
     cwd = os.path.dirname(out_path) or "."
     cmd = ws_command(argv, options, out_path)
