@@ -9,8 +9,8 @@ Programs (tests/progs/):
 - ctl_server: does what a pipe says, so that a test can stop it at a known
   point (blocked reading the pipe) and steer it with vgdb or gdb.
 
-Output files are read with ctl_util.parse_output (format 2: dump blocks,
-region lines, the events of docs/output-format.md).
+Output files are read by wslib (ctl_util.read_output adds the checks of
+what ws writes beyond the grammar).
 """
 
 import os
@@ -32,6 +32,18 @@ BAD = wslib.prog("ctl_bad")
 
 def page(addr):
     return addr & ~(PAGE - 1)
+
+
+class Region:
+    """A trailer's region line, as wslib reads it, by field name."""
+
+    def __init__(self, label, fields):
+        self.label = label
+        self.regions, self.samples, self.insn, self.data = fields
+
+    def __repr__(self):
+        return "<region %s x%d samples=%d insn=%r data=%r>" % (
+            self.label, self.regions, self.samples, self.insn, self.data)
 
 
 def _addresses(stderr):
@@ -127,7 +139,7 @@ def test_macros_samples_only_while_on(macros_run):
     assert [(s.insn, s.data) for s in per_interval[2]] == [(1, 10)] * 3
     # the first window of the first region holds everything since WS_START
     assert (per_interval[0][0].insn, per_interval[0][0].data) == (2, 51)
-    ctl_util.check_trailer(out, run.stderr, run.out_path)
+    wslib.check_trailer(run)
 
 
 def test_macros_current_and_dump(macros_run):
@@ -146,7 +158,7 @@ def test_macros_current_and_dump(macros_run):
                   + [page(a["stack"])])
     assert d.addresses("data") == want
     # the only epoch since WS_START began at t=0
-    assert {since for _, _, since in d.pages} == {0}
+    assert {p.since for p in d.pages} == {0}
     assert 50 * 25 < d.t < 50 * 25 + 200
 
 
@@ -155,8 +167,8 @@ def test_macros_region_summaries(macros_run):
     file and on stderr: alpha twice (50 pages, then 10 of the same), beta
     once (20 pages), each with region()'s stack page."""
     run, out = macros_run
-    regions = {r.label: r for r in out.regions}
-    assert [r.label for r in out.regions] == ["alpha", "beta"]
+    regions = {label: Region(label, r) for label, r in out.regions.items()}
+    assert list(out.regions) == ["alpha", "beta"]
     alpha, beta = regions["alpha"], regions["beta"]
     assert (alpha.regions, alpha.samples) == (2, 8)
     assert (beta.regions, beta.samples) == (1, 3)
@@ -267,7 +279,7 @@ def test_vgdb_status_dump_series(server):
     assert reply == "ws dump: %d insn pages, %d data pages written to %s\n" \
         % (st["insn"], st["data"], path)
     with open(path) as f:
-        header, d = ctl_util.parse_dump_file(f.read())
+        header, d = wslib.parse_dump_file(f.read())
     assert header["pid"] == str(server.pid)
     assert header["output-file"] == server.out_path
     assert (header["tau"], header["every"], header["pagesize"]) == \
@@ -281,8 +293,8 @@ def test_vgdb_status_dump_series(server):
     # the stdio buffers of the pipes are heap blocks: their owners name
     # allocation stacks, which the dump file holds itself (the parser
     # checks that every heap owner's stack is there)
-    heap = {int(o.split()[1]) for (kind, _), (_, _, o) in d.details.items()
-            if kind == "data" and o.startswith("heap ")}
+    heap = {p.owner.stack for p in d.pages
+            if p.kind == "data" and p.owner.kind == "heap"}
     assert heap and heap == set(d.stacks), (heap, d.stacks)
     callers = {}
     for sid in heap:
@@ -296,7 +308,8 @@ def test_vgdb_status_dump_series(server):
 
     # ws dump to the vgdb output: the same pages
     md = ctl_util.parse_monitor_dump(server.vgdb("ws dump"))
-    assert md.t == d.t and md.pages == d.pages
+    assert md.t == d.t and [(p.kind, p.addr, p.since) for p in md.pages] \
+        == [(p.kind, p.addr, p.since) for p in d.pages]
 
     # ws series: the last samples of the output file, at most n
     reply = server.vgdb("ws series 2")
@@ -408,8 +421,8 @@ def test_vgdb_stop_start_mark(server):
     assert ctl_util.events(out)[1:-1] == [
         (t0, "stop", ""), (t0, "start", ""), (t0, "dump", "monitor"),
         (t0, "mark", "phase two"), (t1, "dump", "monitor"), (t1, "stop", "")]
-    assert [r.label for r in out.regions] == ["phase two"]
-    r = out.regions[0]
+    assert list(out.regions) == ["phase two"]
+    r = Region("phase two", out.regions["phase two"])
     assert r.regions == 1
     # the region's data pages: the 20 pages and what reading the pipe and
     # answering touched (stdio buffers, stack, libc's data: about 20

@@ -49,6 +49,7 @@ event 1003 peak 1 insn 2 1
 owner 1 3 heap 2
 owner 1 2 file /usr/lib/my lib.so
 event 1500 mark phase two
+event 1500 dump label phase two
 dump-begin 1500
 dump-page insn 0x10b000 1000 912 0x10b1a0 marker.c:41 main
 dump-page data 0x4a2c000 1003 40 0x10b1c4 marker.c:44 main
@@ -87,7 +88,9 @@ def test_reader_accepts_good_file():
     assert [(e.t, e.kind, e.args) for e in out.events] == [
         (0, "thread-start", ["1"]), (1003, "peak", ["0", "data", "5", "1"]),
         (1003, "peak", ["1", "insn", "2", "1"]),
-        (1500, "mark", ["phase", "two"]), (2500, "thread-exit", ["1"])]
+        (1500, "mark", ["phase", "two"]),
+        (1500, "dump", ["label", "phase", "two"]),
+        (2500, "thread-exit", ["1"])]
     W = wslib.Where
     assert out.stacks == {
         1: [W(0x1091c8, "spike.c:21", "fill", True),
@@ -586,15 +589,14 @@ def test_default_file_name(tmp_path):
 
 
 def test_time_unit_ms(tmp_path):
-    """Milliseconds: about 200,000,000 instructions of a 10-page loop, which
-    take one to a few seconds under ws, after start-up.  Samples every
-    50 ms: t strictly increasing, at most one sample per multiple of 50 ms,
-    never early, not later than the run itself lasted; in the loop most
-    samples come at the multiples (within 10 ms: the loop reaches a
-    superblock boundary every few microseconds; some slack for a busy
-    machine that deschedules the process), and its windows (many
-    sweeps of 10 pages each) hold 1 code page and 10 data pages."""
-    T = 50
+    """Milliseconds: about 200,000,000 instructions of a 10-page loop
+    after start-up, sampled every 10 ms.  What does not depend on the
+    machine's speed: t strictly increasing, at most one sample per
+    multiple of 10 ms, never early, never later than the run itself
+    lasted (measured around it here); and every window inside the loop
+    (1 code page) holds its 10 data pages.  However fast the machine, the
+    loop lasts well over 2T, so some window lies inside it."""
+    T = 10
     argv = [wslib.prog("touch"), "20", "st,0,10,4096,10,200000000"]
     t0 = time.monotonic()
     r = wslib.run_ws(argv, ("--ws-time-unit=ms", "--ws-every=%d" % T),
@@ -602,21 +604,14 @@ def test_time_unit_ms(tmp_path):
     elapsed_ms = (time.monotonic() - t0) * 1000
     out = r.output
     assert (out.time_unit, out.every, out.tau) == ("ms", T, T)
-    n = len(out.samples)
-    assert n >= 10, out.samples
     multiples = [s.t // T for s in out.samples]
     assert all(a < b for a, b in zip(multiples, multiples[1:])), (
         "two samples for one multiple of T: %s" % wslib.show(out.samples))
     for k, s in enumerate(out.samples, 1):
         assert s.t >= T * k, "sample %d at %d ms, before %d" % (k, s.t, T * k)
     assert out.samples[-1].t <= elapsed_ms, (out.samples[-1].t, elapsed_ms)
-    # the loop ran for most of the elapsed time: the samples cover it
-    assert out.samples[-1].t >= elapsed_ms / 3, (out.samples[-1].t,
-                                                  elapsed_ms)
-    loop = [s for s in out.samples if (s.insn, s.data) == (1, 10)]
-    assert len(loop) >= 0.6 * n, wslib.show(out.samples)
-    punctual = [s for s in loop if s.t % T <= 10]
-    assert len(punctual) >= 0.5 * len(loop), wslib.show(loop)
+    loop = [s for s in out.samples if s.insn == 1]
+    assert loop and {s.data for s in loop} == {10}, wslib.show(out.samples)
     wslib.check_trailer(r)
 
 

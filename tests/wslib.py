@@ -86,6 +86,10 @@ _REGION = re.compile(
     r"region ([0-9]+) ([0-9]+) insn ([0-9]+\.[0-9]) ([0-9]+) ([0-9]+) "
     r"data ([0-9]+\.[0-9]) ([0-9]+) ([0-9]+) label " + _LABEL + r"\Z")
 _INT = re.compile(r"[0-9]+\Z")
+_SET_ARGS = re.compile(r"[a-z][a-z0-9-]* [1-9][0-9]*\Z")
+# the parameters ws sets today (check_written_events)
+SET_PARAMETERS = ("every", "tau", "peak-thresh")
+_DUMP_FILE_ARGS = re.compile(r"file /" + _TEXT[1:-1] + r"?\Z")
 
 # Owners (docs/output-format.md, Owners), in the order of its table: the
 # order of owners with equal page counts in a peak's breakdown.
@@ -192,14 +196,21 @@ class DumpPage:
 
 
 class Dump:
-    """One dump block: t, and pages as a list of DumpPage."""
-    __slots__ = ("t", "pages", "lineno")
+    """One dump block: t, pages as a list of DumpPage, label (of the
+    `dump label` event before it; None in a dump file or a `ws dump`
+    reply), counts {'insn': n, 'data': n} (dump-end's, equal to the
+    pages'), and in a dump file its own stacks ({id: [Where, ...]})."""
+    __slots__ = ("t", "pages", "lineno", "label", "counts", "stacks")
 
-    def __init__(self, t, lineno):
+    def __init__(self, t, lineno=0, label=None):
         self.t, self.pages, self.lineno = t, [], lineno
+        self.label, self.counts, self.stacks = label, None, None
 
     def count(self, kind):
         return sum(1 for p in self.pages if p.kind == kind)
+
+    def addresses(self, kind):
+        return [p.addr for p in self.pages if p.kind == kind]
 
 
 class Peak:
@@ -363,6 +374,9 @@ class _Reader:
         self.at_sample = False      # only peaks (and theirs) since a sample
         self.owned = None           # the page waiting for its owner line
         self.last_page = -1         # address of the last `page` line
+        self.dump_label = None      # the label of a `dump label` event
+                                    # just read: its dump block is due
+        self.due_label = None       # ... as the line after it sees it
 
     def where(self, m, i, inline=False):
         """Where from the groups i, i+1, i+2 of match m (_WHERE)."""
@@ -505,15 +519,44 @@ class _Reader:
         else:
             peaks[n] = self.peak
 
+    def event_args(self, lineno, line, kind, args):
+        """The arguments of the event kinds docs/output-format.md names
+        (unknown kinds are skipped, as readers must)."""
+        if kind in ("thread-start", "thread-exit"):
+            if not _INT.match(args):
+                _bad(lineno, line, "%s takes one thread id" % kind)
+        elif kind in ("start", "stop"):
+            if args:
+                _bad(lineno, line, "%s takes no argument" % kind)
+        elif kind == "set":
+            if not _SET_ARGS.match(args):
+                _bad(lineno, line, "a set event is 'set PARAMETER N' (N "
+                     "from 1)")
+        elif kind == "mark":
+            self.label_ok(lineno, line, args)
+        elif kind == "dump":
+            if args.startswith("label "):
+                self.label_ok(lineno, line, args[6:])
+            elif args != "monitor" and (not _DUMP_FILE_ARGS.match(args)
+                                        or "  " in args):
+                _bad(lineno, line, "a dump event is 'dump label LABEL', "
+                     "'dump file /PATH' or 'dump monitor'")
+
+    def label_ok(self, lineno, line, label):
+        if not re.match(_LABEL + r"\Z", label) or "  " in label \
+                or len(label.encode()) > 255:
+            _bad(lineno, line, "a label is 1 to 255 bytes, no control "
+                 "characters, no blank at either end, no two in a row")
+
     def event(self, lineno, line):
         m = _EVENT.match(line)
         if not m:
             _bad(lineno, line, "an event is 'event T KIND ARGS...'")
         t, kind = int(m.group(1)), m.group(2)
         args = m.group(3).split()
-        if kind in ("thread-start", "thread-exit"):
-            if len(args) != 1 or not _INT.match(args[0]):
-                _bad(lineno, line, "%s takes one thread id" % kind)
+        self.event_args(lineno, line, kind, m.group(3)[1:])
+        self.dump_label = " ".join(args[1:]) if (
+            kind == "dump" and args[:1] == ["label"]) else None
         if t < self.last_t:
             _bad(lineno, line, "event earlier than the line before it")
         self.last_t = t
@@ -566,6 +609,7 @@ class _Reader:
                                                   dump.count("data")):
             _bad(lineno, line, "dump-end counts differ from the dump-page "
                  "lines")
+        dump.counts = {"insn": int(m.group(1)), "data": int(m.group(2))}
         self.out.dumps.append(dump)
         self.dump = None
         self.state = "body"
@@ -618,6 +662,7 @@ class _Reader:
         if self.stack is not None:
             self.stack_line(lineno, line)
             return
+        self.due_label, self.dump_label = self.dump_label, None
         if self.v3 and line.startswith("stack") and (
                 self.state == "body" or self.owned is not None):
             # in the body, or the stack of the owner line that is due
@@ -723,7 +768,11 @@ class _Reader:
             if not m:
                 _bad(lineno, line, "expected 'dump-begin T'")
             self.close_peak(lineno, line)
-            self.dump = Dump(int(m.group(1)), lineno)
+            t = int(m.group(1))
+            # the label of the `dump label` event on the line before, at
+            # the same time (check_dump_events)
+            self.dump = Dump(t, lineno, self.due_label
+                             if t == self.last_t else None)
             if self.dump.t < self.last_t:
                 _bad(lineno, line, "dump earlier than the line before it")
             self.at_sample = False
@@ -780,6 +829,45 @@ def parse_output(text, complete=True):
                           "('samples N' then 'end'); last line: %r"
                           % lines[-1])
     return out
+
+
+def parse_dump_file(text):
+    """A file written by `ws dump <file>` (docs/output-format.md, Dump
+    files): returns (header dict, Dump), the Dump's stacks the file's
+    own stack blocks.  Raises FormatError as parse_output does."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if not lines or lines[0] != "ws-dump-format: %d" % FORMAT_VERSION:
+        raise FormatError("dump file: first line %r" % lines[:1])
+    header, i = {}, 1
+    while i < len(lines):
+        m = _KEY.match(lines[i])
+        if not m:
+            break
+        if m.group(1) in header:
+            _bad(i + 1, lines[i], "header key given twice")
+        header[m.group(1)] = m.group(2)
+        i += 1
+    for k in ("pid", "output-file", "time-unit", "every", "tau", "pagesize"):
+        if k not in header:
+            raise FormatError("dump file: no %r in the header" % k)
+    out = WsOutput()
+    out.version = FORMAT_VERSION
+    r = _Reader(out)
+    if i == len(lines) or not lines[i].startswith("dump-begin"):
+        raise FormatError("dump file: expected 'dump-begin T' at line %d"
+                          % (i + 1))
+    for j in range(i, len(lines)):
+        if out.dumps:
+            _bad(j + 1, lines[j], "nothing may follow a dump file's "
+                 "dump-end")
+        r.line(j + 1, lines[j])
+    if not out.dumps:
+        raise FormatError("dump file: the dump block has no dump-end")
+    dump = out.dumps[0]
+    dump.stacks = out.stacks
+    return header, dump
 
 
 def read_output(path, complete=True):
@@ -953,6 +1041,21 @@ def check_trailer(run):
             assert abs(got - kb) <= 1.0 + slack + 1e-9, (
                 "%s: %s pages of %d bytes are %.2f kB, stderr says %s"
                 % (kind, pages, ps, kb, got))
+
+
+def check_written_events(out):
+    """What the grammar alone allows but ws never writes: each dump block
+    follows its `event T dump label LABEL` line at the same time, and a
+    `set` event names a parameter ws has (docs/output-format.md,
+    Events)."""
+    for d in out.dumps:
+        assert d.label is not None, (
+            "line %d: a dump block without its 'event %d dump label' line "
+            "before it" % (d.lineno, d.t))
+    for e in out.events:
+        if e.kind == "set":
+            assert e.args[0] in SET_PARAMETERS, (
+                "line %d: set %s" % (e.lineno, " ".join(e.args)))
 
 
 def runs_of(samples, pred):
