@@ -1,5 +1,12 @@
 """pytest setup for the ws tests: lets the tests import wslib and oracle,
-and gives them a `ws` fixture that runs ws with a unique output file."""
+and gives them fixtures:
+
+- ws: runs ws with a unique output file in the test's own folder;
+- server: tests/progs/ctl_server under ws with vgdb on (ctl_util.Server),
+  blocked reading the pipe the test writes to, killed after the test;
+- server_factory: server_factory(**kw) makes more, or other ones
+  (options, another program: ctl_util.Server's arguments), each in a
+  folder of its own and killed after the test."""
 
 import os
 import sys
@@ -23,3 +30,25 @@ def ws(tmp_path):
         return wslib.run_ws(argv, options, **kw)
 
     return run
+
+
+@pytest.fixture
+def server_factory(tmp_path):
+    import ctl_util
+    made = []
+
+    def make(**kw):
+        d = tmp_path / ("server%d" % len(made))
+        d.mkdir()
+        s = ctl_util.Server(d, **kw)
+        made.append(s)
+        return s
+
+    yield make
+    for s in made:
+        s.kill()
+
+
+@pytest.fixture
+def server(server_factory):
+    return server_factory()

@@ -52,6 +52,13 @@ def on_intervals(out):
     return ivs
 
 
+def no_such_pid():
+    """A process id no process can have: the kernel hands out ids below
+    pid_max only (a killed process's id may be reused at once)."""
+    with open("/proc/sys/kernel/pid_max") as f:
+        return int(f.read())
+
+
 # ----------------------------------------------------------------------
 # A program under ws, steered through a pipe, vgdb and gdb
 

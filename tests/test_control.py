@@ -16,6 +16,7 @@ what ws writes beyond the grammar).
 import os
 import re
 import subprocess
+import time
 
 import pytest
 
@@ -253,13 +254,6 @@ def test_bad_client_requests(tmp_path):
 # ----------------------------------------------------------------------
 # Monitor commands from vgdb, against a program blocked on a pipe
 
-@pytest.fixture
-def server(tmp_path):
-    s = ctl_util.Server(tmp_path)
-    yield s
-    s.kill()
-
-
 def test_vgdb_status_dump_series(server):
     server.touch(0, 50)
     st = server.status()
@@ -330,6 +324,35 @@ def test_vgdb_status_dump_series(server):
         before[-10:]
     assert ctl_util.events(out, "dump") == [
         (d.t, "dump", "file " + path), (d.t, "dump", "monitor")]
+
+
+def test_ms_clock_leaves_stopped_time_out(server_factory):
+    """--ws-time-unit=ms: the clock is wall-clock milliseconds while
+    measuring, also while the program is blocked (0.3 s asleep here
+    moves it on by at least 300), and stands still while measurement is
+    off: `ws start` after 0.5 s off is at the time of `ws stop`, as its
+    events in the file are."""
+    server = server_factory(options=["--ws-time-unit=ms",
+                                     "--ws-every=10"])
+    t0 = server.status()["time"]
+    time.sleep(0.3)
+    t1 = server.status()["time"]
+    assert t1 - t0 >= 300, (t0, t1)
+    m = re.match(r"ws stop: measurement off at t=([0-9]+)\n\Z",
+                 server.vgdb("ws stop"))
+    assert m
+    t_stop = int(m.group(1))
+    time.sleep(0.5)
+    assert server.status()["time"] == t_stop
+    assert server.vgdb("ws start") == \
+        "ws start: measurement on at t=%d\n" % t_stop
+    run = server.run()
+    wslib.check_trailer(run)
+    out = run.output
+    assert out.time_unit == "ms"
+    assert [(e.t, e.kind) for e in out.events
+            if e.kind in ("stop", "start")] == [(t_stop, "stop"),
+                                                (t_stop, "start")]
 
 
 def test_vgdb_set_every_tau_and_v_clo(server):

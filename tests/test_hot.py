@@ -13,7 +13,6 @@ import re
 
 import pytest
 
-import ctl_util
 import wslib
 
 PAGE = 4096
@@ -166,13 +165,6 @@ def parse_hot(text):
         # a stack under an owner, indented further
         assert line.startswith("   ") and rows, "ws hot line %r" % line
     return res
-
-
-@pytest.fixture
-def server(tmp_path):
-    s = ctl_util.Server(tmp_path)
-    yield s
-    s.kill()
 
 
 def test_ws_hot(server):

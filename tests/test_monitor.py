@@ -41,17 +41,17 @@ BLOCKS = "\u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588"
 ASCII = "_.-:=+*#"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
+@pytest.fixture
+def server(server_factory):
+    """A server of its own for each test (a test that stops measurement
+    or changes T must not change what the next one sees)."""
     wslib.require_built(MONITOR)
-    s = ctl_util.Server(tmp_path_factory.mktemp("monitor"), pages=2000,
-                        options=["--ws-every=%d" % EVERY])
+    s = server_factory(pages=2000, options=["--ws-every=%d" % EVERY])
     # Samples of different sizes, for the sparkline.
     for first, count, sweeps in ((0, 100, 10), (0, 2000, 2), (100, 20, 40),
                                  (0, 600, 3)):
         s.touch(first, count, sweeps)
-    yield s
-    s.kill()
+    return s
 
 
 def monitor(server, *words, env=None, prefix=True, pid=None, timeout=60,
@@ -221,12 +221,13 @@ def test_gone_and_not_ws(server, tmp_path):
     finally:
         p.kill()
         p.wait()
-    rc, out, err = monitor(server, "status", pid=p.pid)
+    gone = ctl_util.no_such_pid()
+    rc, out, err = monitor(server, "status", pid=gone)
     assert (rc, out, err) == (2, "", "ws-monitor: there is no process %d\n"
-                              % p.pid)
-    rc, out, err = monitor(server, pid=p.pid)        # the prompt, too
+                              % gone)
+    rc, out, err = monitor(server, pid=gone)         # the prompt, too
     assert (rc, out, err) == (2, "", "ws-monitor: there is no process %d\n"
-                              % p.pid)
+                              % gone)
 
     # ctl_server under --tool=none, with the same prefix.
     argv = wslib.ws_command([ctl_util.SERVER, "1"],
