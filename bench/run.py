@@ -501,30 +501,15 @@ def have(binary):
     return shutil.which(binary) is not None
 
 
-def ensure_packages(progs, selected):
-    """Install missing Debian packages when root; return programs to skip."""
-    missing = {}
-    for p in progs:
-        if p.name in selected and p.needs and not have(p.needs[0]):
-            missing.setdefault(p.needs[1], []).append(p.name)
+def missing_programs(progs, selected):
+    """Programs whose executable is missing, to skip: {name: why}.
+    Installing is scripts/install-deps.sh's job (`make bench` runs it
+    first)."""
     skip = {}
-    if not missing:
-        return skip
-    pkgs = sorted(missing)
-    if os.geteuid() == 0 and have("apt-get"):
-        print("Installing missing packages: %s" % " ".join(pkgs), flush=True)
-        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-        cmd = ["apt-get", "install", "-y", "--no-install-recommends"] + pkgs
-        r = subprocess.run(cmd, env=env)
-        if r.returncode != 0:
-            subprocess.run(["apt-get", "update"], env=env)
-            subprocess.run(cmd, env=env)
     for p in progs:
         if p.name in selected and p.needs and not have(p.needs[0]):
-            why = ("%s not found (Debian package %s); %s" %
-                   (p.needs[0], p.needs[1],
-                    "apt-get install failed" if os.geteuid() == 0
-                    else "not root, so not installed"))
+            why = ("%s not found (Debian package %s; scripts/install-deps.sh "
+                   "installs it)" % (p.needs[0], p.needs[1]))
             print("SKIP %s: %s" % (p.name, why), flush=True)
             skip[p.name] = why
     return skip
@@ -1137,7 +1122,8 @@ def main(argv):
 
     for b in ("valgrind", "gcc"):
         if not have(b):
-            raise HarnessError("%s not found; install it (apt-get install %s)" % (b, b))
+            raise HarnessError("%s not found; scripts/install-deps.sh "
+                               "installs it" % b)
 
     exes = compile_progs(build, notes)
     global MEASURE
@@ -1148,7 +1134,7 @@ def main(argv):
     except UsageError as e:
         print("run.py: error: %s" % e, file=sys.stderr)
         return 2
-    skip = ensure_packages(progs, {p.name for p in progs})
+    skip = missing_programs(progs, {p.name for p in progs})
     for name, why in skip.items():
         notes.append("%s skipped: %s" % (name, why))
     progs = [p for p in progs if p.name not in skip]
