@@ -4,6 +4,7 @@ page in each 256 KiB, unmap): each remap counts again in the totals
 does not grow with the rounds."""
 
 import re
+import subprocess
 
 import wslib
 

@@ -4,6 +4,7 @@ each line parsed, times strictly increasing, as many samples as
 boundaries (--stats=yes), totals the same as with the default T)."""
 
 import os
+import re
 
 import pytest
 

@@ -6,6 +6,7 @@ set inside each phase is exactly the phase's code pages (no data), and
 the run-wide totals differ between two layouts by exactly the pages the
 layouts differ by.  Output and exit status as under --tool=none."""
 
+import subprocess
 
 import wslib
 
