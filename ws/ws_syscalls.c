@@ -91,6 +91,19 @@ void WS_(post_syscall)(ThreadId tid, UInt syscallno, UWord* args,
 {
 }
 
+/* Valgrind reports a brk shrink as the bytes [new break, old break),
+   neither rounded (syswrap-generic.c, sys_brk), while munmap comes
+   already in whole kernel pages.  The kernel keeps the page the new
+   break falls in and gives back up to the end of the old break's page:
+   [round_up(new), round_up(old)). */
+static void brk_shrunk(Addr a, SizeT len)
+{
+   Addr start = VG_PGROUNDUP(a);
+   Addr end   = VG_PGROUNDUP(a + len);
+   if (end > start)
+      WS_(unmapped)(start, end - start);
+}
+
 void WS_(syscalls_init)(void)
 {
    if (WS_(clo_syscalls)) {
@@ -99,7 +112,7 @@ void WS_(syscalls_init)(void)
       VG_(track_post_mem_write)     (syscall_wrote);
    }
    VG_(track_die_mem_munmap)(WS_(unmapped));
-   VG_(track_die_mem_brk)   (WS_(unmapped));
+   VG_(track_die_mem_brk)   (brk_shrunk);
 }
 
 /*--------------------------------------------------------------------*/
