@@ -248,11 +248,21 @@ static ULong get_stamp_time(Stamp s)
    return stamp_time[s & (stamp_time_cap - 1)];
 }
 
+/* The first page number at or above 2^47, the end of amd64's user
+   address space.  An access that reaches there faults without touching
+   memory, and the tables, which index 47 bits, would take its page for
+   a lower one: ws counts neither it nor its page (docs/manual.md,
+   Limits). */
+static Addr beyond_user_space(void)
+{
+   return (Addr)1 << (WS_ADDR_BITS - WS_(page_shift));
+}
+
 /* The accesses an entry counted go to its page's record before the
    entry changes. */
 static void settle_entry(WS_DtlbEntry* e)
 {
-   if (e->accesses != 0)
+   if (e->accesses != 0 && e->page < beyond_user_space())
       WS_(add_accesses)(e->page, e->accesses);
    e->accesses = 0;
 }
@@ -354,8 +364,9 @@ void WS_(touch_range)(WS_Kind kind, Addr a, SizeT size, Addr ip)
    if (size == 0 || !WS_(measuring))
       return;
    last = (a + size - 1) >> WS_(page_shift);
-   if (last < (a >> WS_(page_shift)))   /* wraps the address space */
-      last = ~(Addr)0 >> WS_(page_shift);
+   if (last < (a >> WS_(page_shift))    /* wraps the address space */
+       || last >= beyond_user_space())
+      last = beyond_user_space() - 1;
    for (page = a >> WS_(page_shift); page <= last; page++) {
       touch_page(kind, page, ip);
       if (page == last)
@@ -441,6 +452,14 @@ VG_REGPARM(2) void WS_(data_miss)(Addr a, HWord site)
    WS_(counters).data_misses++;
    last = (a + size - 1) >> WS_(page_shift);
    e = &WS_(dtlb)[last & (WS_DTLB_ENTRIES - 1)];
+   if (last >= beyond_user_space() || a + size - 1 < a) {
+      /* It faults, touching nothing.  The inline code counts it on the
+         entry of its last page: that entry holds a page beyond user
+         space (the same entry, the bit is above the index), whose
+         accesses settle_entry drops. */
+      WS_(dtlb_fill)(last | beyond_user_space());
+      return;
+   }
    /* A range of a page or more is rare and may span many pages: it
       is not remembered. */
    if (last == (a >> WS_(page_shift)) + 1 && size <= WS_(clo_pagesize)) {
