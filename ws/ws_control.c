@@ -218,18 +218,15 @@ static void write_owner_stack(Stamp* slot, Addr page, void* opaque)
 }
 
 /* Lists the window's pages into |sink|; |n| gets the count per kind.
-   The owners' stacks go to |stacks|: before the dump when that is the
-   output file's, else (a dump file, which names its own) each in front
-   of the first dump-owner line that refers to it; NULL lists the pages
-   for people. */
+   The owners' stacks go to |stacks|: a dump file names its own, each
+   in front of the first dump-owner line that refers to it; the output
+   file's are already written (WS_(dump_to_output)); NULL lists the
+   pages for people. */
 static void dump_pages(Sink* sink, WS_StackFile* stacks, ULong n[2])
 {
    Int  kind;
    Stamp first = WS_(window_first_stamp)();
    WS_(flush_access_counts)();
-   if (stacks == WS_(out_stacks)())
-      WS_(pt_for_window)(&WS_(tables)[WS_Data], first, write_owner_stack,
-                         &first);
    for (kind = 0; kind < 2; kind++) {
       DumpWalk w;
       w.sink = sink;
@@ -255,9 +252,13 @@ static void dump_block(Sink* sink)
 void WS_(dump_to_output)(const HChar* label)
 {
    Sink sink;
+   Stamp first = WS_(window_first_stamp)();
    sink.kind = To_Output;
    sink.used = 0;
    sink.failed = False;
+   /* The owners' stacks first: the block follows its event line. */
+   WS_(pt_for_window)(&WS_(tables)[WS_Data], first, write_owner_stack,
+                      &first);
    WS_(out_event)("dump label %s", label);
    dump_block(&sink);
    sink_drain(&sink);
