@@ -1,0 +1,118 @@
+"""Valgrind's --num-callers and --show-below-main on the stacks ws writes
+(docs/manual.md, section 4): the allocating stack of a heap block (a
+dump's owner lines) and a peak's stack.
+
+- callers: a block allocated in level1, called by level2 ... level5 and
+  main, and a WS_DUMP of its pages (see its comment): the block's stack
+  is those six frames, each at the line of its call;
+- own_spike: a data peak in burst(), called by main (tests/test_owners.py).
+
+--num-callers=N keeps the N innermost frames; below main is cut unless
+--show-below-main=yes, which also names the code there by its functions
+instead of "(below main)", as Valgrind's tools do.
+"""
+
+import os
+
+import pytest
+
+import wslib
+
+CALLERS = wslib.prog("callers")
+CALLERS_SRC = os.path.join(wslib.TOP_SRCDIR, "tests", "progs", "callers.c")
+OWN_SPIKE = wslib.prog("own_spike")
+OWN_SPIKE_SRC = os.path.join(wslib.TOP_SRCDIR, "tests", "progs",
+                             "own_spike.c")
+
+
+def _line_of(path, marker):
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            if marker in line:
+                return n
+    raise AssertionError("no %r in %s" % (marker, path))
+
+
+def _allocation_frames():
+    """The block's stack at the default depth: (location, function)."""
+    frames = [("callers.c:%d" % _line_of(CALLERS_SRC, "callers: malloc"),
+               "level1")]
+    for n in range(2, 6):
+        frames.append(("callers.c:%d" % _line_of(CALLERS_SRC,
+                                                  "callers: level%d" % n),
+                       "level%d" % n))
+    frames.append(("callers.c:%d" % _line_of(CALLERS_SRC, "callers: main"),
+                   "main"))
+    return frames
+
+
+def _block_stack(ws, *options):
+    """The frames (location, function) of the stack that allocated the
+    block, as the dump's owner lines name it, and the dump."""
+    out = ws([CALLERS], *options).output
+    # the block's stack is first named in the dump: written before the
+    # dump's event line, the dump block right after it
+    wslib.check_written_events(out)
+    (dump,) = out.dumps
+    heap = {p.owner.stack for p in dump.pages
+            if p.kind == "data" and p.owner.kind == "heap"}
+    assert len(heap) == 1, [p for p in dump.pages if p.kind == "data"]
+    frames = out.stacks[heap.pop()]
+    assert not any(w.inline for w in frames), frames   # -O0, noinline
+    return [(w.location, w.function) for w in frames], dump
+
+
+def test_allocating_stack_is_cut_below_main(ws):
+    frames, _ = _block_stack(ws)
+    assert frames == _allocation_frames()
+
+
+@pytest.mark.parametrize("n", [1, 3, 6])
+def test_num_callers_bounds_the_allocating_stack(ws, n):
+    frames, _ = _block_stack(ws, "--num-callers=%d" % n)
+    assert frames == _allocation_frames()[:n]
+
+
+def test_show_below_main_keeps_the_frames_below_main(ws):
+    frames, dump = _block_stack(ws, "--show-below-main=yes")
+    assert frames[:6] == _allocation_frames()
+    below = [f for _, f in frames[6:]]
+    # glibc's start-up functions, then the program's own _start; what
+    # follows _start is whatever the unwinder finds there
+    assert "_start" in below and below.index("_start") >= 1, frames
+    assert "(below main)" not in below, frames
+    # the first access of the program's first code page (_start's) is
+    # named by its function now, "(below main)" without the option
+    _, default_dump = _block_stack(ws)
+    start = [p.addr for p in dump.pages
+             if p.kind == "insn" and p.where.function == "_start"]
+    assert len(start) == 1, dump.pages
+    (page,) = [p for p in default_dump.pages
+               if p.kind == "insn" and p.addr == start[0]]
+    assert page.where.function == "(below main)", page
+
+
+def test_num_callers_counts_frames_below_main_too(ws):
+    frames, _ = _block_stack(ws, "--show-below-main=yes", "--num-callers=7")
+    assert len(frames) == 7 and frames[:6] == _allocation_frames(), frames
+    assert frames[6][1] not in ("main", "(below main)"), frames
+
+
+def _peak_stack(ws, *options):
+    """The frames (location, function) of own_spike's data peak."""
+    out = ws([OWN_SPIKE], *options).output
+    data = [p for p in out.peaks if p.kind == "data"]
+    assert data, out.peaks
+    frames = out.stacks[max(data, key=lambda p: p.size).stack]
+    return [(w.location, w.function) for w in frames if not w.inline]
+
+
+def test_peak_stack_depth_and_below_main(ws):
+    main_line = _line_of(OWN_SPIKE_SRC, "burst(heap);")
+    default = _peak_stack(ws)
+    assert [f for _, f in default] == ["burst", "main"], default
+    assert default[1][0] == "own_spike.c:%d" % main_line, default
+    assert _peak_stack(ws, "--num-callers=1") == default[:1]
+    below = _peak_stack(ws, "--show-below-main=yes")
+    assert below[:2] == default and "_start" in [f for _, f in below[2:]], \
+        below
