@@ -452,11 +452,12 @@ VG_REGPARM(2) void WS_(data_miss)(Addr a, HWord site)
    WS_(counters).data_misses++;
    last = (a + size - 1) >> WS_(page_shift);
    e = &WS_(dtlb)[last & (WS_DTLB_ENTRIES - 1)];
-   if (last >= beyond_user_space() || a + size - 1 < a) {
-      /* It faults, touching nothing.  The inline code counts it on the
-         entry of its last page: that entry holds a page beyond user
-         space (the same entry, the bit is above the index), whose
-         accesses settle_entry drops. */
+   if (UNLIKELY(((a | (a + size - 1)) >> WS_ADDR_BITS) != 0)) {
+      /* It reaches at or above 2^47 (or wraps): it faults, touching
+         nothing.  The inline code counts it on the entry of its last
+         page: that entry holds a page beyond user space (the same
+         entry, the bit is above the index), whose accesses
+         settle_entry drops. */
       WS_(dtlb_fill)(last | beyond_user_space());
       return;
    }
