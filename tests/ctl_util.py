@@ -18,7 +18,7 @@ import time
 
 import wslib
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = wslib.FORMAT_VERSION
 
 _DUMP_BEGIN = re.compile(r"dump-begin ([0-9]+)\Z")
 _DUMP_PAGE = re.compile(r"dump-page (insn|data) 0x([0-9a-f]+) ([0-9]+) "
