@@ -230,6 +230,15 @@ int  wsp_parse(const char *buf, size_t len, struct wsp_file *f,
                struct wsp_error *err);
 void wsp_free(struct wsp_file *f);
 
+/* Whether the len bytes read so far of a file can begin a ws output
+   file: 0 if its first line is a version line this reader knows, -1
+   (err filled in, as wsp_parse would) if they cannot, 1 if more bytes
+   are needed to tell.  A reader calls it as the bytes come, so that
+   anything else (/dev/zero, a binary, an endless pipe) is refused from
+   its first bytes. */
+#define WSP_FIRST_LINE_MAX 64
+int  wsp_check_start(const char *buf, size_t len, struct wsp_error *err);
+
 /* Printers: each writes to out and returns nothing that can fail but
    the stream itself (the caller checks ferror). */
 struct wsp_text_opts {

@@ -1522,6 +1522,23 @@ static int body_line(struct parser *p, struct body *b, struct caps *cap)
 /*--- The whole file                                       ---*/
 /*------------------------------------------------------------*/
 
+int wsp_check_start(const char *buf, size_t len, struct wsp_error *err)
+{
+   const char *nl = memchr(buf, '\n', len);
+   struct wsp_file f;
+   struct parser p;
+   if (!nl && len < WSP_FIRST_LINE_MAX)
+      return 1;
+   memset(&f, 0, sizeof f);
+   memset(err, 0, sizeof *err);
+   p.f = &f;
+   p.err = err;
+   p.lineno = 1;
+   p.line = buf;
+   p.len = nl ? (size_t)(nl - buf) : len;
+   return check_version(&p);
+}
+
 int wsp_parse(const char *buf, size_t len, struct wsp_file *f,
               struct wsp_error *err)
 {
