@@ -52,6 +52,7 @@
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
+#include "pub_tool_libcsignal.h"
 #include "pub_tool_gdbserver.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
@@ -70,7 +71,7 @@
    the program a limit below them), and uses VG_(fcntl) to put them
    there.  Neither is in pub_tool_*.h; ws declares them here, as
    ws_main.c declares VG_(clo_read_inline_info).  VG_(sigaction) sets
-   the real handler of SIGPIPE around a write to a pipe (see
+   the real handler of SIGPIPE after a write to a pipe failed (see
    write_out). */
 extern Int VG_(fd_hard_limit);
 extern Int VG_(fcntl)(Int fd, Int cmd, Addr arg);
@@ -373,8 +374,10 @@ static const HChar* in_use(const WS_File* self, const struct vg_stat* st,
          if (fd >= VG_(fd_hard_limit))
             return "Valgrind writes to it already (--log-file, "
                    "--xml-file)";
-         VG_(snprintf)(buf, size, "the program has it open (descriptor "
-                       "%lld)", fd);
+         /* At start-up Valgrind's log file is there too, before the
+            core moves it up. */
+         VG_(snprintf)(buf, size, "it is open already as descriptor %lld, "
+                       "the program's or Valgrind's (--log-file)", fd);
          return buf;
       }
    }
@@ -472,10 +475,27 @@ static void release(WS_File* f)
 
 void WS_(file_abandon)(WS_File* f)
 {
-   Int fd = f->fd;
+   Int   fd = f->fd;
+   HChar target[VKI_PATH_MAX + 1];
+   SSizeT n;
    release(f);
-   if (fd >= 0 && f->created && f->name)
+   if (fd < 0 || !f->created || f->name == NULL)
+      return;
+   /* The file ws made, not a symbolic link of the user's to it. */
+   n = VG_(readlink)(f->name, target, sizeof target - 1);
+   if (n < 0) {
       VG_(unlink)(f->name);
+      return;
+   }
+   target[n] = '\0';
+   if (target[0] == '/') {
+      VG_(unlink)(target);
+   } else {
+      const HChar* dir = VG_(dirname)(f->name);
+      HChar path[VG_(strlen)(dir) + n + 2];
+      VG_(sprintf)(path, "%s/%s", dir, target);
+      VG_(unlink)(path);
+   }
 }
 
 void WS_(file_forget)(WS_File* f)
@@ -563,21 +583,22 @@ static Bool wait_writable(const WS_File* f)
 }
 
 /* Writes |len| bytes from the front of the buffer.  A pipe whose reader
-   has gone makes the kernel send SIGPIPE to the process, which would
-   kill the program: while ws writes to a pipe, SIGPIPE is ignored, and
-   setting it ignored once more after the write discards the one the
-   write raised (the kernel drops pending signals that become
-   ignored). */
+   has gone makes the kernel send SIGPIPE to the writing thread, which
+   would kill the program: while ws writes to a pipe SIGPIPE is blocked,
+   so that it cannot be delivered (not even to vgdb, which may be
+   tracing the process when a monitor command writes), and one that the
+   write raised is discarded by making SIGPIPE ignored for a moment (the
+   kernel drops the pending signals that become ignored). */
 static void write_out(WS_File* f, UInt len)
 {
-   vki_sigaction_toK_t   ignore;
-   vki_sigaction_fromK_t saved;
+   vki_sigset_t pipe_only, saved_mask;
    UInt done = 0;
    Int  err = 0;
    if (f->pipe) {
-      VG_(memset)(&ignore, 0, sizeof ignore);
-      ignore.ksa_handler = VKI_SIG_IGN;
-      VG_(sigaction)(VKI_SIGPIPE, &ignore, &saved);
+      VG_(memset)(&pipe_only, 0, sizeof pipe_only);
+      pipe_only.sig[(VKI_SIGPIPE - 1) / _VKI_NSIG_BPW]
+         |= 1UL << ((VKI_SIGPIPE - 1) % _VKI_NSIG_BPW);
+      VG_(sigprocmask)(VKI_SIG_BLOCK, &pipe_only, &saved_mask);
    }
    while (done < len) {
       Int n = VG_(write)(f->fd, f->buf + done, len - done);
@@ -593,8 +614,15 @@ static void write_out(WS_File* f, UInt len)
       break;
    }
    if (f->pipe) {
-      VG_(sigaction)(VKI_SIGPIPE, &ignore, NULL);
-      VG_(sigaction)(VKI_SIGPIPE, &saved, NULL);
+      if (err == VKI_EPIPE) {
+         vki_sigaction_toK_t   ignore;
+         vki_sigaction_fromK_t saved;
+         VG_(memset)(&ignore, 0, sizeof ignore);
+         ignore.ksa_handler = VKI_SIG_IGN;
+         VG_(sigaction)(VKI_SIGPIPE, &ignore, &saved);
+         VG_(sigaction)(VKI_SIGPIPE, &saved, NULL);
+      }
+      VG_(sigprocmask)(VKI_SIG_SETMASK, &saved_mask, NULL);
    }
    VG_(memmove)(f->buf, f->buf + done, f->used - done);
    f->used -= done;

@@ -46,6 +46,7 @@
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
+#include "pub_tool_vki.h"
 #include "pub_tool_xarray.h"
 
 #include "ws_global.h"
@@ -309,10 +310,13 @@ void WS_(misses_init)(const HChar* out_name)
    miss_template = WS_(option_template)("--ws-miss-file",
                                         WS_(clo_miss_file));
    name = WS_(name_expand)("--ws-miss-file", miss_template);
-   if (VG_STREQ(name, out_name)
-       || (!sr_isError(VG_(stat)(name, &a))
-           && !sr_isError(VG_(stat)(out_name, &b))
-           && a.dev == b.dev && a.ino == b.ino)) {
+   if (sr_isError(VG_(stat)(name, &a)))
+      a.mode = 0;
+   /* A terminal or /dev/null may take both (WS_(file_create) agrees). */
+   if (!VKI_S_ISCHR(a.mode)
+       && (VG_STREQ(name, out_name)
+           || (a.mode != 0 && !sr_isError(VG_(stat)(out_name, &b))
+               && a.dev == b.dev && a.ino == b.ino))) {
       VG_(fmsg)("--ws-miss-file: '%s' is also the %s output file "
                 "(give another name)\n", WS_(clo_miss_file),
                 WS_(clo_file_option));
