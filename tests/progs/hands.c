@@ -33,8 +33,11 @@
                           exits 0 when the write failed or wrote less
      forkwork             forks a child that works and exits 5; the
                           parent works, waits and exits 0
-     mark LABEL...        WS_MARK(LABEL) and WS_DUMP(LABEL) for each
-                          argument, with work between them
+     mark LABEL...        WS_STOP, WS_START, then WS_MARK(LABEL) and
+                          WS_DUMP(LABEL) for each argument, with work
+                          between them (the last names the region)
+     odd                  runs code whose debug information names the
+                          source file "odd dir/my file\with<TAB>tab.c"
 
    Exit status 2 on bad arguments. */
 
@@ -185,6 +188,8 @@ static int bigwrite(void)
    return n < 0 || n < (1L << 40) ? 0 : 1;
 }
 
+void oddly_placed(volatile char *p, long n);
+
 static int forkwork(void)
 {
    int status;
@@ -240,7 +245,14 @@ int main(int argc, char **argv)
       return bigwrite();
    if (!strcmp(m, "forkwork"))
       return forkwork();
+   if (!strcmp(m, "odd")) {
+      char *p = malloc(64 * 4096);
+      oddly_placed(p, 64 * 4096);
+      return 0;
+   }
    if (!strcmp(m, "mark")) {
+      WS_STOP;                  /* a region opens at WS_START ... */
+      WS_START;
       for (int i = 2; i < argc; i++) {
          work(50000);
          WS_MARK(argv[i]);
@@ -249,4 +261,14 @@ int main(int argc, char **argv)
       return 0;
    }
    return 2;
+}
+
+/* Code whose debug information names a source file with a space, a
+   backslash and a tab (tests/test_escaping.py): every name ws writes is
+   escaped. */
+#line 1 "odd dir/my file\\with\ttab.c"
+void oddly_placed(volatile char *p, long n)
+{
+   for (long i = 0; i < n; i += 4096)
+      p[i] = 1;
 }
