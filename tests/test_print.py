@@ -402,8 +402,9 @@ MALFORMED = [
     (GOOD.replace("2000 3 7", "1003 3 7"), 33, "sample times must increase",
      False),
     (GOOD.replace("# a comment", ""), 16, "an empty line", False),
+    # a NUL byte is refused as it is read, before any line is parsed
     (GOOD.replace("# a comment", "\x00\x01\xff\xfe binary"), 16,
-     "not a sample, event", False),
+     "a NUL byte: not a ws output file", False),
     (GOOD.replace("event 1500 mark phase two",
                   "event 1500 mark phase\ttwo"), 18, "control character",
      True),

@@ -10,11 +10,14 @@ never signals, blocks or changes the program because of its own files.
   stopped writing the file;
 - --ws-file=/dev/full (every write fails, ENOSPC): one line, status 0,
   the summary says the file is incomplete;
+- an output file that reaches the program's RLIMIT_FSIZE (ulimit -f): no
+  SIGXFSZ (the program was killed with status 153), one line;
 - a 550 kB VALGRIND_MONITOR_COMMAND("ws mark ..."): refused with one
   line, no overflow of Valgrind's stack.
 """
 
 import os
+import resource
 import subprocess
 
 import wslib
@@ -80,6 +83,25 @@ def test_full_device(tmp_path):
                      "space left on the device)") == 1, err
     assert "Output file: /dev/full (incomplete: writing it failed)" in err
     assert "Miss profile: /dev/full (incomplete: writing it failed)" in err
+
+
+def test_file_size_limit(tmp_path):
+    """ulimit -f 20: ws's file stops at 20 KiB; the program, which writes
+    no file, runs as under --tool=none."""
+    def limit():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (20 << 10, 20 << 10))
+
+    p = ws([HANDS, "work"], tmp_path, ["--ws-file=ws.out", "--ws-every=1000"],
+           preexec_fn=limit)
+    err = p.stderr.decode()
+    assert p.returncode == 0, err
+    assert err.count("ws: writing the output file '%s' failed (the file "
+                     "reached the size limit (ulimit -f)); ws writes nothing "
+                     "more to it" % (tmp_path / "ws.out")) == 1, err
+    assert os.path.getsize(str(tmp_path / "ws.out")) == 20 << 10
+    out = wslib.parse_output(open(str(tmp_path / "ws.out")).read(),
+                             complete=False)
+    assert not out.complete and len(out.samples) > 100
 
 
 def test_monitor_command_of_550_kB(tmp_path):

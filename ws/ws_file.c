@@ -35,8 +35,9 @@
      leaves lines that parse);
    - a write that fails is reported once, and that file is written no
      more; it never raises a signal in the program (a pipe whose reader
-     went away), and never waits for long (a reader that stops reading:
-     ten seconds, then the file is given up);
+     went away, a file past the program's RLIMIT_FSIZE), and never waits
+     for long (a reader that stops reading: ten seconds, then the file is
+     given up);
    - names are checked and %q{VAR} expanded once, when the name is
      first given, so that a program changing its environment cannot
      make a later expansion (in a forked child) fail.
@@ -71,8 +72,8 @@
    the program a limit below them), and uses VG_(fcntl) to put them
    there.  Neither is in pub_tool_*.h; ws declares them here, as
    ws_main.c declares VG_(clo_read_inline_info).  VG_(sigaction) sets
-   the real handler of SIGPIPE after a write to a pipe failed (see
-   write_out). */
+   the real handler of SIGPIPE or SIGXFSZ for a moment after a write
+   failed (see write_out). */
 extern Int VG_(fd_hard_limit);
 extern Int VG_(fcntl)(Int fd, Int cmd, Addr arg);
 extern Int VG_(sigaction)(Int signum, const vki_sigaction_toK_t* act,
@@ -367,7 +368,8 @@ static const HChar* in_use(const WS_File* self, const struct vg_stat* st,
          struct vg_stat other;
          off += d->d_reclen;
          if (d->d_name[0] < '0' || d->d_name[0] > '9' || fd == dir
-             || fd == self->fd || ours((Int)fd) || VG_(fstat)((Int)fd, &other) != 0
+             || fd == self->fd || ours((Int)fd)
+             || VG_(fstat)((Int)fd, &other) != 0
              || other.dev != st->dev || other.ino != st->ino)
             continue;
          VG_(close)(dir);
@@ -402,9 +404,13 @@ static const HChar* errno_text(Int err)
    case VKI_EROFS:  return "read-only file system";
    case VKI_ENOTDIR: return "a directory in the path is not one";
    case VKI_EMFILE: return "too many open files";
-   case VKI_EFBIG:  return "the file is too large";
+   case VKI_EFBIG:  return "the file reached the size limit (ulimit -f)";
    case VKI_EIO:    return "input/output error";
-   default:         return "error";
+   default: {
+      static HChar other[32];
+      VG_(sprintf)(other, "system error %d", err);
+      return other;
+   }
    }
 }
 
@@ -449,7 +455,6 @@ Bool WS_(file_create)(WS_File* f, const HChar* name, HChar* why,
    f->fd = safe;
    f->dev = st.dev;
    f->ino = st.ino;
-   f->pipe = VKI_S_ISFIFO(st.mode) || VKI_S_ISSOCK(st.mode);
    f->created = !existed;
    f->name = VG_(strdup)("ws.file.name", name);
    /* A name that did not exist may still have led to an open file (a
@@ -582,24 +587,40 @@ static Bool wait_writable(const WS_File* f)
    return !sr_isError(r) && sr_Res(r) > 0;
 }
 
-/* Writes |len| bytes from the front of the buffer.  A pipe whose reader
-   has gone makes the kernel send SIGPIPE to the writing thread, which
-   would kill the program: while ws writes to a pipe SIGPIPE is blocked,
-   so that it cannot be delivered (not even to vgdb, which may be
+/* A signal that the write just made raised is pending on this thread
+   (blocked): making it ignored for a moment discards it (the kernel
+   drops the pending signals that become ignored). */
+static void discard_pending(Int sig)
+{
+   vki_sigaction_toK_t   ignore;
+   vki_sigaction_fromK_t saved;
+   VG_(memset)(&ignore, 0, sizeof ignore);
+   ignore.ksa_handler = VKI_SIG_IGN;
+   VG_(sigaction)(sig, &ignore, &saved);
+   VG_(sigaction)(sig, &saved, NULL);
+}
+
+static void add_signal(vki_sigset_t* set, Int sig)
+{
+   set->sig[(sig - 1) / _VKI_NSIG_BPW] |= 1UL << ((sig - 1) % _VKI_NSIG_BPW);
+}
+
+/* Writes |len| bytes from the front of the buffer.  Two failures make
+   the kernel signal the writing thread, which would kill the program: a
+   pipe whose reader has gone (SIGPIPE) and a file that reached the
+   program's RLIMIT_FSIZE (SIGXFSZ).  While ws writes, both are blocked,
+   so that neither can be delivered (not even to vgdb, which may be
    tracing the process when a monitor command writes), and one that the
-   write raised is discarded by making SIGPIPE ignored for a moment (the
-   kernel drops the pending signals that become ignored). */
+   write raised is discarded. */
 static void write_out(WS_File* f, UInt len)
 {
-   vki_sigset_t pipe_only, saved_mask;
+   vki_sigset_t ours, saved_mask;
    UInt done = 0;
    Int  err = 0;
-   if (f->pipe) {
-      VG_(memset)(&pipe_only, 0, sizeof pipe_only);
-      pipe_only.sig[(VKI_SIGPIPE - 1) / _VKI_NSIG_BPW]
-         |= 1UL << ((VKI_SIGPIPE - 1) % _VKI_NSIG_BPW);
-      VG_(sigprocmask)(VKI_SIG_BLOCK, &pipe_only, &saved_mask);
-   }
+   VG_(memset)(&ours, 0, sizeof ours);
+   add_signal(&ours, VKI_SIGPIPE);
+   add_signal(&ours, VKI_SIGXFSZ);
+   VG_(sigprocmask)(VKI_SIG_BLOCK, &ours, &saved_mask);
    while (done < len) {
       Int n = VG_(write)(f->fd, f->buf + done, len - done);
       if (n > 0) {
@@ -613,17 +634,11 @@ static void write_out(WS_File* f, UInt len)
       err = n == -VKI_EAGAIN ? -1 : n == 0 ? VKI_EIO : -n;
       break;
    }
-   if (f->pipe) {
-      if (err == VKI_EPIPE) {
-         vki_sigaction_toK_t   ignore;
-         vki_sigaction_fromK_t saved;
-         VG_(memset)(&ignore, 0, sizeof ignore);
-         ignore.ksa_handler = VKI_SIG_IGN;
-         VG_(sigaction)(VKI_SIGPIPE, &ignore, &saved);
-         VG_(sigaction)(VKI_SIGPIPE, &saved, NULL);
-      }
-      VG_(sigprocmask)(VKI_SIG_SETMASK, &saved_mask, NULL);
-   }
+   if (err == VKI_EPIPE)
+      discard_pending(VKI_SIGPIPE);
+   else if (err == VKI_EFBIG)
+      discard_pending(VKI_SIGXFSZ);
+   VG_(sigprocmask)(VKI_SIG_SETMASK, &saved_mask, NULL);
    VG_(memmove)(f->buf, f->buf + done, f->used - done);
    f->used -= done;
    f->lines = f->lines > done ? f->lines - done : 0;

@@ -600,7 +600,6 @@ typedef struct _WS_File {
    Bool             to_monitor; /* writes go to VG_(gdb_printf) */
    HChar*           name;       /* as opened (expanded) */
    Bool             failed;     /* a write failed; said so */
-   Bool             pipe;       /* a FIFO or socket */
    Bool             created;    /* did not exist before */
    ULong            dev, ino;
    HChar*           buf;
