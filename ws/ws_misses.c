@@ -374,25 +374,16 @@ void WS_(misses_new_image)(void)
    VG_(free)(name);
 }
 
-static void mprintf(const HChar* format, ...) PRINTF_CHECK(1, 2);
-static void mprintf(const HChar* format, ...)
-{
-   va_list vargs;
-   va_start(vargs, format);
-   WS_(file_vprintf)(&miss, format, vargs);
-   va_end(vargs);
-}
-
 /* "fl=(3) /src/a.c" the first time, "fl=(3)" after; names escaped as
    in every file ws writes (docs/output-format.md, "Escaping"). */
 static void put_name(const HChar* spec, Name* n)
 {
    if (n->written) {
-      mprintf("%s=(%u)\n", spec, n->id);
+      WS_(file_printf)(&miss, "%s=(%u)\n", spec, n->id);
    } else {
-      mprintf("%s=(%u) ", spec, n->id);
+      WS_(file_printf)(&miss, "%s=(%u) ", spec, n->id);
       WS_(file_text)(&miss, n->str, WS_EscText);
-      mprintf("\n");
+      WS_(file_printf)(&miss, "\n");
       n->written = True;
    }
 }
@@ -416,30 +407,28 @@ static Int cmp_sites(const void* pa, const void* pb)
 
 static void write_header(const ULong total[2], const HChar* exec_path)
 {
-   mprintf("# callgrind format\n");
-   mprintf("version: 1\n");
-   mprintf("creator: ws-%s\n", WS_VERSION);
-   mprintf("pid: %d\n", VG_(getpid)());
-   mprintf("cmd: ");
-   WS_(file_command)(&miss);
-   mprintf("\n");
-   mprintf("desc: Page size: %u bytes\n", WS_(clo_pagesize));
-   mprintf("desc: Window: tau %llu, sample every %llu %s (at exit)\n",
-           WS_(clo_tau), WS_(clo_every),
-           WS_(clo_time_unit) == WS_TimeMillis ? "ms" : "instructions");
+   WS_File* f = &miss;
+   WS_(file_printf)(f, "# callgrind format\nversion: 1\ncreator: ws-%s\n"
+                    "pid: %d\ncmd: ", WS_VERSION, VG_(getpid)());
+   WS_(file_command)(f);
+   WS_(file_printf)(f, "\ndesc: Page size: %u bytes\n", WS_(clo_pagesize));
+   WS_(file_printf)(f, "desc: Window: tau %llu, sample every %llu %s (at "
+                    "exit)\n", WS_(clo_tau), WS_(clo_every),
+                    WS_(clo_time_unit) == WS_TimeMillis ? "ms"
+                                                        : "instructions");
    if (exec_path != NULL) {
-      mprintf("desc: Exec: the program exec'd ");
-      WS_(file_text)(&miss, exec_path, WS_EscText);
-      mprintf("; this profile ends there\n");
+      WS_(file_printf)(f, "desc: Exec: the program exec'd ");
+      WS_(file_text)(f, exec_path, WS_EscText);
+      WS_(file_printf)(f, "; this profile ends there\n");
    }
-   mprintf("positions: instr line\n");
-   mprintf("event: WsInsnMiss : Instruction pages brought into the "
-           "working set\n");
-   mprintf("event: WsDataMiss : Data pages brought into the working set\n");
+   WS_(file_printf)(f, "positions: instr line\n"
+                    "event: WsInsnMiss : Instruction pages brought into the "
+                    "working set\n"
+                    "event: WsDataMiss : Data pages brought into the "
+                    "working set\n");
    /* callgrind_annotate takes "events:" as the end of the header. */
-   mprintf("events: WsInsnMiss WsDataMiss\n");
-   mprintf("summary: %llu %llu\n", total[WS_Insn], total[WS_Data]);
-   mprintf("\n");
+   WS_(file_printf)(f, "events: WsInsnMiss WsDataMiss\nsummary: %llu %llu\n"
+                    "\n", total[WS_Insn], total[WS_Data]);
 }
 
 void WS_(misses_write)(const HChar* exec_path)
@@ -482,10 +471,11 @@ void WS_(misses_write)(const HChar* exec_path)
          put_name(x->file == x->fn_file ? "fe" : "fi", x->file);
          line_file = x->file;
       }
-      mprintf("0x%lx %u %llu %llu\n", x->rel, x->line, x->count[WS_Insn],
-              x->count[WS_Data]);
+      WS_(file_printf)(&miss, "0x%lx %u %llu %llu\n", x->rel, x->line,
+                       x->count[WS_Insn], x->count[WS_Data]);
    }
-   mprintf("\ntotals: %llu %llu\n", total[WS_Insn], total[WS_Data]);
+   WS_(file_printf)(&miss, "\ntotals: %llu %llu\n", total[WS_Insn],
+                    total[WS_Data]);
    if (s != NULL)
       VG_(free)(s);
    if (WS_(file_close)(&miss))
