@@ -11,8 +11,8 @@ with --tool=none where the program can tell:
 - a program that closes 3..1023 and opens a file of its own: the file
   holds only what it wrote, ws's file is complete;
 - dup2(1, 3): nothing of ws's on the program's standard output;
-- a program started with a pipe on descriptor 3: nothing comes through
-  it;
+- a program that puts a pipe on descriptor 3 (and one started with a
+  pipe there): nothing of ws's comes through it;
 - exec'ing itself 10 times, with and without --trace-children: the last
   program sees the descriptors --tool=none shows (no leak per exec).
 """
@@ -39,8 +39,19 @@ def run(tool, argv, tmp_path, opts=(), **kw):
                           timeout=300, **kw)
 
 
-def complete(tmp_path, name="ws.out"):
-    return wslib.read_output(str(tmp_path / name))
+def complete(tmp_path):
+    """The output file, checked complete, after checking that the miss
+    profile is whole too (callgrind_annotate reads it; its totals line
+    is there)."""
+    prof = str(tmp_path / "miss.out")
+    r = subprocess.run(["callgrind_annotate", prof], capture_output=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr.decode()
+    with open(prof) as f:
+        assert "\ntotals: " in f.read()
+    out = wslib.read_output(str(tmp_path / "ws.out"))
+    assert out.complete
+    return out
 
 
 def test_same_descriptors_as_none(tmp_path):
@@ -48,7 +59,7 @@ def test_same_descriptors_as_none(tmp_path):
     ws = run("ws", [HANDS, "fds"], tmp_path)
     assert none.returncode == ws.returncode == 0
     assert ws.stdout == none.stdout, (ws.stdout, none.stdout)
-    assert complete(tmp_path).complete
+    complete(tmp_path)
 
 
 def test_closing_everything_and_opening_a_file(tmp_path):
@@ -69,9 +80,18 @@ def test_dup2_over_descriptor_3(tmp_path):
 
 
 def test_pipe_on_descriptor_3(tmp_path):
-    """A program started with a pipe on descriptor 3 (as a child of a
-    shell script or a test harness is): ws's lines never come through
-    it."""
+    """The program puts a pipe's write end on descriptor 3 (as it would
+    for a child that reads it), works, and reads the pipe: nothing of
+    ws's comes through it (ws's output file was descriptor 3)."""
+    p = run("ws", [HANDS, "pipe3"], tmp_path)
+    assert p.returncode == 0, p.stderr.decode()
+    assert p.stdout == b"0\n"
+    complete(tmp_path)
+
+
+def test_inherited_pipe_on_descriptor_3(tmp_path):
+    """A program started with a pipe on descriptor 3 (by a shell script or
+    a test harness): nothing of ws's comes through it."""
     r, w = os.pipe()
 
     def on_3():
@@ -84,7 +104,7 @@ def test_pipe_on_descriptor_3(tmp_path):
         through = f.read()
     assert p.returncode == 0, p.stderr.decode()
     assert through == b""
-    assert complete(tmp_path).complete
+    complete(tmp_path)
 
 
 def test_exec_chain_leaks_nothing(tmp_path):

@@ -13,6 +13,9 @@
                           to it, closes; exits 1 if FILE then holds
                           anything else
      dup2                 dup2(1, 3), works, prints "ok"
+     pipe3                puts the write end of a pipe on descriptor 3 (as
+                          for a child that reads it), works, closes it and
+                          reads the pipe: exits 1 if anything came
      exec N               execs itself N times (same pid), then does
                           "fds"
      execfail             execs a file that is not there, then a file
@@ -224,6 +227,19 @@ int main(int argc, char **argv)
       work(3000000);
       printf("ok\n");
       return 0;
+   }
+   if (!strcmp(m, "pipe3")) {
+      int p[2];
+      char buf[256];
+      if (pipe(p) != 0 || dup2(p[1], 3) != 3)
+         return 3;
+      close(p[1]);
+      fcntl(p[0], F_SETFL, O_NONBLOCK);
+      work(3000000);
+      close(3);
+      ssize_t n = read(p[0], buf, sizeof buf);
+      printf("%zd\n", n < 0 ? 0 : n);
+      return n > 0;
    }
    if (!strcmp(m, "exec") && argc == 3)
       return reexec(argv[0], strtol(argv[2], NULL, 10));
