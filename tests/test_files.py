@@ -265,3 +265,19 @@ def test_dump_name_with_a_newline(tmp_path):
         assert not [e for e in out.events if e.kind in ("mark", "dump")]
     finally:
         server.kill()
+
+
+def test_image_option_is_ws_own(tmp_path):
+    """--ws-image is how ws tells the next program's Valgrind which
+    program of the process it runs; a bad value is refused as any bad
+    option is."""
+    for bad in ("x", "0,1,1", "1,2,1", "1,1", "1,1,1,"):
+        p = ws([HANDS, "work"], tmp_path, ["--ws-image=" + bad])
+        err = p.stderr.decode()
+        assert p.returncode == 1, (bad, err)
+        assert "--ws-image is set by ws itself" in err, err
+    assert os.listdir(str(tmp_path)) == []
+    p = ws([HANDS, "work"], tmp_path, ["--ws-image=2,1,1",
+                                       "--ws-file=ws.out"])
+    assert p.returncode == 0, p.stderr.decode()
+    assert os.listdir(str(tmp_path)) == ["ws.out.exec2"]
