@@ -636,8 +636,35 @@ static int list_vg_procs(VgProc **procs)
    return n;
 }
 
+/* |arg| as the output file's command: line has it (docs/output-format.md,
+   "Escaping"): a backslash as \\, a control character, a space or a
+   byte of no UTF-8 character as \xHH, so that an argument holding a
+   newline cannot make a row of its own. */
+static void buf_escaped_word(Buf *b, const char *arg)
+{
+   const unsigned char *s = (const unsigned char *)arg;
+   while (*s) {
+      unsigned char c = *s;
+      size_t n = 1, k;
+      if (c >= 0x80) {
+         n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
+           : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+         for (k = 1; k < n; k++)
+            if ((s[k] & 0xc0) != 0x80)
+               n = 0;
+      }
+      if (c == '\\')
+         buf_str(b, "\\\\");
+      else if (c <= ' ' || c == 0x7f || n == 0)
+         buf_printf(b, "\\x%02x", c);
+      else
+         buf_add(b, (const char *)s, n);
+      s += n ? n : 1;
+   }
+}
+
 /* The client's command line (program and arguments) from a Valgrind
-   command line, into |b|. */
+   command line, into |b|, each argument escaped. */
 static void client_command(char **argv, Buf *b)
 {
    int i = argv ? client_index(argv) : -1;
@@ -648,7 +675,7 @@ static void client_command(char **argv, Buf *b)
    for (; argv[i]; i++) {
       if (b->len)
          buf_str(b, " ");
-      buf_str(b, argv[i]);
+      buf_escaped_word(b, argv[i]);
    }
 }
 
@@ -785,6 +812,25 @@ static int check_target(pid_t pid)
       free_lines(argv);
       buf_free(&cmd);
       status = EXIT_UNREACHABLE;
+   } else if (procs[found].tool == NULL) {
+      /* vgdb found FIFOs for |pid|, but the process is no Valgrind: a
+         Valgrind killed by SIGKILL left them, and its pid is now
+         another program's.  vgdb would wait for an answer for ever. */
+      char      **argv = proc_argv(pid);
+      const char *tmp = getenv("TMPDIR");
+      Buf         prefix = { 0 };
+      if (vgdb_prefix)
+         buf_str(&prefix, vgdb_prefix);
+      else
+         buf_printf(&prefix, "%s/vgdb-pipe", tmp && *tmp ? tmp : "/tmp");
+      say("process %d (%s) is not running under Valgrind; the vgdb FIFOs "
+          "for pid %d are left over from an earlier process that was "
+          "killed: remove %s-*-%d-*", (int)pid,
+          argv && argv[0] ? argv[0] : "?", (int)pid, buf_cstr(&prefix),
+          (int)pid);
+      buf_free(&prefix);
+      free_lines(argv);
+      status = EXIT_UNREACHABLE;
    } else if (procs[found].tool && strcmp(procs[found].tool, "ws") != 0) {
       say("process %d runs Valgrind's %s tool, not ws: ws-monitor talks "
           "only to programs run with valgrind --tool=ws", (int)pid,
@@ -896,12 +942,24 @@ static int send_commands(const char *const *cmds, int ncmds, VgRun *r)
    return vgdb_trouble(r, target) ? EXIT_UNREACHABLE : 0;
 }
 
+/* vgdb sends a command as one packet of its PBUFSIZ (16384) bytes,
+   "$qRcmd," and the command in hexadecimal, "#cc" and a NUL: longer
+   commands it refuses with "too long" (exit status 1). */
+#define VGDB_COMMAND_MAX ((16384 - 7 - 3 - 1) / 2)
+
 /* One command: prints the reply; returns the exit status. */
 static int run_command(const char *typed)
 {
    char *cmd = to_monitor_command(typed);
    VgRun r;
-   int   status = send_commands((const char *const *)&cmd, 1, &r);
+   int   status;
+   if (strlen(cmd) > VGDB_COMMAND_MAX) {
+      say("the command is %zu characters long; vgdb passes at most %d (the "
+          "command was not sent)", strlen(cmd), VGDB_COMMAND_MAX);
+      free(cmd);
+      return EXIT_REFUSED;
+   }
+   status = send_commands((const char *const *)&cmd, 1, &r);
    if (status == 0) {
       const char *reply = buf_cstr(&r.out);
       fputs(reply, stdout);

@@ -46,6 +46,9 @@
 #define MAX_WIDTH  1000
 #define MIN_HEIGHT 4
 #define MAX_HEIGHT 1000
+/* The largest file read unless --max-size says otherwise: about 10^8
+   samples, far more than a chart shows, and memory a desktop has. */
+#define DEFAULT_MAX_SIZE ((size_t)4 << 30)
 
 static void usage(void)
 {
@@ -69,6 +72,8 @@ static void usage(void)
 "    --html <file>        write a self-contained HTML report to <file>\n"
 "                         (an interactive chart; no network needed)\n"
 "                         instead of the text report\n"
+"    --max-size=<n>[k|M|G]  read at most <n> bytes; a larger input is\n"
+"                         refused (memory stays bounded) [4G]\n"
 "    -h, --help           this message\n"
 "    --version            ws_print's version\n"
 "\n"
@@ -92,12 +97,19 @@ static void die(const char *fmt, ...)
 }
 
 /* Read all of path ("-": standard input).  *len is set; the buffer has
-   one extra byte so that it is never empty for malloc's sake. */
-static char *read_all(const char *path, size_t *len)
+   one extra byte so that it is never empty for malloc's sake.  What is
+   no ws output file is refused as its first bytes come in (its first
+   line, a NUL byte, which no ws file holds), and no more than max
+   bytes are read, so that memory stays bounded whatever the input (a
+   device, an endless pipe). */
+static char *read_all(const char *path, const char *name, size_t max,
+                      size_t *len)
 {
    int fd = strcmp(path, "-") == 0 ? 0 : open(path, O_RDONLY);
    size_t cap = 1 << 16, n = 0;
+   int started = 0;
    char *buf;
+   struct wsp_error err;
 
    if (fd < 0)
       die("cannot open '%s': %s", path, strerror(errno));
@@ -112,7 +124,8 @@ static char *read_all(const char *path, size_t *len)
          buf = nb;
          cap *= 2;
       }
-      ssize_t r = read(fd, buf + n, cap - n);
+      ssize_t r = read(fd, buf + n, cap - n > max + 1 - n ? max + 1 - n
+                                                           : cap - n);
       if (r < 0) {
          if (errno == EINTR)
             continue;
@@ -120,12 +133,51 @@ static char *read_all(const char *path, size_t *len)
       }
       if (r == 0)
          break;
+      const char *nul = memchr(buf + n, '\0', (size_t)r);
       n += (size_t)r;
+      if (!started) {
+         int start = wsp_check_start(buf, n, &err);
+         if (start < 0)
+            die("%s:%zu: %s", name, err.line, err.msg);
+         started = start == 0;
+      }
+      if (nul) {
+         size_t line = 1;
+         for (const char *q = buf; q < nul; q++)
+            line += *q == '\n';
+         die("%s:%zu: a NUL byte: not a ws output file", name, line);
+      }
+      if (n > max)
+         die("%s: the file is larger than %zu bytes (--max-size=<bytes> "
+             "reads larger ones)", name, max);
    }
    if (fd != 0)
       close(fd);
    *len = n;
    return buf;
+}
+
+/* A size option's value: a positive number of bytes, with k, M or G
+   for 2^10, 2^20, 2^30. */
+static size_t size_value(const char *opt, const char *v)
+{
+   char *end;
+   unsigned long long x;
+   int shift = 0;
+   errno = 0;
+   x = strtoull(v, &end, 10);
+   if (*end == 'k' || *end == 'K')
+      shift = 10;
+   else if (*end == 'M')
+      shift = 20;
+   else if (*end == 'G')
+      shift = 30;
+   if (shift)
+      end++;
+   if (!*v || *v == '-' || *end || errno || x == 0
+       || x > (SIZE_MAX - 1) >> shift)
+      die("%s takes a number of bytes (with k, M or G), not '%s'", opt, v);
+   return (size_t)x << shift;
 }
 
 /* A number option's value, from 'lo' to 'hi'. */
@@ -173,6 +225,7 @@ int main(int argc, char **argv)
 {
    const char *file = NULL, *csv = NULL, *html = NULL;
    int width = 0, height = 0, want_csv = 0, only_files = 0;
+   size_t max_size = DEFAULT_MAX_SIZE;
 
    for (int i = 1; i < argc; i++) {
       const char *a = argv[i];
@@ -218,6 +271,8 @@ int main(int argc, char **argv)
          width = number("--width", a + 8, MIN_WIDTH, MAX_WIDTH);
       } else if (strncmp(a, "--height=", 9) == 0) {
          height = number("--height", a + 9, MIN_HEIGHT, MAX_HEIGHT);
+      } else if (strncmp(a, "--max-size=", 11) == 0) {
+         max_size = size_value("--max-size", a + 11);
       } else {
          die("unknown option '%s' (ws_print --help lists the options)", a);
       }
@@ -227,10 +282,10 @@ int main(int argc, char **argv)
           "ws.out.PID)");
 
    size_t len;
-   char *buf = read_all(file, &len);
+   const char *name = strcmp(file, "-") == 0 ? "(stdin)" : file;
+   char *buf = read_all(file, name, max_size, &len);
    struct wsp_file f;
    struct wsp_error err;
-   const char *name = strcmp(file, "-") == 0 ? "(stdin)" : file;
    if (wsp_parse(buf, len, &f, &err) != 0) {
       fprintf(stderr, "ws_print: %s:%zu: %s\n", name, err.line, err.msg);
       wsp_free(&f);

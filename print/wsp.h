@@ -16,8 +16,8 @@
    The GNU General Public License is contained in the file COPYING.
 */
 
-/* ws_print reads one ws output file (docs/output-format.md, version 3,
-   or version 2 as older ws wrote it) with wsp_parse() into a struct
+/* ws_print reads one ws output file (docs/output-format.md, version 4,
+   or versions 3 and 2 as older ws wrote them) with wsp_parse() into a struct
    wsp_file, then one printer writes it: wsp_text() the report with text
    charts, wsp_csv() the samples as CSV,
    wsp_html() the self-contained HTML report.  The parser checks the
@@ -25,8 +25,9 @@
    show (column maxima, scales) and never fail on a parsed file.
 
    Strings in a struct wsp_file (header values, labels, function names)
-   point into the caller's buffer and are not NUL-terminated: each has a
-   length. */
+   point into the caller's buffer, or, when version 4 escaped them, to
+   their decoded form in memory the file keeps (f->arena): they are not
+   NUL-terminated (each has a length) and may hold any byte. */
 
 #ifndef WSP_H
 #define WSP_H
@@ -35,9 +36,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define WSP_FORMAT_VERSION 3          /* the newest version read */
+#define WSP_FORMAT_VERSION 4          /* the newest version read */
 #define WSP_FORMAT_OLDEST  2          /* the oldest */
 #define WSP_NONE UINT64_MAX          /* "no value" for optional numbers */
+
+struct wsp_chunk;
 
 struct wsp_str {
    const char *s;
@@ -68,6 +71,8 @@ enum wsp_event_kind {
    WSP_EV_DUMP_FILE,                 /* text = path of the dump file */
    WSP_EV_DUMP_MONITOR,
    WSP_EV_PEAK,                      /* num = index in wsp_file.peaks */
+   WSP_EV_EXEC,                      /* text = the program exec'd; only
+                                        the trailer follows */
    WSP_EV_OTHER                      /* a kind this reader does not know:
                                         text = kind and arguments */
 };
@@ -208,6 +213,7 @@ struct wsp_file {
    int                   cut_line;        /* last line had no newline and
                                              was left out */
    size_t                n_lines;         /* lines read */
+   struct wsp_chunk     *arena;           /* decoded strings (version 4) */
 };
 
 /* What is wrong and where (line 0: the file as a whole). */
@@ -223,6 +229,15 @@ struct wsp_error {
 int  wsp_parse(const char *buf, size_t len, struct wsp_file *f,
                struct wsp_error *err);
 void wsp_free(struct wsp_file *f);
+
+/* Whether the len bytes read so far of a file can begin a ws output
+   file: 0 if its first line is a version line this reader knows, -1
+   (err filled in, as wsp_parse would) if they cannot, 1 if more bytes
+   are needed to tell.  A reader calls it as the bytes come, so that
+   anything else (/dev/zero, a binary, an endless pipe) is refused from
+   its first bytes. */
+#define WSP_FIRST_LINE_MAX 64
+int  wsp_check_start(const char *buf, size_t len, struct wsp_error *err);
 
 /* Printers: each writes to out and returns nothing that can fail but
    the stream itself (the caller checks ferror). */

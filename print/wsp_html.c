@@ -188,6 +188,10 @@ static void json_event(FILE *out, const struct wsp_event *e)
       fputs(",\"how\":\"file\",\"path\":", out);
       json_str(out, e->text);
       break;
+   case WSP_EV_EXEC:
+      fputs(",\"path\":", out);
+      json_str(out, e->text);
+      break;
    case WSP_EV_DUMP_MONITOR:
       fputs(",\"how\":\"monitor\"", out);
       break;

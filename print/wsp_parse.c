@@ -227,12 +227,66 @@ static const char *text_problem(struct wsp_str l, const char *what,
    return buf;
 }
 
-/* The same for a label, which also has at most 255 bytes. */
-static const char *label_problem(struct wsp_str l, char *buf, size_t n)
+/* Version 4 escapes every string (docs/output-format.md, "Escaping"):
+   a backslash starts "\\" (a backslash) or "\xHH" (the byte HH).
+   decode() replaces *s, whose raw text was checked against its line's
+   grammar, by what it stands for, in memory the file keeps. */
+struct wsp_chunk {
+   struct wsp_chunk *next;
+   char              bytes[];
+};
+
+static int hex_value(char c)
 {
-   if (l.len > 255)
-      return "the label is longer than 255 bytes";
-   return text_problem(l, "label", buf, n);
+   return is_digit(c) ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+static int decode(struct parser *p, struct wsp_str *s)
+{
+   if (p->f->version < 4 || s->len == 0 || !memchr(s->s, '\\', s->len))
+      return 0;
+   struct wsp_chunk *ch = malloc(sizeof *ch + s->len);
+   size_t n = 0;
+   if (!ch)
+      return fail(p, "out of memory");
+   for (size_t i = 0; i < s->len; i++) {
+      if (s->s[i] != '\\') {
+         ch->bytes[n++] = s->s[i];
+      } else if (i + 1 < s->len && s->s[i + 1] == '\\') {
+         ch->bytes[n++] = '\\';
+         i++;
+      } else if (i + 3 < s->len && s->s[i + 1] == 'x'
+                 && hex_value(s->s[i + 2]) >= 0
+                 && hex_value(s->s[i + 3]) >= 0) {
+         ch->bytes[n++] = (char)(hex_value(s->s[i + 2]) * 16
+                                 + hex_value(s->s[i + 3]));
+         i += 3;
+      } else {
+         free(ch);
+         return fail(p, "a backslash starts neither \\\\ nor \\xHH (two "
+                     "lower-case hex digits)");
+      }
+   }
+   ch->next = p->f->arena;
+   p->f->arena = ch;
+   s->s = ch->bytes;
+   s->len = n;
+   return 0;
+}
+
+/* A label (what names it in the message): text to the end of its line,
+   at most 255 bytes once decoded. */
+static int label_text(struct parser *p, struct wsp_str *l, const char *what)
+{
+   char wb[80];
+   const char *why = text_problem(*l, "label", wb, sizeof wb);
+   if (why)
+      return fail(p, "%s: %s", what, why);
+   if (decode(p, l))
+      return -1;
+   if (l->len > 255)
+      return fail(p, "%s: the label is longer than 255 bytes", what);
+   return 0;
 }
 
 /* A number where the grammar wants one: r from cur_u64/cur_hex/cur_avg. */
@@ -401,6 +455,8 @@ static int check_header(struct parser *p)
       return fail(p, "header tool: the value is not 'ws VERSION'");
    f->tool = V(0);
    f->command = V(1);
+   if ((AT(1), decode(p, &f->command)))
+      return -1;
    if (AT(2), header_u64(p, V(2), "pid", 0, &f->pid)
        || (AT(3), header_u64(p, V(3), "ppid", 0, &f->ppid)))
       return -1;
@@ -477,6 +533,7 @@ struct body {
    uint64_t   hot_rank[2];      /* of the latest hot line of each kind */
    uint64_t   hot_acc[2], hot_addr[2];
    uint64_t   page_addr[2];     /* of the latest page line of each kind */
+   int        exec_seen;        /* version 4: the program exec'd */
 };
 
 
@@ -589,7 +646,7 @@ static int cur_where(struct parser *p, struct cur *c, struct wsp_where *w,
    w->fn = cur_rest(c);
    if ((why = text_problem(w->fn, "function name", wb, sizeof wb)))
       return fail(p, "%s", why);
-   return 0;
+   return decode(p, &w->loc) || decode(p, &w->fn) ? -1 : 0;
 }
 
 static int stack_begin_line(struct parser *p, struct body *b,
@@ -709,6 +766,8 @@ static int cur_owner(struct parser *p, struct cur *c,
       if ((why = text_problem(o->name, global ? "symbol" : "path", wb,
                               sizeof wb)))
          return fail(p, "%s", why);
+      if (decode(p, &o->name) || decode(p, &o->text))
+         return -1;
    } else {
       return fail(p, "%s", form);
    }
@@ -954,6 +1013,8 @@ static int sample_line(struct parser *p, struct body *b, struct caps *cap)
    size_t n = 0;
    struct wsp_sample s;
 
+   if (b->exec_seen)
+      return fail(p, "after an exec event only the trailer may follow");
    memset(&s, 0, sizeof s);
    s.shared = WSP_NONE;
    s.thr_first = f->n_thr;
@@ -1049,9 +1110,10 @@ static int event_line(struct parser *p, struct body *b, struct caps *cap)
    struct wsp_event e;
    static const char form[] = "an event is 'event T KIND ARGUMENTS', "
                               "separated by single spaces";
-   char wb[80];
    int r;
 
+   if (b->exec_seen)
+      return fail(p, "after an exec event only the trailer may follow");
    memset(&e, 0, sizeof e);
    e.line = p->lineno;
    cur_lit(&c, "event ");
@@ -1099,25 +1161,32 @@ static int event_line(struct parser *p, struct body *b, struct caps *cap)
          return fail(p, "set %.*s: the value must be positive",
                      (int)e.text.len, e.text.s);
    } else if (str_is(kind, "mark")) {
-      const char *why;
       e.kind = WSP_EV_MARK;
       e.text = a1;
       if (nargs == 0)
          return fail(p, "a mark event needs a label");
-      if ((why = label_problem(a1, wb, sizeof wb)))
-         return fail(p, "mark: %s", why);
+      if (label_text(p, &e.text, "mark"))
+         return -1;
+   } else if (str_is(kind, "exec") && f->version >= 4) {
+      e.kind = WSP_EV_EXEC;
+      e.text = a1;
+      if (nargs == 0)
+         return fail(p, "an exec event names the program");
+      if (decode(p, &e.text))
+         return -1;
    } else if (str_is(kind, "dump")) {
-      const char *why;
       if (word_is(a1.s, a1.len, "label") && nargs >= 2) {
          e.kind = WSP_EV_DUMP_LABEL;
          e.text.s = a1.s + 6;
          e.text.len = a1.len - 6;
-         if ((why = label_problem(e.text, wb, sizeof wb)))
-            return fail(p, "dump label: %s", why);
+         if (label_text(p, &e.text, "dump label"))
+            return -1;
       } else if (word_is(a1.s, a1.len, "file") && nargs >= 2) {
          e.kind = WSP_EV_DUMP_FILE;
          e.text.s = a1.s + 5;
          e.text.len = a1.len - 5;
+         if (decode(p, &e.text))
+            return -1;
       } else if (str_is(a1, "monitor")) {
          e.kind = WSP_EV_DUMP_MONITOR;
       } else {
@@ -1145,6 +1214,8 @@ static int event_line(struct parser *p, struct body *b, struct caps *cap)
    f->events[f->n_events++] = e;
    b->last_t = e.t;
    b->any_t = 1;
+   if (e.kind == WSP_EV_EXEC)
+      b->exec_seen = 1;
    if (e.kind == WSP_EV_DUMP_LABEL) {
       b->dump_due = 1;
       memset(&b->dump, 0, sizeof b->dump);
@@ -1282,8 +1353,6 @@ static int region_line(struct parser *p, struct caps *cap)
                               "AVG PEAK TOTAL data AVG PEAK TOTAL label "
                               "LABEL', AVG with one decimal";
    int r = 0;
-   const char *why;
-   char wb[80];
 
    memset(&g, 0, sizeof g);
    cur_lit(&c, "region ");
@@ -1293,8 +1362,8 @@ static int region_line(struct parser *p, struct caps *cap)
        || (r = apt(&c, &g.data)) <= 0 || !cur_lit(&c, " label "))
       return num_fail(p, r < 0 ? r : 0, form);
    g.label = cur_rest(&c);
-   if ((why = label_problem(g.label, wb, sizeof wb)))
-      return fail(p, "region: %s", why);
+   if (label_text(p, &g.label, "region"))
+      return -1;
    for (size_t i = 0; i < f->n_regions; i++)
       if (f->regions[i].label.len == g.label.len
           && memcmp(f->regions[i].label.s, g.label.s, g.label.len) == 0)
@@ -1453,6 +1522,23 @@ static int body_line(struct parser *p, struct body *b, struct caps *cap)
 /*--- The whole file                                       ---*/
 /*------------------------------------------------------------*/
 
+int wsp_check_start(const char *buf, size_t len, struct wsp_error *err)
+{
+   const char *nl = memchr(buf, '\n', len);
+   struct wsp_file f;
+   struct parser p;
+   if (!nl && len < WSP_FIRST_LINE_MAX)
+      return 1;
+   memset(&f, 0, sizeof f);
+   memset(err, 0, sizeof *err);
+   p.f = &f;
+   p.err = err;
+   p.lineno = 1;
+   p.line = buf;
+   p.len = nl ? (size_t)(nl - buf) : len;
+   return check_version(&p);
+}
+
 int wsp_parse(const char *buf, size_t len, struct wsp_file *f,
               struct wsp_error *err)
 {
@@ -1540,6 +1626,11 @@ int wsp_parse(const char *buf, size_t len, struct wsp_file *f,
 
 void wsp_free(struct wsp_file *f)
 {
+   while (f->arena) {
+      struct wsp_chunk *next = f->arena->next;
+      free(f->arena);
+      f->arena = next;
+   }
    free(f->hdr);
    free(f->samples);
    free(f->thr);

@@ -352,9 +352,17 @@ static void lprintf(struct line *l, const char *fmt, ...)
                                               : sizeof l->b - l->n - 1;
 }
 
+/* A string of the file, its control bytes (which version 4 can decode
+   from an escape) shown as \xNN, as wsp_put_escaped does. */
 static void lstr(struct line *l, struct wsp_str s)
 {
-   lput(l, s.s, s.len);
+   for (size_t i = 0; i < s.len; i++) {
+      unsigned char c = (unsigned char)s.s[i];
+      if (c < 0x20 || c == 0x7f)
+         lprintf(l, "\\x%02x", c);
+      else
+         lput(l, s.s + i, 1);
+   }
 }
 
 /* Print the line, cut with "..." when it is wider than width (never
@@ -815,6 +823,13 @@ static void events(FILE *out, const struct wsp_file *f)
    fprintf(out, "\nEvents:\n");
    fprintf(out, "  threads: %zu started, %zu exited, at most %zu at a "
            "time\n", started, exited, most);
+   if (f->n_events && f->events[f->n_events - 1].kind == WSP_EV_EXEC) {
+      const struct wsp_event *e = &f->events[f->n_events - 1];
+      wsp_fmt_time(tb, sizeof tb, e->t, f->ms);
+      fprintf(out, "  at %s the program exec'd ", tb);
+      wsp_put_escaped(out, e->text);
+      fprintf(out, "; this file ends there\n");
+   }
    if (n_set) {
       size_t shown = 0;
       fprintf(out, "  parameter changes: %zu\n", n_set);

@@ -72,6 +72,7 @@ const char *wsp_event_name(enum wsp_event_kind k)
    case WSP_EV_DUMP_FILE:
    case WSP_EV_DUMP_MONITOR: return "dump";
    case WSP_EV_PEAK:         return "peak";
+   case WSP_EV_EXEC:         return "exec";
    case WSP_EV_OTHER:        return "other";
    }
    return "?";

@@ -6,6 +6,7 @@ samples only (it counted the parent's before the fork).  (Fork, exec,
 system() and killed children: test_reliability.py.)"""
 
 import os
+import re
 import subprocess
 
 import wslib
@@ -39,12 +40,11 @@ def _trace_children(tmp_path, argv, opts=()):
     err = p.stderr.decode(errors="replace")
     files = []
     for f in sorted(os.listdir(tmp_path)):
-        if not f.endswith(".out"):
+        if not re.search(r"\.out(\.exec[0-9]+)?\Z", f):
             continue
         out = wslib.read_output(str(tmp_path / f))
         pid = out.header["pid"]
-        block = "\n".join(l for l in err.split("\n")
-                          if l.startswith("==%s== " % pid))
+        block = wslib.file_stderr(err, pid, str(tmp_path / f))
         run = wslib.WsRun([], 0, "", block, str(tmp_path / f))
         run._output = out
         wslib.check_trailer(run)
@@ -58,11 +58,16 @@ def test_vfork_exec(tmp_path):
     assert (rc, stdout) == (7, "child exited 4\n")
     got = _trace_children(tmp_path, argv)
     assert got[:2] == (rc, stdout)
-    files = {o.header["command"]: o for o in got[2]}
-    assert sorted(files) == sorted([" ".join(argv),
-                                    P("rel_exit") + " exit 4"]), files
-    child = files[P("rel_exit") + " exit 4"]
-    parent = files[" ".join(argv)]
+    # the parent, the vfork child until its exec (the parent's program:
+    # a file of its own that ends with the exec), the program exec'd
+    cmds = sorted(o.header["command"] for o in got[2])
+    assert cmds == sorted([" ".join(argv)] * 2
+                          + [P("rel_exit") + " exit 4"]), cmds
+    (child,) = [o for o in got[2] if o.argv[0] == P("rel_exit")]
+    (before,) = [o for o in got[2] if o.exec is not None]
+    assert before.exec == P("rel_exit") and before.header["pid"] == \
+        child.header["pid"]
+    (parent,) = [o for o in got[2] if o is not child and o is not before]
     assert child.header["ppid"] == parent.header["pid"]
     inside = [s for s in child.samples if s.insn == 1]
     assert len(inside) == 4 and {s.data for s in inside} == {10}, \

@@ -25,6 +25,7 @@ strict turns or wait for each other, so nothing depends on scheduling.
 """
 
 import os
+import re
 import signal
 import subprocess
 
@@ -120,13 +121,25 @@ def test_thread_churn(ws):
 # Processes
 
 def _files(tmp_path):
-    """{pid: parsed complete output file} of ws.<pid>.out in tmp_path."""
-    res = {}
+    """{pid: parsed complete output file} of ws.<pid>.out in tmp_path: the
+    file of the last program each process ran.  A process that exec'd
+    (--trace-children=yes) has one file per program, ws.<pid>.out for the
+    first and ws.<pid>.out.exec<k> for the one its k-th exec started;
+    each but the last ends with an exec event naming the next."""
+    images = {}
     for f in sorted(os.listdir(tmp_path)):
-        if f.startswith("ws.") and f.endswith(".out"):
+        m = re.match(r"ws\.([0-9]+)\.out(?:\.exec([0-9]+))?\Z", f)
+        if m:
             out = wslib.read_output(str(tmp_path / f))
-            assert f == "ws.%s.out" % out.header["pid"], f
-            res[int(out.header["pid"])] = out
+            assert m.group(1) == out.header["pid"], f
+            images.setdefault(int(m.group(1)), {})[int(m.group(2) or 0)] = out
+    res = {}
+    for pid, by_k in images.items():
+        assert sorted(by_k) == list(range(len(by_k))), (pid, sorted(by_k))
+        for k in range(len(by_k) - 1):
+            assert by_k[k].exec == by_k[k + 1].argv[0], (pid, k)
+        assert by_k[len(by_k) - 1].exec is None
+        res[pid] = by_k[len(by_k) - 1]
     return res
 
 
@@ -217,14 +230,16 @@ def test_fork_child_own_file(tmp_path, mode):
 
 def test_fork_exec(tmp_path):
     """fork + exec with --trace-children=yes: one complete file for the
-    parent and one for the program executed (same pid as the forked
-    child), each with its own pages only."""
+    parent, one for the forked child up to its exec, and one for the
+    program executed (same pid as the forked child), each with its own
+    pages only."""
     rc, err = _fork_run(tmp_path, "exec", "0", P("touch"), "20",
                         "st,0,20,4096,10,2000000")
     assert rc == 0, err
     files = _files(tmp_path)
     assert len(files) == 2, files
-    assert err.count("Insn avg/peak/total") == 2, err
+    assert len(os.listdir(tmp_path)) == 3, os.listdir(tmp_path)
+    assert err.count("Insn avg/peak/total") == 3, err
     (cpid,) = [p for p, o in files.items()
                if o.header["command"].startswith(P("touch") + " ")]
     (ppid,) = [p for p in files if p != cpid]
@@ -244,7 +259,9 @@ def test_system(tmp_path):
     assert rc == 0, err
     files = _files(tmp_path)
     assert len(files) == 3, {p: o.header["command"] for p, o in files.items()}
-    assert err.count("Insn avg/peak/total") == 3, err
+    # and the programs of the two forked children before their execs
+    assert len(os.listdir(tmp_path)) == 5, os.listdir(tmp_path)
+    assert err.count("Insn avg/peak/total") == 5, err
     by_cmd = {o.header["command"].split(" ")[0]: p for p, o in files.items()}
     assert set(by_cmd) == {P("rel_fork"), "/bin/sh", P("touch")}, by_cmd
     parent, sh, prog = (by_cmd[P("rel_fork")], by_cmd["/bin/sh"],

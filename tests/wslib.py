@@ -5,9 +5,10 @@
 - run_ws(): runs `vg-in-place --tool=ws --ws-file=<unique file> ...` and
   returns a WsRun with the exit status, stderr, the parsed stderr summary
   and the parsed output file.
-- parse_output(): a strict reader of the output file, format version 3
-  (docs/output-format.md), and of version 2 by its own grammar.  Anything
-  the grammar does not allow raises FormatError naming the line.
+- parse_output(): a strict reader of the output file, format version 4
+  (docs/output-format.md), and of versions 3 and 2 by their own grammars.
+  Anything the grammar does not allow raises FormatError naming the line.
+  Escaped strings (version 4) are decoded: unescape().
 - parse_summary(): the summary ws prints on stderr at exit.
 """
 
@@ -23,13 +24,37 @@ TOP_BUILDDIR = os.environ.get("WS_TOP_BUILDDIR") or TOP_SRCDIR
 VG_IN_PLACE = (os.environ.get("WS_VG_IN_PLACE")
                or os.path.join(TOP_BUILDDIR, "vg-in-place"))
 
-# The version ws writes: 2 until ws writes the whole of version 3 (its
-# trailer's `peaks N` line included).
-FORMAT_VERSION = 3
-# What this reader reads: version 3 strictly, and version 2 (before the
-# stacks, peaks, owners and hot pages) by its own grammar, so that files
-# kept from older runs (the ws_print goldens) can still be compared.
-FORMAT_VERSIONS = (2, 3)
+# The version ws writes.
+FORMAT_VERSION = 4
+# What this reader reads: version 4 strictly, version 3 (before strings
+# were escaped) and version 2 (before the stacks, peaks, owners and hot
+# pages) by their own grammars, so that files kept from older runs (the
+# ws_print goldens) can still be compared.
+FORMAT_VERSIONS = (2, 3, 4)
+
+
+_ESCAPE = re.compile(r"\\(?:x([0-9a-f]{2})|(\\)|(.?))")
+
+
+def unescape(text):
+    r"""A string as ws escaped it (docs/output-format.md, Escaping):
+    `\\` is a backslash, `\xHH` the byte HH; the bytes are UTF-8 (or
+    not: a byte that is no part of a character comes back as a lone
+    surrogate, as Python's surrogateescape has it).  Raises ValueError on
+    a backslash that starts neither."""
+    if "\\" not in text:
+        return text
+    out = bytearray()
+    pos = 0
+    for m in _ESCAPE.finditer(text):
+        out += text[pos:m.start()].encode("utf-8", "surrogateescape")
+        if m.group(3) is not None:
+            raise ValueError("a backslash starts neither \\\\ nor \\xHH "
+                             "(two lower-case hex digits)")
+        out += bytes([int(m.group(1), 16)]) if m.group(1) else b"\\"
+        pos = m.end()
+    out += text[pos:].encode("utf-8", "surrogateescape")
+    return out.decode("utf-8", "surrogateescape")
 
 
 def prog(name):
@@ -247,6 +272,8 @@ class WsOutput:
 
     header:   dict of all header keys (str values), in file order
     samples:  list of Sample;  events: list of Event;  comments: list of str
+    argv:     the command line's words, decoded (version 4)
+    exec:     the path of the `exec` event (the program exec'd), or None
     dumps:    list of Dump
     stacks:   {id: [Where, ...]} innermost first, inline lines included
     peaks:    list of Peak: peaks[n] is peak n, as its last event (the
@@ -269,6 +296,8 @@ class WsOutput:
         self.events = []
         self.comments = []
         self.dumps = []
+        self.argv = None
+        self.exec = None
         self.stacks = {}
         self.peaks = []
         self.regions = {}
@@ -377,11 +406,22 @@ class _Reader:
         self.dump_label = None      # the label of a `dump label` event
                                     # just read: its dump block is due
         self.due_label = None       # ... as the line after it sees it
+        self.v4 = out.version >= 4
+        self.lineno, self.cur = 0, ""   # the line being read
+
+    def dec(self, text):
+        """text decoded (version 4), or refused naming the line."""
+        if not self.v4:
+            return text
+        try:
+            return unescape(text)
+        except ValueError as e:
+            _bad(self.lineno, self.cur, str(e))
 
     def where(self, m, i, inline=False):
         """Where from the groups i, i+1, i+2 of match m (_WHERE)."""
-        return Where(int(m.group(i), 16), m.group(i + 1), m.group(i + 2),
-                     inline)
+        return Where(int(m.group(i), 16), self.dec(m.group(i + 1)),
+                     self.dec(m.group(i + 2)), inline)
 
     def text_ok(self, lineno, line, text):
         if "  " in text:
@@ -396,6 +436,8 @@ class _Reader:
                  "'anon' or 'unknown'")
         if o.kind == "rest" and not rest_ok:
             _bad(lineno, line, "'rest' is only an owner line's owner")
+        if o.name is not None:
+            o.name = self.dec(o.name)
         if o.kind == "heap":
             if o.block is not None and not block_ok:
                 _bad(lineno, line, "a peak's heap owners are summed by "
@@ -553,7 +595,13 @@ class _Reader:
         if not m:
             _bad(lineno, line, "an event is 'event T KIND ARGS...'")
         t, kind = int(m.group(1)), m.group(2)
-        args = m.group(3).split()
+        args = [self.dec(a) for a in m.group(3).split()]
+        if self.out.exec is not None:
+            _bad(lineno, line, "after an exec event only the trailer")
+        if kind == "exec" and self.v4:
+            if not args:
+                _bad(lineno, line, "an exec event names the program")
+            self.out.exec = " ".join(args)
         self.event_args(lineno, line, kind, m.group(3)[1:])
         self.dump_label = " ".join(args[1:]) if (
             kind == "dump" and args[:1] == ["label"]) else None
@@ -659,6 +707,7 @@ class _Reader:
 
     def line(self, lineno, line):
         out = self.out
+        self.lineno, self.cur = lineno, line
         if self.stack is not None:
             self.stack_line(lineno, line)
             return
@@ -697,9 +746,10 @@ class _Reader:
                      "AVG PEAK TOTAL data AVG PEAK TOTAL label LABEL'")
             g = m.groups()
             self.text_ok(lineno, line, g[8])
-            if g[8] in out.regions:
-                _bad(lineno, line, "region %r given twice" % g[8])
-            out.regions[g[8]] = (int(g[0]), int(g[1]),
+            label = self.dec(g[8])
+            if label in out.regions:
+                _bad(lineno, line, "region %r given twice" % label)
+            out.regions[label] = (int(g[0]), int(g[1]),
                                  (float(g[2]), int(g[3]), int(g[4])),
                                  (float(g[5]), int(g[6]), int(g[7])))
             self.state = "regions"
@@ -743,6 +793,8 @@ class _Reader:
                  else "the trailer is region lines, summary lines, "
                  "'samples N', 'end'")
         if line[:1].isdigit():
+            if out.exec is not None:
+                _bad(lineno, line, "after an exec event only the trailer")
             if not _SAMPLE.match(line):
                 _bad(lineno, line, "a sample is integers separated by single "
                      "spaces")
@@ -817,6 +869,12 @@ def parse_output(text, complete=True):
     if i == len(lines) and not complete and HEADER_KEYS[-1] not in out.header:
         return out                  # cut inside the header
     _check_header(out, i + 1)
+    if out.version >= 4:
+        try:
+            out.argv = [unescape(w) for w in out.header["command"].split(" ")]
+        except ValueError as e:
+            raise FormatError("header command: %s" % e)
+        out.header["command"] = " ".join(out.argv)
 
     r = _Reader(out)
     for j in range(i, len(lines)):
@@ -913,6 +971,25 @@ def parse_summary(stderr):
             raise FormatError("stderr has no %r summary line:\n%s"
                               % (k, stderr[-3000:]))
     return res
+
+
+def file_stderr(stderr, pid, path):
+    """The stderr lines of process pid that belong to the program whose
+    output file is path: a process that execs prints one summary per
+    program (each ending with its `Output file:` line), so the lines
+    after the previous summary up to that line."""
+    block = []
+    for line in stderr.split("\n"):
+        if not line.startswith("==%s== " % pid):
+            continue
+        block.append(line)
+        m = re.match(r"==\d+== Output file: (.+?)(?: \(incomplete.*)?\Z",
+                     line)
+        if m:
+            if os.path.abspath(m.group(1)) == os.path.abspath(path):
+                return "\n".join(block)
+            block = []
+    raise FormatError("stderr of pid %s has no summary for %s" % (pid, path))
 
 
 # ----------------------------------------------------------------------

@@ -19,8 +19,9 @@
 /* Owns the door of include/valgrind/ws.h: the program scopes what is
    measured.  Each request is checked, then handed to the sampler or to
    ws_control.c.  Memory the client names (a label) is read only after
-   the address space manager says it is readable client memory, and
-   only up to WS_LABEL_MAX characters.  A request that cannot be used
+   the address space manager says it is readable client memory, with a
+   fault catcher for what it does not know, and only up to WS_LABEL_MAX
+   characters.  A request that cannot be used
    changes nothing and gives one warning per kind of problem (a program
    may repeat the same mistake in a loop).  Monitor commands sent from
    inside the program (VALGRIND_MONITOR_COMMAND) pass through here to
@@ -31,7 +32,10 @@
 #include "pub_tool_clreq.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_libcsetjmp.h"
+#include "pub_tool_libcsignal.h"
 #include "pub_tool_options.h"
+#include "pub_tool_signals.h"
 #include "pub_tool_stacktrace.h"
 #include "pub_tool_vki.h"
 
@@ -75,32 +79,67 @@ static void warn_once(ThreadId tid, BadKind bad, const HChar* format, ...)
 /*--- Labels                                               ---*/
 /*------------------------------------------------------------*/
 
-/* Copies the client's NUL-terminated string at |a| into |buf| (of
-   WS_LABEL_MAX + 1 bytes), checking each client page before reading
-   from it.  Returns Bad_N if the whole string was copied. */
-static BadKind copy_client_string(Addr a, HChar* buf)
+/* Reading the client's memory can fault although the address space
+   manager says it is readable: the page past the end of a file mapping
+   (SIGBUS), a mapping the program changed behind Valgrind's back.  A
+   fault while ws reads comes back here (as memcheck's leak search
+   does) and ends the string where it happened, as the kernel would
+   answer EFAULT. */
+static VG_MINIMAL_JMP_BUF(read_fault);
+
+static void read_fault_catcher(Int sig, Addr addr)
 {
-   SizeT done = 0;
-   if (a == 0)
-      return Bad_Unreadable;
-   while (done < WS_LABEL_MAX + 1) {
-      Addr  p = a + done;
-      SizeT n = VKI_PAGE_SIZE - (p & (VKI_PAGE_SIZE - 1));
-      SizeT i;
-      if (p < a)                                  /* wrapped around */
-         return Bad_Unreadable;
-      if (n > WS_LABEL_MAX + 1 - done)
-         n = WS_LABEL_MAX + 1 - done;
-      if (!VG_(am_is_valid_for_client)(p, n, VKI_PROT_READ))
-         return Bad_Unreadable;
-      for (i = 0; i < n; i++) {
-         buf[done] = ((const HChar*)a)[done];
-         if (buf[done] == '\0')
-            return Bad_N;
-         done++;
+   vki_sigset_t mask;
+   /* The handler runs with the signal blocked: unblock it before
+      jumping out, or the next fault would kill the process. */
+   VG_(sigprocmask)(VKI_SIG_SETMASK, NULL, &mask);
+   VG_(sigdelset)(&mask, sig);
+   VG_(sigprocmask)(VKI_SIG_SETMASK, &mask, NULL);
+   if (sig == VKI_SIGSEGV || sig == VKI_SIGBUS)
+      VG_MINIMAL_LONGJMP(read_fault);
+}
+
+SizeT WS_(client_string)(Addr a, HChar* buf, SizeT size, Bool* whole)
+{
+   volatile SizeT n = 0;
+   volatile Bool  done = False;
+   fault_catcher_t previous = VG_(set_fault_catcher)(read_fault_catcher);
+   if (VG_MINIMAL_SETJMP(read_fault) == 0) {
+      while (a != 0 && n + 1 < size) {
+         Addr  p = a + n;
+         HChar c;
+         if (p < a)                                /* wrapped around */
+            break;
+         if ((n == 0 || (p & (VKI_PAGE_SIZE - 1)) == 0)
+             && !VG_(am_is_valid_for_client)(p, 1, VKI_PROT_READ))
+            break;
+         c = *(volatile const HChar*)p;
+         if (c == '\0') {
+            done = True;
+            break;
+         }
+         if (buf)
+            buf[n] = c;
+         n++;
       }
    }
-   return Bad_TooLong;
+   VG_(set_fault_catcher)(previous);
+   if (buf && size > 0)
+      buf[n] = '\0';
+   *whole = done;
+   return n;
+}
+
+/* Copies the client's NUL-terminated string at |a| into |buf| (of
+   WS_LABEL_MAX + 2 bytes).  Returns Bad_N if the whole string was
+   copied. */
+static BadKind copy_client_string(Addr a, HChar* buf)
+{
+   Bool  whole;
+   SizeT n = WS_(client_string)(a, buf, WS_LABEL_MAX + 2, &whole);
+   if (n > WS_LABEL_MAX)
+      return Bad_TooLong;
+   return whole ? Bad_N : Bad_Unreadable;
 }
 
 /* The label argument of client request |what| into |buf|, or False
@@ -167,7 +206,7 @@ static void client_stop(ThreadId tid)
 
 Bool WS_(handle_client_request)(ThreadId tid, UWord* arg, UWord* ret)
 {
-   HChar label[WS_LABEL_MAX + 1];
+   HChar label[WS_LABEL_MAX + 2];
    ULong sizes[2];
 
    if (arg[0] == VG_USERREQ__GDB_MONITOR_COMMAND) {

@@ -36,8 +36,6 @@
 
 #include "ws_global.h"
 
-static const HChar* kind_name[2] = { "insn", "data" };
-
 /*------------------------------------------------------------*/
 /*--- Labels and marks                                     ---*/
 /*------------------------------------------------------------*/
@@ -71,76 +69,11 @@ WS_LabelCheck WS_(tidy_label)(HChar* s)
 
 void WS_(mark)(const HChar* label)
 {
-   WS_(out_event)("mark %s", label);
+   WS_(out_printf)("event %llu mark ", WS_(now)());
+   WS_(out_text)(label);
+   WS_(out_end_line)();
+   WS_(out_maybe_flush)();
    WS_(region_mark)(label);
-}
-
-/*------------------------------------------------------------*/
-/*--- Sinks: where a dump goes                             ---*/
-/*------------------------------------------------------------*/
-
-/* A dump is written through a sink: the output file (whole records,
-   so that a killed run leaves whole lines), a file of its own, or the
-   gdb/vgdb output.  Text collects in |buf|, which is handed on at
-   each newline (output file) or when full. */
-typedef enum { To_Output, To_File, To_Monitor } SinkKind;
-
-typedef struct {
-   SinkKind kind;
-   Int      fd;               /* To_File */
-   Bool     failed;           /* a write to fd failed */
-   UInt     used;
-   HChar    buf[4096];
-} Sink;
-
-static void sink_drain(Sink* s)
-{
-   if (s->used == 0)
-      return;
-   s->buf[s->used] = '\0';
-   switch (s->kind) {
-   case To_Output:
-      WS_(out_printf)("%s", s->buf);
-      break;
-   case To_Monitor:
-      VG_(gdb_printf)("%s", s->buf);
-      break;
-   case To_File: {
-      UInt done = 0;
-      while (!s->failed && done < s->used) {
-         Int n = VG_(write)(s->fd, s->buf + done, s->used - done);
-         if (n <= 0)
-            s->failed = True;
-         else
-            done += n;
-      }
-      break;
-   }
-   }
-   s->used = 0;
-}
-
-static void sink_put(HChar c, void* opaque)
-{
-   Sink* s = opaque;
-   if (c == '\n' && s->kind == To_Output) {
-      sink_drain(s);
-      WS_(out_end_line)();
-      return;
-   }
-   if (s->used == sizeof s->buf - 1)
-      sink_drain(s);
-   s->buf[s->used++] = c;
-}
-
-static void sink_printf(Sink* s, const HChar* format, ...)
-   PRINTF_CHECK(2, 3);
-static void sink_printf(Sink* s, const HChar* format, ...)
-{
-   va_list vargs;
-   va_start(vargs, format);
-   VG_(vcbprintf)(sink_put, s, format, vargs);
-   va_end(vargs);
 }
 
 /*------------------------------------------------------------*/
@@ -157,7 +90,7 @@ static void sink_printf(Sink* s, const HChar* format, ...)
    (docs/output-format.md), and an indented list for people. */
 
 typedef struct {
-   Sink*   sink;
+   WS_File* file;
    WS_StackFile* stacks;   /* where owners' stacks go; NULL: the list
                               for people, which names no stack by id */
    WS_Kind kind;
@@ -186,10 +119,9 @@ static void dump_slot(Stamp* slot, Addr page, void* opaque)
    if (w->kind == WS_Data)
       WS_(owner_of)(a, &owner);
    if (w->stacks == NULL) {
-      sink_printf(w->sink, "  %s 0x%016lx  last access at or after t=%llu, "
-                  "%llu accesses, first at", kind_name[w->kind], a, since,
-                  accesses);
-      sink_drain(w->sink);
+      WS_(file_printf)(w->file, "  %s 0x%016lx  last access at or after "
+                       "t=%llu, %llu accesses, first at",
+                       WS_(kind_name)(w->kind), a, since, accesses);
       WS_(monitor_where)(first_ip);
       VG_(gdb_printf)("\n");
       if (w->kind == WS_Data)
@@ -197,11 +129,11 @@ static void dump_slot(Stamp* slot, Addr page, void* opaque)
       return;
    }
    WS_(where_text)(first_ip, text, sizeof text);
-   sink_printf(w->sink, "dump-page %s 0x%lx %llu %llu %s\n",
-               kind_name[w->kind], a, since, accesses, text);
+   WS_(file_printf)(w->file, "dump-page %s 0x%lx %llu %llu %s\n",
+                    WS_(kind_name)(w->kind), a, since, accesses, text);
    if (w->kind == WS_Data) {
       WS_(owner_text)(&owner, True, w->stacks, text, sizeof text);
-      sink_printf(w->sink, "dump-owner %s\n", text);
+      WS_(file_printf)(w->file, "dump-owner %s\n", text);
    }
 }
 
@@ -217,19 +149,18 @@ static void write_owner_stack(Stamp* slot, Addr page, void* opaque)
       WS_(out_stack)(owner.site);
 }
 
-/* Lists the window's pages into |sink|; |n| gets the count per kind.
-   The owners' stacks go to |stacks|: a dump file names its own, each
-   in front of the first dump-owner line that refers to it; the output
-   file's are already written (WS_(dump_to_output)); NULL lists the
-   pages for people. */
-static void dump_pages(Sink* sink, WS_StackFile* stacks, ULong n[2])
+/* Lists the window's pages into |file|; |n| gets the count per kind.
+   The owners' stacks go to |stacks|: a dump file names its own, each in
+   front of the first dump-owner line that refers to it; the output
+   file's are written before the dump (write_owner_stacks); NULL lists
+   the pages for people. */
+static void dump_pages(WS_File* file, WS_StackFile* stacks, ULong n[2])
 {
    Int  kind;
    Stamp first = WS_(window_first_stamp)();
-   WS_(flush_access_counts)();
    for (kind = 0; kind < 2; kind++) {
       DumpWalk w;
-      w.sink = sink;
+      w.file = file;
       w.stacks = stacks;
       w.kind = kind;
       w.first = first;
@@ -240,39 +171,35 @@ static void dump_pages(Sink* sink, WS_StackFile* stacks, ULong n[2])
 }
 
 /* The block of lines a dump adds to a file. */
-static void dump_block(Sink* sink)
+static void dump_block(WS_File* file, WS_StackFile* stacks, ULong n[2])
 {
-   ULong n[2];
-   sink_printf(sink, "dump-begin %llu\n", WS_(now)());
-   dump_pages(sink, WS_(out_stacks)(), n);
-   sink_printf(sink, "dump-end %llu %llu\n", n[WS_Insn], n[WS_Data]);
+   WS_(file_printf)(file, "dump-begin %llu\n", WS_(now)());
+   dump_pages(file, stacks, n);
+   WS_(file_printf)(file, "dump-end %llu %llu\n", n[WS_Insn], n[WS_Data]);
 }
 
-/* WS_DUMP(label): an event, then the block, in the output file. */
+/* WS_DUMP(label): the stacks its owners name, then an event and the
+   block, in the output file (docs/output-format.md: the event is
+   followed by its block, the stacks come before both). */
 void WS_(dump_to_output)(const HChar* label)
 {
-   Sink sink;
    Stamp first = WS_(window_first_stamp)();
-   sink.kind = To_Output;
-   sink.used = 0;
-   sink.failed = False;
-   /* The owners' stacks first: the block follows its event line. */
+   ULong n[2];
+   WS_(flush_access_counts)();
    WS_(pt_for_window)(&WS_(tables)[WS_Data], first, write_owner_stack,
                       &first);
-   WS_(out_event)("dump label %s", label);
-   dump_block(&sink);
-   sink_drain(&sink);
+   WS_(out_printf)("event %llu dump label ", WS_(now)());
+   WS_(out_text)(label);
+   WS_(out_end_line)();
+   dump_block(WS_(out_file)(), WS_(out_stacks)(), n);
    WS_(out_maybe_flush)();
 }
 
 /* "ws dump": the window's pages, for people, to the gdb/vgdb output. */
 void WS_(dump_to_monitor)(void)
 {
-   Sink  sink;
-   ULong sizes[2], n[2];
-   sink.kind = To_Monitor;
-   sink.used = 0;
-   sink.failed = False;
+   WS_File to_gdb = WS_MONITOR_FILE;
+   ULong   sizes[2], n[2];
    WS_(out_event)("dump monitor");
    WS_(current_sizes)(sizes);
    VG_(gdb_printf)("ws dump at t=%llu: %llu insn pages, %llu data pages "
@@ -280,105 +207,54 @@ void WS_(dump_to_monitor)(void)
                    sizes[WS_Data]);
    VG_(gdb_printf)("  (pages of %u bytes; t is when the epoch of the "
                    "page's last access began)\n", WS_(clo_pagesize));
-   dump_pages(&sink, NULL, n);
-   sink_drain(&sink);
-}
-
-/* Whether VG_(expand_file_name) would accept |name|: it ends the whole
-   process on a bad one, which a typing mistake at a gdb prompt must
-   not do.  Returns the reason it is refused, or NULL. */
-static const HChar* bad_file_name(const HChar* name)
-{
-   const HChar* p;
-   if (name[0] == '~')
-      return "'~' is not expanded; give the full path";
-   for (p = name; *p; p++) {
-      if ((UChar)*p < 0x20 || *p == 0x7f)
-         return "it contains a control character";
-      if (*p != '%')
-         continue;
-      p++;
-      if (*p == '%' || *p == 'p' || *p == 'n')
-         continue;
-      if (*p == 'q' && p[1] == '{') {
-         const HChar* close = VG_(strchr)(p + 2, '}');
-         SizeT len;
-         if (close == NULL)
-            return "'}' is missing after %q{";
-         len = close - (p + 2);
-         {
-            HChar var[len + 1];
-            VG_(strncpy)(var, p + 2, len);
-            var[len] = '\0';
-            if (VG_(getenv)(var) == NULL)
-               return "a %q{VAR} names an environment variable that "
-                      "is not set";
-         }
-         p = close;
-         continue;
-      }
-      return "'%' must be followed by p, n, q{VAR} or %";
-   }
-   if (name[0] != '/' && VG_(get_startup_wd)() == NULL)
-      return "the start-up directory is gone; give an absolute path";
-   return NULL;
+   WS_(flush_access_counts)();
+   dump_pages(&to_gdb, NULL, n);
+   if (to_gdb.buf)
+      VG_(free)(to_gdb.buf);
 }
 
 /* "ws dump <file>": the block, with a small header, in a file of its
    own.  Returns False (having said why) if the file cannot be made. */
 Bool WS_(dump_to_file)(const HChar* name)
 {
-   const HChar* why = bad_file_name(name);
-   HChar* path;
-   SysRes sres;
-   Sink   sink;
-   WS_StackFile stacks = { NULL, 1, sink_put, &sink };
-   ULong  n[2];
-   if (why != NULL) {
+   const HChar* why;
+   HChar*  template = WS_(name_template)(name, &why);
+   HChar*  path;
+   HChar   reason[512];
+   WS_File file = WS_FILE("dump file");
+   WS_StackFile stacks = { NULL, 1, WS_(file_put_char), &file };
+   ULong   n[2];
+   Bool    ok;
+   if (template == NULL) {
       VG_(gdb_printf)("ws dump: cannot use the file name '%s': %s\n",
                       name, why);
       return False;
    }
-   path = VG_(expand_file_name)("ws dump", name);
-   if (WS_(out_name)() && VG_STREQ(path, WS_(out_name)())) {
-      VG_(gdb_printf)("ws dump: '%s' is the output file; give another "
-                      "name\n", path);
+   path = VG_(expand_file_name)("ws dump", template);
+   VG_(free)(template);
+   if (!WS_(file_create)(&file, path, reason, sizeof reason)) {
+      VG_(gdb_printf)("ws dump: cannot create '%s': %s\n", path, reason);
       VG_(free)(path);
       return False;
    }
-   sres = VG_(open)(path, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
-                    VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP | VKI_S_IROTH);
-   if (sr_isError(sres)) {
-      VG_(gdb_printf)("ws dump: cannot create '%s'\n", path);
-      VG_(free)(path);
-      return False;
-   }
-   sink.kind = To_File;
-   sink.fd = (Int)sr_Res(sres);
-   sink.used = 0;
-   sink.failed = False;
-   sink_printf(&sink, "ws-dump-format: %d\n", WS_FORMAT_VERSION);
-   sink_printf(&sink, "pid: %d\n", VG_(getpid)());
-   sink_printf(&sink, "output-file: %s\n",
-               WS_(out_name)() ? WS_(out_name)() : "(none)");
-   sink_printf(&sink, "time-unit: %s\n",
-               WS_(clo_time_unit) == WS_TimeMillis ? "ms" : "i");
-   sink_printf(&sink, "every: %llu\n", WS_(clo_every));
-   sink_printf(&sink, "tau: %llu\n", WS_(clo_tau));
-   sink_printf(&sink, "pagesize: %u\n", WS_(clo_pagesize));
-   sink_printf(&sink, "dump-begin %llu\n", WS_(now)());
-   dump_pages(&sink, &stacks, n);
-   sink_printf(&sink, "dump-end %llu %llu\n", n[WS_Insn], n[WS_Data]);
-   sink_drain(&sink);
+   WS_(write_header)(&file, True);
+   WS_(flush_access_counts)();
+   dump_block(&file, &stacks, n);
    WS_(stack_file_forget)(&stacks);
-   VG_(close)(sink.fd);
-   if (sink.failed) {
+   ok = WS_(file_close)(&file);
+   VG_(free)(file.name);
+   if (file.buf)
+      VG_(free)(file.buf);
+   if (!ok) {
       VG_(gdb_printf)("ws dump: writing '%s' failed; the file is "
                       "incomplete\n", path);
       VG_(free)(path);
       return False;
    }
-   WS_(out_event)("dump file %s", path);
+   WS_(out_printf)("event %llu dump file ", WS_(now)());
+   WS_(out_text)(path);
+   WS_(out_end_line)();
+   WS_(out_maybe_flush)();
    VG_(gdb_printf)("ws dump: %llu insn pages, %llu data pages written to "
                    "%s\n", n[WS_Insn], n[WS_Data], path);
    VG_(free)(path);

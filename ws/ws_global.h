@@ -40,6 +40,7 @@
      ws_clientreq.c   the client requests of valgrind/ws.h    } two doors
      ws_monitor.c     the "ws ..." monitor commands           } onto it
      ws_output.c      the output file and the stderr summary
+     ws_file.c        how every file is opened, escaped and written
      ws_main.c        tool registration, start-up and exit
 
    Data flow: guest code -> instrumentation -> page table -> sampler
@@ -58,7 +59,7 @@
 #define WS_(str)    VGAPPEND(vgWS_,str)
 
 #define WS_VERSION        "0.1.0"
-#define WS_FORMAT_VERSION 3
+#define WS_FORMAT_VERSION 4
 
 /*------------------------------------------------------------*/
 /*--- Options (ws_options.c)                               ---*/
@@ -84,6 +85,10 @@ extern Bool         WS_(clo_list_pages);
 extern Bool         WS_(clo_locations);
 extern Bool         WS_(clo_heap);
 extern const HChar* WS_(clo_miss_file);    /* NULL: no miss profile */
+/* Whether the process that exec'd this program wrote an output file
+   and a miss profile of its own (--ws-image, set by ws_main.c). */
+extern Bool         WS_(image_out);
+extern Bool         WS_(image_miss);
 
 #define WS_MAX_PEAK_WINDOW  1000000
 #define WS_MAX_PEAK_THRESH  1000
@@ -387,6 +392,16 @@ Bool WS_(handle_client_request)(ThreadId tid, UWord* arg, UWord* ret);
 /* True if |req| was a ws command (answered, even if refused). */
 Bool WS_(handle_monitor_command)(const HChar* req);
 
+/* The program is about to exec |path| (ws_main.c): ws finishes its
+   files as at exit.  If the exec fails after all, the run goes on in
+   files of its own. */
+void WS_(image_end)(const HChar* path);
+void WS_(image_exec_failed)(void);
+/* The client's string at |a|, read so that no fault can come of it:
+   up to |size| - 1 bytes into |buf| (NUL-terminated; NULL: only its
+   length); returns its length and whether its NUL was within reach. */
+SizeT WS_(client_string)(Addr a, HChar* buf, SizeT size, Bool* whole);
+
 /*------------------------------------------------------------*/
 /*--- Threads (ws_threads.c)                               ---*/
 /*------------------------------------------------------------*/
@@ -453,7 +468,7 @@ UInt WS_(out_stack)(ExeContext* ec);
 void WS_(out_where)(Addr ip);
 /* The same into |buf| (without the leading blank), for lines that do
    not go to the output file. */
-#define WS_TEXT_MAX 1024
+#define WS_TEXT_MAX 4096
 void WS_(where_text)(Addr ip, HChar* buf, SizeT size);
 /* The same for the gdb/vgdb output, and whole stacks there. */
 void WS_(monitor_where)(Addr ip);
@@ -533,20 +548,120 @@ void WS_(out_breakdown)(ULong n);
 /*--- Working-set misses (ws_misses.c)                     ---*/
 /*------------------------------------------------------------*/
 
-/* At start-up: opens the miss file, or exits with status 1. */
-void WS_(misses_init)(void);
+/* At start-up: opens the miss file, or exits with status 1 (also when
+   it would be the output file, |out_name|). */
+void WS_(misses_init)(const HChar* out_name);
 /* A page of |kind| entered the window at code address |ip|. */
 void WS_(miss_at)(WS_Kind kind, Addr ip);
-void WS_(misses_write)(void);          /* at exit, if asked for */
+/* At exit, or before an exec (|exec_path|, said in the profile). */
+void WS_(misses_write)(const HChar* exec_path);
+/* Its name, NULL if this process writes none. */
+const HChar* WS_(misses_name)(void);
+/* Start-up refused: removes the miss file just made. */
+void WS_(misses_abandon)(void);
+void WS_(misses_after_fork)(void);
+void WS_(misses_new_image)(void);
+
+/*------------------------------------------------------------*/
+/*--- Files (ws_file.c)                                    ---*/
+/*------------------------------------------------------------*/
+
+/* How a string is escaped (docs/output-format.md, "Escaping"): text
+   that runs to the end of its line keeps single spaces inside it; a
+   word (a location, an argument of the command line) keeps none. */
+typedef enum { WS_EscText, WS_EscWord } WS_Escape;
+
+/* Writes |s| escaped through |put|. */
+void  WS_(escape)(const HChar* s, WS_Escape how,
+                  void (*put)(HChar c, void* opaque), void* opaque);
+/* The same into |buf| of |size| bytes, cut (never inside an escape or
+   a character) if it does not fit; returns the length. */
+SizeT WS_(escape_into)(const HChar* s, WS_Escape how, HChar* buf,
+                       SizeT size);
+
+/* A file name as given (--ws-file, ws dump ...) checked, with every
+   %q{VAR} replaced by the variable's value now: a template holding
+   only %p, %n and %%.  NULL, with the reason in |why|, if refused. */
+HChar* WS_(name_template)(const HChar* name, const HChar** why);
+/* The template's name in this process (this image, see WS_(image)). */
+HChar* WS_(name_expand)(const HChar* option, const HChar* template);
+/* Which program of this process this is: 0, or k after the program's
+   k-th exec under --trace-children=yes, whose files are named
+   "<name>.exec<k>" (set by the hidden option --ws-image). */
+extern UInt WS_(image);
+
+#define WS_FILE_BUF (64 * 1024)
+
+/* A file ws writes, or the gdb/vgdb output (to_monitor).  Zero but
+   for |what| and |fd| (-1) when nothing is open. */
+typedef struct _WS_File {
+   const HChar*     what;       /* "output file", ... for messages */
+   Int              fd;         /* -1: not writing */
+   Bool             to_monitor; /* writes go to VG_(gdb_printf) */
+   HChar*           name;       /* as opened (expanded) */
+   Bool             failed;     /* a write failed; said so */
+   Bool             created;    /* did not exist before */
+   ULong            dev, ino;
+   HChar*           buf;
+   UInt             size, used;
+   UInt             lines;      /* bytes of buf that are whole lines */
+   struct _WS_File* next;       /* ws's open files */
+} WS_File;
+#define WS_FILE(what)     { what, -1, False, NULL }
+#define WS_MONITOR_FILE   { "gdb output", -1, True, NULL }
+
+/* Creates (truncates) |name| for writing; False with the reason in
+   |why| if it cannot, or if it is a file ws, Valgrind or the program
+   already has open. */
+Bool WS_(file_create)(WS_File* f, const HChar* name, HChar* why,
+                      SizeT why_size);
+/* Formatted text, escaped strings, single characters ('\n' ends a
+   line: only whole lines reach the file). */
+void WS_(file_printf)(WS_File* f, const HChar* format, ...)
+   PRINTF_CHECK(2, 3);
+void WS_(file_vprintf)(WS_File* f, const HChar* format, va_list vargs);
+void WS_(file_text)(WS_File* f, const HChar* s, WS_Escape how);
+void WS_(file_put_char)(HChar c, void* f);
+/* Writes the whole lines waiting; how many bytes of them wait. */
+void WS_(file_flush)(WS_File* f);
+UInt WS_(file_pending)(const WS_File* f);
+/* Whether |f| is written (open, no write failed). */
+Bool WS_(file_writing)(const WS_File* f);
+/* Writes what is left and closes; False if a write failed. */
+Bool WS_(file_close)(WS_File* f);
+/* Closes and removes a file just created (a refusal at start-up). */
+void WS_(file_abandon)(WS_File* f);
+/* Drops the descriptor and what waits, writing nothing. */
+void WS_(file_forget)(WS_File* f);
+/* In a forked child: |f| is the parent's; the child makes its own when
+   |template| (as |option|=|value| gave it) expands to a new name, and
+   says why not otherwise.  Returns whether it has one. */
+Bool WS_(file_after_fork)(WS_File* f, const HChar* option,
+                          const HChar* value, const HChar* template);
+/* The client's command line, each argument an escaped word. */
+void WS_(file_command)(WS_File* f);
+/* "insn" or "data". */
+const HChar* WS_(kind_name)(WS_Kind kind);
 
 /*------------------------------------------------------------*/
 /*--- Output (ws_output.c)                                 ---*/
 /*------------------------------------------------------------*/
 
-void WS_(out_open)(void);
+/* The template of a file-name option (%q{VAR} expanded), or exit with
+   status 1 saying why: at start-up only. */
+HChar* WS_(option_template)(const HChar* option, const HChar* value);
+/* The name the output file has in this process, then opening it (or
+   exit with status 1); |name| is the first's result, freed. */
+HChar* WS_(out_expected_name)(void);
+void WS_(out_open)(HChar* name);
+WS_File* WS_(out_file)(void);
+/* The "key: value" header of the output file, or of a dump file. */
+void WS_(write_header)(WS_File* f, Bool dump_file);
 void WS_(out_header)(void);
 /* printf-style: appends to the current line buffer. */
 void WS_(out_printf)(const HChar* format, ...) PRINTF_CHECK(1, 2);
+/* A string, escaped as text that runs to the end of its line. */
+void WS_(out_text)(const HChar* s);
 /* Ends a record; whole records are what reach the file. */
 void WS_(out_end_line)(void);
 /* One character of the output file, for VG_(vcbprintf); '\n' ends the
@@ -556,9 +671,14 @@ void WS_(out_event)(const HChar* format, ...) PRINTF_CHECK(1, 2);
 void WS_(out_maybe_flush)(void);
 /* Writes every complete record out now. */
 void WS_(out_flush)(void);
-void WS_(out_trailer)(void);
+/* The trailer, after an "exec" event when the program is about to exec
+   |exec_path| (else NULL); closes the file. */
+void WS_(out_trailer)(const HChar* exec_path);
 void WS_(out_stderr_summary)(void);
 void WS_(out_after_fork)(ThreadId tid);
+/* After an exec that failed once the files were finished: the rest of
+   the run is a new image, in a file of its own. */
+void WS_(out_new_image)(void);
 const HChar* WS_(out_name)(void);
 
 #endif /* __WS_GLOBAL_H */

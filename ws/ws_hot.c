@@ -49,8 +49,6 @@ typedef struct {
 static WS_PageTable records[2];
 static Bool         records_ready = False;
 
-static const HChar* const kind_name[2] = { "insn", "data" };
-
 static PageRecord* record(WS_Kind kind, Addr page)
 {
    if (!records_ready) {
@@ -301,7 +299,8 @@ static void list_page(Stamp* slot, Addr page, void* opaque)
    const PageRecord* r = (const PageRecord*)slot;
    if (r->first_ip == 0)
       return;
-   WS_(out_printf)("page %s 0x%lx %llu", kind_name[*(WS_Kind*)opaque],
+   WS_(out_printf)("page %s 0x%lx %llu",
+                   WS_(kind_name)(*(WS_Kind*)opaque),
                    page << WS_(page_shift), r->accesses);
    out_where(r->first_ip);
    WS_(out_end_line)();
@@ -315,8 +314,8 @@ void WS_(hot_trailer)(void)
       HotList* l = &at_exit[kind];
       for (i = 0; i < l->n; i++) {
          const Hot* h = &l->heap[i];
-         WS_(out_printf)("hot %s %llu %llu 0x%lx", kind_name[kind], i + 1,
-                         h->accesses, h->page << WS_(page_shift));
+         WS_(out_printf)("hot %s %llu %llu 0x%lx", WS_(kind_name)(kind),
+                         i + 1, h->accesses, h->page << WS_(page_shift));
          out_where(h->first_ip);
          WS_(out_end_line)();
          if (kind == WS_Data)

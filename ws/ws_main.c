@@ -27,14 +27,19 @@
    units.  See docs/ for the definitions and the output format.
 
    This file only wires the modules into the core: registration,
-   start-up in the right order, and exit.  ws_global.h lists the
-   modules and what each owns. */
+   start-up in the right order, the end of a program by exit or by
+   exec, and a fork.  ws_global.h lists the modules and what each
+   owns. */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
+#include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "pub_tool_tooliface.h"
+#include "pub_tool_xarray.h"
 
 #include "ws_global.h"
 #include "ws_heap.h"
@@ -58,11 +63,81 @@ extern Bool VG_(clo_read_inline_info);
 
 static void ws_after_fork_child(ThreadId tid)
 {
+   WS_(image) = 0;           /* the child's first program: file names */
    WS_(sampler_after_fork)();
    WS_(regions_after_fork)();
    WS_(threads_after_fork)(tid);
    WS_(peaks_after_fork)();
    WS_(out_after_fork)(tid);
+   WS_(misses_after_fork)();
+}
+
+/*------------------------------------------------------------*/
+/*--- Exec: the end of one program, the start of another   ---*/
+/*------------------------------------------------------------*/
+
+/* When the program execs, Valgrind goes away without calling ws_fini
+   (or, with --trace-children=yes, starts again on the new program in
+   the same process): ws finishes its files first, as at exit, and says
+   in them that the program exec'd.  The Valgrind that runs the next
+   program learns from a hidden option, added to the options the core
+   passes on (VG_(args_for_valgrind)), which program of the process it
+   is (its files are "<name>.exec<k>", so that they do not overwrite
+   this one's) and whether this process has files of its own (a forked
+   child with a fixed name has none, and its programs write none
+   either). */
+
+static Bool finished_for_exec = False;
+
+static void pass_image_on(void)
+{
+   XArray* args = VG_(args_for_valgrind);
+   HChar*  opt = VG_(malloc)("ws.main.image", 48);
+   Word    i;
+   VG_(sprintf)(opt, "--ws-image=%u,%d,%d", WS_(image) + 1,
+                WS_(out_name)() != NULL, WS_(misses_name)() != NULL);
+   for (i = 0; i < VG_(sizeXA)(args); i++) {
+      HChar** a = VG_(indexXA)(args, i);
+      if (VG_(strncmp)(*a, "--ws-image=", 11) == 0) {
+         *a = opt;
+         return;
+      }
+   }
+   VG_(addToXA)(args, &opt);
+}
+
+/* Called before the core execs |path| (ws_syscalls.c has checked that
+   it will). */
+void WS_(image_end)(const HChar* path)
+{
+   WS_(region_close)();
+   WS_(out_trailer)(path);
+   VG_(umsg)("The program execs %s: ws's files of this program end "
+             "here.\n", path);
+   WS_(out_stderr_summary)();
+   WS_(misses_write)(path);
+   pass_image_on();
+   finished_for_exec = True;
+}
+
+/* The exec failed after all: the program goes on, with files of its
+   own as the next program would have had (those of the first part are
+   complete). */
+void WS_(image_exec_failed)(void)
+{
+   if (!finished_for_exec)
+      return;
+   finished_for_exec = False;
+   WS_(image)++;
+   VG_(umsg)("ws: the exec failed; ws goes on measuring in files named "
+             "for the next program (.exec%u)\n", WS_(image));
+   WS_(sampler_after_fork)();
+   WS_(regions_after_fork)();
+   WS_(peaks_after_fork)();
+   if (WS_(measuring))
+      WS_(region_open)();
+   WS_(out_new_image)();
+   WS_(misses_new_image)();
 }
 
 /* Per-thread mode may begin an epoch as another thread starts, before
@@ -80,12 +155,25 @@ static void ws_stop_client_code(ThreadId tid, ULong blocks_dispatched)
 
 static void ws_post_clo_init(void)
 {
+   HChar* out_name;
    WS_(post_clo_check)();
    WS_(measuring) = WS_(clo_instr_atstart);
    /* Both exit with status 1 if they cannot create their files; the
       miss file first, so that refusing it leaves no output file. */
-   WS_(misses_init)();
-   WS_(out_open)();
+   out_name = WS_(out_expected_name)();
+   if (WS_(image_miss))
+      WS_(misses_init)(out_name);
+   else if (WS_(clo_miss_file))
+      VG_(umsg)("ws: this process writes no miss profile (--ws-miss-file=%s "
+                "names its parent's; use %%p)\n", WS_(clo_miss_file));
+   if (WS_(image_out)) {
+      WS_(out_open)(out_name);
+   } else {
+      VG_(umsg)("ws: this process writes no output file (%s=%s names its "
+                "parent's; use %%p)\n", WS_(clo_file_option),
+                WS_(clo_file));
+      VG_(free)(out_name);
+   }
    WS_(sampler_init)();
    WS_(threads_init)();
    WS_(syscalls_init)();
@@ -97,9 +185,9 @@ static void ws_post_clo_init(void)
 static void ws_fini(Int exitcode)
 {
    WS_(region_close)();
-   WS_(out_trailer)();
+   WS_(out_trailer)(NULL);
    WS_(out_stderr_summary)();
-   WS_(misses_write)();
+   WS_(misses_write)(NULL);
    if (VG_(clo_stats)) {
       WS_(print_counters)();
       WS_(heap_print_stats)();

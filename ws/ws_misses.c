@@ -46,6 +46,7 @@
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
+#include "pub_tool_vki.h"
 #include "pub_tool_xarray.h"
 
 #include "ws_global.h"
@@ -55,11 +56,17 @@
 /*------------------------------------------------------------*/
 
 /* One table per name space of the format (objects, files, functions):
-   each has its own compression numbers. */
+   each has its own compression numbers.  A function's number stands for
+   the function in one object and file, as callgrind's own writer has
+   it: KCachegrind ties a number to the object and file where it was
+   first defined, so "???" or "memcpy" in two objects are two functions
+   with two numbers (|scope| tells them apart; NULL in the other
+   tables). */
 typedef struct _Name {
    struct _Name* next;
-   UWord         key;       /* hash of str */
+   UWord         key;       /* hash of str and scope */
    HChar*        str;
+   const void*   scope;     /* functions: their object's and file's */
    UInt          id;        /* compression number, from 1 */
    Bool          written;   /* "(id) str" is in the file already */
 } Name;
@@ -70,6 +77,7 @@ typedef struct {
 } Names;
 
 static Names objs, files, fns;
+static Names scopes;     /* (object, file) pairs: the functions' scopes */
 
 static UWord hash_str(const HChar* s)
 {
@@ -82,7 +90,11 @@ static UWord hash_str(const HChar* s)
 /* Called only for names whose hashes are equal. */
 static Word cmp_name(const void* a, const void* b)
 {
-   return VG_(strcmp)(((const Name*)a)->str, ((const Name*)b)->str);
+   const Name* x = a;
+   const Name* y = b;
+   if (x->scope != y->scope)
+      return x->scope < y->scope ? -1 : 1;
+   return VG_(strcmp)(x->str, y->str);
 }
 
 static void names_init(Names* t, const HChar* cc)
@@ -91,23 +103,30 @@ static void names_init(Names* t, const HChar* cc)
    t->count = 0;
 }
 
-/* The entry for |s|, made if new.  |s| may be a string the debug
-   information owns only until the next query, so it is copied. */
-static Name* intern(Names* t, const HChar* s)
+/* The entry for |s| in |scope|, made if new.  |s| may be a string the
+   debug information owns only until the next query, so it is copied. */
+static Name* intern_in(Names* t, const HChar* s, const void* scope)
 {
    Name probe, *n;
-   probe.key = hash_str(s);
+   probe.key = hash_str(s) ^ ((UWord)scope * 0x9e3779b97f4a7c15ULL);
    probe.str = (HChar*)s;
+   probe.scope = scope;
    n = VG_(HT_gen_lookup)(t->ht, &probe, cmp_name);
    if (n == NULL) {
       n = VG_(malloc)("ws.misses.name", sizeof(Name));
       n->key = probe.key;
+      n->scope = scope;
       n->str = VG_(strdup)("ws.misses.name.str", s);
       n->id = ++t->count;
       n->written = False;
       VG_(HT_add_node)(t->ht, n);
    }
    return n;
+}
+
+static Name* intern(Names* t, const HChar* s)
+{
+   return intern_in(t, s, NULL);
 }
 
 /* A source file as callgrind names it: with its directory, so that
@@ -143,8 +162,6 @@ typedef struct _Site {
 
 static VgHashTable* sites = NULL;   /* NULL: no profile is being made */
 static Site*        last_site = NULL;
-static Int          miss_fd = -1;
-static HChar*       miss_name = NULL;
 
 /* The offset |ip| has in its function, from the "name+N" form: the
    debug information offers the entry address of a function only
@@ -192,12 +209,11 @@ static const DebugInfo* object_near(const HChar* obj, Addr ip)
 /* Where |ip| is, in the terms of the format.  What the debug
    information does not know is "???", as callgrind writes it, except
    that code without line information in a known object is in file
-   "(<object path>)", like the "(object)" of ws's output file (which
-   has the base name; here the path tells apart objects of the same
-   name, as ob= does): callgrind_annotate
-   tells functions apart by file and name only, and would add up the
-   nameless code of every object (most of a stripped library) into one
-   "???:???". */
+   "(<object>)" (its base name), like the "(object)" of ws's output
+   file: callgrind_annotate tells functions apart by file and name
+   only, and would add up the nameless code of every object (most of a
+   stripped library) into one "???:???".  The base name, not the path:
+   KCachegrind shows a file by what follows its last '/'. */
 static void locate(Site* s, Addr ip)
 {
    DiEpoch          ep = VG_(current_DiEpoch)();
@@ -218,20 +234,27 @@ static void locate(Site* s, Addr ip)
       s->file = intern(&files, "???");
       s->line = 0;
    } else {
-      HChar in_obj[VG_(strlen)(s->obj->str) + 3];
-      VG_(sprintf)(in_obj, "(%s)", s->obj->str);
+      const HChar* base = VG_(basename)(s->obj->str);
+      HChar in_obj[VG_(strlen)(base) + 3];
+      VG_(sprintf)(in_obj, "(%s)", base);
       s->file = intern(&files, in_obj);
       s->line = 0;
    }
    s->fn_file = s->file;
-   if (!VG_(get_fnname)(ep, ip, &name)) {
-      s->fn = intern(&fns, "???");
-      return;
+   off = 0;
+   if (VG_(get_fnname)(ep, ip, &name)) {
+      HChar fn[VG_(strlen)(name) + 1];
+      VG_(strcpy)(fn, name);          /* the next query may reuse it */
+      off = offset_in_fn(ep, ip);
+      if (off > 0
+          && VG_(get_filename_linenum)(ep, ip - off, &name, &dir, &line))
+         s->fn_file = intern_path(dir, name);
+      s->fn = intern_in(&fns, fn, intern_in(&scopes, s->obj->str,
+                                            s->fn_file));
+   } else {
+      s->fn = intern_in(&fns, "???", intern_in(&scopes, s->obj->str,
+                                               s->fn_file));
    }
-   s->fn = intern(&fns, name);
-   off = offset_in_fn(ep, ip);
-   if (off > 0 && VG_(get_filename_linenum)(ep, ip - off, &name, &dir, &line))
-      s->fn_file = intern_path(dir, name);
 }
 
 void WS_(miss_at)(WS_Kind kind, Addr ip)
@@ -256,118 +279,111 @@ void WS_(miss_at)(WS_Kind kind, Addr ip)
 /*--- The file                                             ---*/
 /*------------------------------------------------------------*/
 
-static Int open_for_writing(const HChar* name)
+static WS_File miss = WS_FILE("miss profile");
+static HChar*  miss_template = NULL;
+
+static void start_counting(void)
 {
-   SysRes sres = VG_(open)(name, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
-                           VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP
-                           | VKI_S_IROTH);
-   return sr_isError(sres) ? -1 : (Int)sr_Res(sres);
+   sites = VG_(HT_construct)("ws.misses.sites");
+   last_site = NULL;
 }
 
-static void after_fork(ThreadId tid);
+static void stop_counting(void)
+{
+   if (sites != NULL)
+      VG_(HT_destruct)(sites, VG_(free));
+   sites = NULL;
+   last_site = NULL;
+}
 
 /* Opening the file now, not at exit, is what lets a name that cannot
-   be written be refused before the program runs. */
-void WS_(misses_init)(void)
+   be written be refused before the program runs.  |out_name|: the name
+   the output file will have; both writers would truncate and
+   interleave one file. */
+void WS_(misses_init)(const HChar* out_name)
 {
+   HChar* name;
+   HChar  why[512];
+   struct vg_stat a, b;
    if (WS_(clo_miss_file) == NULL)
       return;
-   /* Both writers would truncate and interleave one file. */
-   if (VG_STREQ(WS_(clo_miss_file), WS_(clo_file))) {
+   miss_template = WS_(option_template)("--ws-miss-file",
+                                        WS_(clo_miss_file));
+   name = WS_(name_expand)("--ws-miss-file", miss_template);
+   if (sr_isError(VG_(stat)(name, &a)))
+      a.mode = 0;
+   /* A terminal or /dev/null may take both (WS_(file_create) agrees). */
+   if (!VKI_S_ISCHR(a.mode)
+       && (VG_STREQ(name, out_name)
+           || (a.mode != 0 && !sr_isError(VG_(stat)(out_name, &b))
+               && a.dev == b.dev && a.ino == b.ino))) {
       VG_(fmsg)("--ws-miss-file: '%s' is also the %s output file "
                 "(give another name)\n", WS_(clo_miss_file),
                 WS_(clo_file_option));
       VG_(exit)(1);
    }
-   miss_name = VG_(expand_file_name)("--ws-miss-file", WS_(clo_miss_file));
-   miss_fd = open_for_writing(miss_name);
-   if (miss_fd < 0) {
-      VG_(fmsg)("--ws-miss-file: cannot create the miss profile '%s' "
-                "(a writable file name is accepted)\n", miss_name);
+   if (!WS_(file_create)(&miss, name, why, sizeof why)) {
+      VG_(fmsg)("--ws-miss-file: cannot create the miss profile '%s' (%s; "
+                "a writable file name is accepted)\n", name, why);
       VG_(exit)(1);
    }
-   sites = VG_(HT_construct)("ws.misses.sites");
+   VG_(free)(name);
+   start_counting();
    names_init(&objs, "ws.misses.objs");
    names_init(&files, "ws.misses.files");
    names_init(&fns, "ws.misses.fns");
-   VG_(atfork)(NULL, NULL, after_fork);
+   names_init(&scopes, "ws.misses.scopes");
 }
 
-static void after_fork(ThreadId tid)
+const HChar* WS_(misses_name)(void)
 {
+   return miss.name;
+}
+
+void WS_(misses_abandon)(void)
+{
+   WS_(file_abandon)(&miss);
+}
+
+/* The parent writes its file; the child starts counting afresh, into
+   a file of its own if the name gives it one. */
+void WS_(misses_after_fork)(void)
+{
+   stop_counting();
+   if (WS_(file_after_fork)(&miss, "--ws-miss-file", WS_(clo_miss_file),
+                            miss_template))
+      start_counting();
+}
+
+/* After a failed exec: as after a fork, in a file for this image. */
+void WS_(misses_new_image)(void)
+{
+   HChar  why[512];
    HChar* name;
-   if (sites == NULL)
+   stop_counting();
+   if (miss.name == NULL)
       return;
-   /* The parent writes its file; the child starts counting afresh. */
-   VG_(HT_destruct)(sites, VG_(free));
-   sites = NULL;
-   last_site = NULL;
-   VG_(close)(miss_fd);
-   miss_fd = -1;
-   name = VG_(expand_file_name)("--ws-miss-file", WS_(clo_miss_file));
-   if (VG_STREQ(name, miss_name)) {
-      VG_(umsg)("ws: --ws-miss-file=%s names the parent's file; this "
-                "child writes no miss profile (use %%p)\n",
-                WS_(clo_miss_file));
-      VG_(free)(name);
-      return;
-   }
-   VG_(free)(miss_name);
-   miss_name = name;
-   miss_fd = open_for_writing(miss_name);
-   if (miss_fd < 0) {
-      VG_(umsg)("ws: cannot create '%s'; this child writes no miss "
-                "profile\n", miss_name);
-      return;
-   }
-   sites = VG_(HT_construct)("ws.misses.sites");
+   VG_(free)(miss.name);
+   miss.name = NULL;
+   name = WS_(name_expand)("--ws-miss-file", miss_template);
+   if (WS_(file_create)(&miss, name, why, sizeof why))
+      start_counting();
+   else
+      VG_(umsg)("ws: cannot create '%s' (%s); ws writes no miss profile for "
+                "the rest of the run\n", name, why);
+   VG_(free)(name);
 }
 
-/* Buffered writing; a failure is reported once and ends the output. */
-#define WS_MISS_BUF 8192
-static HChar mbuf[WS_MISS_BUF];
-static UInt  mbuf_used = 0;
-static Bool  write_failed = False;
-
-static void mflush(void)
-{
-   UInt done = 0;
-   while (!write_failed && done < mbuf_used) {
-      Int n = VG_(write)(miss_fd, mbuf + done, mbuf_used - done);
-      if (n <= 0) {
-         VG_(umsg)("ws: writing %s failed; the miss profile is "
-                   "incomplete\n", miss_name);
-         write_failed = True;
-      } else {
-         done += n;
-      }
-   }
-   mbuf_used = 0;
-}
-
-static void mput(HChar c, void* opaque)
-{
-   if (mbuf_used == WS_MISS_BUF)
-      mflush();
-   mbuf[mbuf_used++] = c;
-}
-
-static void mprintf(const HChar* format, ...) PRINTF_CHECK(1, 2);
-static void mprintf(const HChar* format, ...)
-{
-   va_list vargs;
-   va_start(vargs, format);
-   VG_(vcbprintf)(mput, NULL, format, vargs);
-   va_end(vargs);
-}
-
-/* "fl=(3) /src/a.c" the first time, "fl=(3)" after. */
+/* "fl=(3) /src/a.c" the first time, "fl=(3)" after; names escaped as
+   in every file ws writes (docs/output-format.md, "Escaping"). */
 static void put_name(const HChar* spec, Name* n)
 {
    if (n->written) {
-      mprintf("%s=(%u)\n", spec, n->id);
+      WS_(file_printf)(&miss, "%s=(%u)\n", spec, n->id);
    } else {
-      mprintf("%s=(%u) %s\n", spec, n->id, n->str);
+      WS_(file_printf)(&miss, "%s=(%u) ", spec, n->id);
+      WS_(file_text)(&miss, n->str, WS_EscText);
+      WS_(file_printf)(&miss, "\n");
       n->written = True;
    }
 }
@@ -389,32 +405,33 @@ static Int cmp_sites(const void* pa, const void* pb)
    return a->rel < b->rel ? -1 : a->rel > b->rel ? 1 : 0;
 }
 
-static void write_header(const ULong total[2])
+static void write_header(const ULong total[2], const HChar* exec_path)
 {
-   Word i;
-   mprintf("# callgrind format\n");
-   mprintf("version: 1\n");
-   mprintf("creator: ws-%s\n", WS_VERSION);
-   mprintf("pid: %d\n", VG_(getpid)());
-   mprintf("cmd: %s", VG_(args_the_exename));
-   for (i = 0; i < VG_(sizeXA)(VG_(args_for_client)); i++)
-      mprintf(" %s", *(HChar**)VG_(indexXA)(VG_(args_for_client), i));
-   mprintf("\n");
-   mprintf("desc: Page size: %u bytes\n", WS_(clo_pagesize));
-   mprintf("desc: Window: tau %llu, sample every %llu %s (at exit)\n",
-           WS_(clo_tau), WS_(clo_every),
-           WS_(clo_time_unit) == WS_TimeMillis ? "ms" : "instructions");
-   mprintf("positions: instr line\n");
-   mprintf("event: WsInsnMiss : Instruction pages brought into the "
-           "working set\n");
-   mprintf("event: WsDataMiss : Data pages brought into the working set\n");
+   WS_File* f = &miss;
+   WS_(file_printf)(f, "# callgrind format\nversion: 1\ncreator: ws-%s\n"
+                    "pid: %d\ncmd: ", WS_VERSION, VG_(getpid)());
+   WS_(file_command)(f);
+   WS_(file_printf)(f, "\ndesc: Page size: %u bytes\n", WS_(clo_pagesize));
+   WS_(file_printf)(f, "desc: Window: tau %llu, sample every %llu %s (at "
+                    "exit)\n", WS_(clo_tau), WS_(clo_every),
+                    WS_(clo_time_unit) == WS_TimeMillis ? "ms"
+                                                        : "instructions");
+   if (exec_path != NULL) {
+      WS_(file_printf)(f, "desc: Exec: the program exec'd ");
+      WS_(file_text)(f, exec_path, WS_EscText);
+      WS_(file_printf)(f, "; this profile ends there\n");
+   }
+   WS_(file_printf)(f, "positions: instr line\n"
+                    "event: WsInsnMiss : Instruction pages brought into the "
+                    "working set\n"
+                    "event: WsDataMiss : Data pages brought into the "
+                    "working set\n");
    /* callgrind_annotate takes "events:" as the end of the header. */
-   mprintf("events: WsInsnMiss WsDataMiss\n");
-   mprintf("summary: %llu %llu\n", total[WS_Insn], total[WS_Data]);
-   mprintf("\n");
+   WS_(file_printf)(f, "events: WsInsnMiss WsDataMiss\nsummary: %llu %llu\n"
+                    "\n", total[WS_Insn], total[WS_Data]);
 }
 
-void WS_(misses_write)(void)
+void WS_(misses_write)(const HChar* exec_path)
 {
    UInt   n = 0, i;
    Site** s;
@@ -432,7 +449,7 @@ void WS_(misses_write)(void)
    if (n > 0)
       VG_(ssort)(s, n, sizeof(Site*), cmp_sites);
 
-   write_header(total);
+   write_header(total, exec_path);
    for (i = 0; i < n; i++) {
       Site* x = s[i];
       if (group == NULL || x->obj != group->obj || x->fn_file != group->fn_file
@@ -454,17 +471,19 @@ void WS_(misses_write)(void)
          put_name(x->file == x->fn_file ? "fe" : "fi", x->file);
          line_file = x->file;
       }
-      mprintf("0x%lx %u %llu %llu\n", x->rel, x->line, x->count[WS_Insn],
-              x->count[WS_Data]);
+      WS_(file_printf)(&miss, "0x%lx %u %llu %llu\n", x->rel, x->line,
+                       x->count[WS_Insn], x->count[WS_Data]);
    }
-   mprintf("\ntotals: %llu %llu\n", total[WS_Insn], total[WS_Data]);
-   mflush();
+   WS_(file_printf)(&miss, "\ntotals: %llu %llu\n", total[WS_Insn],
+                    total[WS_Data]);
    if (s != NULL)
       VG_(free)(s);
-   VG_(close)(miss_fd);
-   miss_fd = -1;
-   if (!write_failed)
-      VG_(umsg)("Miss profile: %s\n", miss_name);
+   if (WS_(file_close)(&miss))
+      VG_(umsg)("Miss profile: %s\n", miss.name);
+   else
+      VG_(umsg)("Miss profile: %s (incomplete: writing it failed)\n",
+                miss.name);
+   stop_counting();
 }
 
 /*--------------------------------------------------------------------*/

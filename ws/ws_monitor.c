@@ -39,6 +39,9 @@
 #define WS_SERIES_MAX 1024
 #define WS_SERIES_DEFAULT 10
 #define WS_HOT_DEFAULT    20    /* when --ws-hot=0 left none for the file */
+/* The longest command: a file name of PATH_MAX bytes, or a label of
+   WS_LABEL_MAX with blanks to fold, fit. */
+#define WS_COMMAND_MAX    8192
 
 static void print_monitor_help(void)
 {
@@ -231,13 +234,10 @@ static void set_param(Words* w)
 
 static void monitor_mark(Words* w)
 {
-   /* The label is the rest of the line, spaces and all. */
-   HChar* rest = w->save;
-   SizeT  len = rest ? VG_(strlen)(rest) : 0;
-   HChar  label[len + 1];
-   if (rest)
-      VG_(strcpy)(label, rest);
-   label[len] = '\0';
+   /* The label is the rest of the line, spaces and all (it is tidied
+      in place: the command is a copy). */
+   HChar  empty[1] = "";
+   HChar* label = w->save ? w->save : empty;
    switch (WS_(tidy_label)(label)) {
    case WS_Label_Empty:
       VG_(gdb_printf)("ws mark: the label is missing (ws mark <label>)\n");
@@ -262,12 +262,22 @@ static void monitor_mark(Words* w)
    False if it is none of ours (e.g. a core command such as v.clo). */
 Bool WS_(handle_monitor_command)(const HChar* req)
 {
-   HChar  s[VG_(strlen)(req) + 1];
+   SizeT  len = VG_(strnlen)(req, WS_COMMAND_MAX + 1);
+   HChar  s[WS_COMMAND_MAX + 1];
    HChar* word;
    Words  w;
    Bool   prefixed;
    Int    id;
 
+   if (len > WS_COMMAND_MAX) {
+      /* Valgrind's stack is small: the command is not copied onto it.
+         Whether it is ours shows in its first word. */
+      if (VG_(strncmp)(req, "ws ", 3) != 0)
+         return False;
+      VG_(gdb_printf)("ws: the command is longer than %d characters; "
+                      "nothing done\n", WS_COMMAND_MAX);
+      return True;
+   }
    VG_(strcpy)(s, req);
    word = VG_(strtok_r)(s, " ", &w.save);
    if (word == NULL)

@@ -45,6 +45,9 @@ Bool         WS_(clo_list_pages) = False;
 Bool         WS_(clo_locations)  = True;
 Bool         WS_(clo_heap)       = True;
 const HChar* WS_(clo_miss_file)  = NULL;
+UInt         WS_(image)          = 0;
+Bool         WS_(image_out)      = True;
+Bool         WS_(image_miss)     = True;
 
 UInt         WS_(page_shift)     = 12;
 
@@ -216,6 +219,20 @@ Bool WS_(process_cmd_line_option)(const HChar* arg)
       parse_yes_no(arg, "--ws-locations", &WS_(clo_locations));
    else if (is_option(arg, "--ws-heap"))
       parse_yes_no(arg, "--ws-heap", &WS_(clo_heap));
+   else if (is_option(arg, "--ws-image")) {
+      /* Not for users: ws passes it to the Valgrind that runs the
+         program an exec starts (--trace-children=yes), see ws_main.c. */
+      const HChar* val = arg + VG_(strlen)("--ws-image=");
+      HChar* end;
+      Long   k = VG_(strtoll10)(val, &end);
+      if (k < 1 || k > 1000000 || end[0] != ',' || (end[1] != '0'
+          && end[1] != '1') || end[2] != ',' || (end[3] != '0'
+          && end[3] != '1') || end[4] != '\0')
+         VG_(fmsg_bad_option)(arg, "--ws-image is set by ws itself\n");
+      WS_(image) = (UInt)k;
+      WS_(image_out) = end[1] == '1';
+      WS_(image_miss) = end[3] == '1';
+   }
    else if (is_option(arg, "--ws-miss-file")) {
       const HChar* val = VG_(strchr)(arg, '=') + 1;
       if (val[0] == '\0')

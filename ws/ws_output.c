@@ -28,102 +28,63 @@
    by SIGKILL leaves a file whose every line is complete. */
 
 #include "pub_tool_basics.h"
-#include "pub_tool_clientstate.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
-#include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
-#include "pub_tool_options.h"
-#include "pub_tool_xarray.h"
 
 #include "ws_global.h"
 
-#define WS_BUF_SIZE     (64 * 1024)
 #define WS_FLUSH_BYTES  (16 * 1024)
 #define WS_FLUSH_INSNS  1000000ULL
 #define WS_FLUSH_MS     10ULL
 
-static Int    out_fd = -1;
-static HChar* out_name = NULL;
-static HChar  buf[WS_BUF_SIZE];
-static UInt   buf_used = 0;      /* bytes in buf */
-static UInt   buf_lines = 0;     /* bytes in buf that form whole lines */
-static ULong  last_flush = 0;    /* WS_(now)() at the last flush */
+static WS_File out = WS_FILE("output file");
+static HChar*  out_template = NULL;   /* --ws-file, %q{VAR} expanded */
+static ULong   last_flush = 0;        /* WS_(now)() at the last flush */
 
 /*------------------------------------------------------------*/
-/*--- Buffering                                            ---*/
+/*--- Records                                              ---*/
 /*------------------------------------------------------------*/
 
-static void write_out(UInt len)
+WS_File* WS_(out_file)(void)
 {
-   UInt done = 0;
-   while (done < len) {
-      Int n = VG_(write)(out_fd, buf + done, len - done);
-      if (n <= 0) {
-         VG_(umsg)("ws: writing %s failed; no more output is written "
-                   "to it\n", out_name);
-         VG_(close)(out_fd);
-         out_fd = -1;
-         break;
-      }
-      done += n;
-   }
-   VG_(memmove)(buf, buf + len, buf_used - len);
-   buf_used -= len;
-   buf_lines -= len;
-}
-
-static void flush_lines(void)
-{
-   if (out_fd >= 0 && buf_lines > 0)
-      write_out(buf_lines);
-   last_flush = WS_(now)();
-}
-
-static void put_char(HChar c, void* opaque)
-{
-   if (buf_used == WS_BUF_SIZE) {
-      if (buf_lines > 0)
-         flush_lines();
-      else if (out_fd >= 0) {
-         /* A single record longer than the buffer: let it out in
-            pieces; only the command line can be that long. */
-         buf_lines = buf_used;
-         write_out(buf_used);
-      } else {
-         buf_used = 0;
-      }
-   }
-   buf[buf_used++] = c;
+   return &out;
 }
 
 void WS_(out_printf)(const HChar* format, ...)
 {
    va_list vargs;
    va_start(vargs, format);
-   VG_(vcbprintf)(put_char, NULL, format, vargs);
+   WS_(file_vprintf)(&out, format, vargs);
    va_end(vargs);
 }
 
 void WS_(out_end_line)(void)
 {
-   put_char('\n', NULL);
-   buf_lines = buf_used;
+   WS_(file_put_char)('\n', &out);
 }
 
 void WS_(out_put_char)(HChar c, void* opaque)
 {
-   if (c == '\n')
-      WS_(out_end_line)();
-   else
-      put_char(c, opaque);
+   WS_(file_put_char)(c, &out);
+}
+
+void WS_(out_text)(const HChar* s)
+{
+   WS_(file_text)(&out, s, WS_EscText);
+}
+
+static void flush_lines(void)
+{
+   WS_(file_flush)(&out);
+   last_flush = WS_(now)();
 }
 
 void WS_(out_flush)(void)
 {
-   if (buf_lines > 0)
+   if (WS_(file_pending)(&out) > 0)
       flush_lines();
 }
 
@@ -132,7 +93,7 @@ void WS_(out_maybe_flush)(void)
    ULong since = WS_(now)() - last_flush;
    ULong limit = WS_(clo_time_unit) == WS_TimeMillis ? WS_FLUSH_MS
                                                      : WS_FLUSH_INSNS;
-   if (buf_lines >= WS_FLUSH_BYTES || since >= limit)
+   if (WS_(file_pending)(&out) >= WS_FLUSH_BYTES || since >= limit)
       flush_lines();
 }
 
@@ -141,84 +102,98 @@ void WS_(out_event)(const HChar* format, ...)
    va_list vargs;
    WS_(out_printf)("event %llu ", WS_(now)());
    va_start(vargs, format);
-   VG_(vcbprintf)(put_char, NULL, format, vargs);
+   WS_(file_vprintf)(&out, format, vargs);
    va_end(vargs);
    WS_(out_end_line)();
    WS_(out_maybe_flush)();
 }
 
 /*------------------------------------------------------------*/
-/*--- Opening, header, trailer                             ---*/
+/*--- Opening, headers, trailer                            ---*/
 /*------------------------------------------------------------*/
 
-static Int open_for_writing(const HChar* name)
+/* The template of a file-name option, or exit with status 1 saying
+   why (at start-up, before the program runs). */
+HChar* WS_(option_template)(const HChar* option, const HChar* value)
 {
-   SysRes sres = VG_(open)(name, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY,
-                           VKI_S_IRUSR | VKI_S_IWUSR | VKI_S_IRGRP
-                           | VKI_S_IROTH);
-   return sr_isError(sres) ? -1 : (Int)sr_Res(sres);
-}
-
-void WS_(out_open)(void)
-{
-   out_name = VG_(expand_file_name)(WS_(clo_file_option), WS_(clo_file));
-   out_fd = open_for_writing(out_name);
-   if (out_fd < 0) {
-      VG_(fmsg)("%s: cannot create the output file '%s' "
-                "(a writable file name is accepted)\n",
-                WS_(clo_file_option), out_name);
+   const HChar* why;
+   HChar* template = WS_(name_template)(value, &why);
+   if (template == NULL) {
+      VG_(fmsg)("%s: cannot use the file name '%s': %s\n", option, value,
+                why);
       VG_(exit)(1);
    }
+   return template;
+}
+
+HChar* WS_(out_expected_name)(void)
+{
+   if (out_template == NULL)
+      out_template = WS_(option_template)(WS_(clo_file_option),
+                                          WS_(clo_file));
+   return WS_(name_expand)(WS_(clo_file_option), out_template);
+}
+
+void WS_(out_open)(HChar* name)
+{
+   HChar why[512];
+   if (!WS_(file_create)(&out, name, why, sizeof why)) {
+      VG_(fmsg)("%s: cannot create the output file '%s' (%s; a writable "
+                "file name is accepted)\n", WS_(clo_file_option), name, why);
+      WS_(misses_abandon)();
+      VG_(exit)(1);
+   }
+   VG_(free)(name);
 }
 
 const HChar* WS_(out_name)(void)
 {
-   return out_name;
+   return out.name;
+}
+
+void WS_(write_header)(WS_File* f, Bool dump_file)
+{
+   WS_(file_printf)(f, "%s: %d\n", dump_file ? "ws-dump-format"
+                                              : "ws-output-format",
+                    WS_FORMAT_VERSION);
+   if (!dump_file) {
+      WS_(file_printf)(f, "tool: ws %s\ncommand: ", WS_VERSION);
+      WS_(file_command)(f);
+      WS_(file_put_char)('\n', f);
+   }
+   WS_(file_printf)(f, "pid: %d\n", VG_(getpid)());
+   if (!dump_file)
+      WS_(file_printf)(f, "ppid: %d\n", VG_(getppid)());
+   if (dump_file) {
+      WS_(file_printf)(f, "output-file: ");
+      WS_(file_text)(f, out.name ? out.name : "(none)", WS_EscText);
+      WS_(file_put_char)('\n', f);
+   }
+   WS_(file_printf)(f, "time-unit: %s\nevery: %llu\ntau: %llu\n"
+                    "pagesize: %u\n",
+                    WS_(clo_time_unit) == WS_TimeMillis ? "ms" : "i",
+                    WS_(clo_every), WS_(clo_tau), WS_(clo_pagesize));
+   if (dump_file)
+      return;
+   WS_(file_printf)(f, "syscalls: %s\nper-thread: %s\ninstr-atstart: %s\n"
+                    "columns: t insn data%s\n",
+                    WS_(clo_syscalls) ? "yes" : "no",
+                    WS_(clo_per_thread) ? "yes" : "no",
+                    WS_(clo_instr_atstart) ? "yes" : "no",
+                    WS_(clo_per_thread) ? " shared {tid insn data}..." : "");
 }
 
 void WS_(out_header)(void)
 {
-   Word i;
-   WS_(out_printf)("ws-output-format: %d", WS_FORMAT_VERSION);
-   WS_(out_end_line)();
-   WS_(out_printf)("tool: ws %s", WS_VERSION);
-   WS_(out_end_line)();
-   WS_(out_printf)("command: %s", VG_(args_the_exename));
-   for (i = 0; i < VG_(sizeXA)(VG_(args_for_client)); i++)
-      WS_(out_printf)(" %s",
-                      *(HChar**)VG_(indexXA)(VG_(args_for_client), i));
-   WS_(out_end_line)();
-   WS_(out_printf)("pid: %d", VG_(getpid)());
-   WS_(out_end_line)();
-   WS_(out_printf)("ppid: %d", VG_(getppid)());
-   WS_(out_end_line)();
-   WS_(out_printf)("time-unit: %s",
-                   WS_(clo_time_unit) == WS_TimeMillis ? "ms" : "i");
-   WS_(out_end_line)();
-   WS_(out_printf)("every: %llu", WS_(clo_every));
-   WS_(out_end_line)();
-   WS_(out_printf)("tau: %llu", WS_(clo_tau));
-   WS_(out_end_line)();
-   WS_(out_printf)("pagesize: %u", WS_(clo_pagesize));
-   WS_(out_end_line)();
-   WS_(out_printf)("syscalls: %s", WS_(clo_syscalls) ? "yes" : "no");
-   WS_(out_end_line)();
-   WS_(out_printf)("per-thread: %s", WS_(clo_per_thread) ? "yes" : "no");
-   WS_(out_end_line)();
-   WS_(out_printf)("instr-atstart: %s",
-                   WS_(clo_instr_atstart) ? "yes" : "no");
-   WS_(out_end_line)();
-   WS_(out_printf)("columns: t insn data%s",
-                   WS_(clo_per_thread) ? " shared {tid insn data}..." : "");
-   WS_(out_end_line)();
+   WS_(write_header)(&out, False);
    flush_lines();
 }
 
 /* |sum| / |n| with one decimal, rounded half up, as "I.D". */
-static void format_avg(HChar* out, ULong sum, ULong n)
+static void format_avg(HChar* buf, ULong sum, ULong n)
 {
    ULong tenths = n == 0 ? 0 : (sum * 20 + n) / (2 * n);
-   VG_(sprintf)(out, "%llu.%llu", tenths / 10, tenths % 10);
+   VG_(sprintf)(buf, "%llu.%llu", tenths / 10, tenths % 10);
 }
 
 static ULong pages_to_kb(ULong sum, ULong n)
@@ -226,8 +201,6 @@ static ULong pages_to_kb(ULong sum, ULong n)
    ULong denom = (n == 0 ? 1 : n) * 1024;
    return (sum * WS_(clo_pagesize) + denom / 2) / denom;
 }
-
-static const HChar* kind_name[2] = { "insn", "data" };
 
 static void write_region(const HChar* label, ULong n_regions, ULong samples,
                          const ULong sum[2], const ULong peak[2],
@@ -238,10 +211,11 @@ static void write_region(const HChar* label, ULong n_regions, ULong samples,
    WS_(out_printf)("region %llu %llu", n_regions, samples);
    for (kind = 0; kind < 2; kind++) {
       format_avg(avg, sum[kind], samples);
-      WS_(out_printf)(" %s %s %llu %llu", kind_name[kind], avg, peak[kind],
-                      total[kind]);
+      WS_(out_printf)(" %s %s %llu %llu", WS_(kind_name)(kind), avg,
+                      peak[kind], total[kind]);
    }
-   WS_(out_printf)(" label %s", label);
+   WS_(out_printf)(" label ");
+   WS_(out_text)(label);
    WS_(out_end_line)();
 }
 
@@ -271,10 +245,15 @@ static void print_region(const HChar* label, ULong n_regions, ULong samples,
    print_sizes("  ", sum, peak, total, samples);
 }
 
-void WS_(out_trailer)(void)
+void WS_(out_trailer)(const HChar* exec_path)
 {
    Int kind;
    HChar avg[32];
+   if (exec_path != NULL) {
+      WS_(out_printf)("event %llu exec ", WS_(now)());
+      WS_(out_text)(exec_path);
+      WS_(out_end_line)();
+   }
    /* In the grammar's order: regions, hot pages, peaks, summaries. */
    WS_(hot_prepare)();
    WS_(regions_report)(write_region);
@@ -282,7 +261,7 @@ void WS_(out_trailer)(void)
    WS_(peaks_trailer)();
    for (kind = 0; kind < 2; kind++) {
       format_avg(avg, WS_(stats).sum[kind], WS_(stats).samples);
-      WS_(out_printf)("summary %s %s %llu %llu", kind_name[kind], avg,
+      WS_(out_printf)("summary %s %s %llu %llu", WS_(kind_name)(kind), avg,
                       WS_(stats).peak[kind], WS_(stats).total[kind]);
       WS_(out_end_line)();
    }
@@ -290,10 +269,7 @@ void WS_(out_trailer)(void)
    WS_(out_end_line)();
    WS_(out_printf)("end");
    WS_(out_end_line)();
-   flush_lines();
-   if (out_fd >= 0)
-      VG_(close)(out_fd);
-   out_fd = -1;
+   WS_(file_close)(&out);
 }
 
 void WS_(out_stderr_summary)(void)
@@ -303,7 +279,8 @@ void WS_(out_stderr_summary)(void)
    VG_(umsg)("Samples: %llu\n", WS_(stats).samples);
    VG_(umsg)("Peaks: %llu\n", WS_(peaks_count)());
    WS_(regions_report)(print_region);
-   VG_(umsg)("Output file: %s\n", out_name ? out_name : "(none)");
+   VG_(umsg)("Output file: %s%s\n", out.name ? out.name : "(none)",
+             out.failed ? " (incomplete: writing it failed)" : "");
 }
 
 /* A forked child shares the parent's open file: it must not write
@@ -311,26 +288,30 @@ void WS_(out_stderr_summary)(void)
    (e.g. through %p), and no file otherwise. */
 void WS_(out_after_fork)(ThreadId tid)
 {
-   HChar* name = VG_(expand_file_name)("--ws-file", WS_(clo_file));
-   buf_used = buf_lines = 0;
    WS_(stack_file_forget)(WS_(out_stacks)());
-   if (out_fd >= 0)
-      VG_(close)(out_fd);
-   out_fd = -1;
-   if (VG_STREQ(name, out_name)) {
-      VG_(umsg)("ws: --ws-file=%s names the parent's file; this child "
-                "writes no output file (use %%p)\n", WS_(clo_file));
-      VG_(free)(name);
-      out_name = NULL;
-      return;
-   }
-   out_name = name;
-   out_fd = open_for_writing(out_name);
-   if (out_fd < 0)
-      VG_(umsg)("ws: cannot create '%s'; this child writes no output "
-                "file\n", out_name);
+   if (WS_(file_after_fork)(&out, WS_(clo_file_option), WS_(clo_file),
+                            out_template))
+      WS_(out_header)();
+}
+
+/* After a failed exec the program goes on as a new image (its old
+   files are complete): a file of its own, named for that image. */
+void WS_(out_new_image)(void)
+{
+   HChar  why[512];
+   HChar* name;
+   WS_(stack_file_forget)(WS_(out_stacks)());
+   if (out.name == NULL)
+      return;                           /* a child without a file */
+   VG_(free)(out.name);
+   out.name = NULL;
+   name = WS_(name_expand)(WS_(clo_file_option), out_template);
+   if (!WS_(file_create)(&out, name, why, sizeof why))
+      VG_(umsg)("ws: cannot create '%s' (%s); ws writes no output file "
+                "for the rest of the run\n", name, why);
    else
       WS_(out_header)();
+   VG_(free)(name);
 }
 
 /*--------------------------------------------------------------------*/

@@ -133,28 +133,11 @@ void WS_(owner_of)(Addr a, WS_Owner* o)
 /*--- Writing owners                                       ---*/
 /*------------------------------------------------------------*/
 
-/* Copies a symbol or path, which ends its line, into |buf| of |size|
-   bytes: control characters would break the line and a blank next to
-   another blank or at an end would break the grammar's single spaces,
-   so these become '?' and '_'.  Returns the characters written. */
-static SizeT tidy_name(const HChar* s, HChar* buf, SizeT size)
+/* Copies a symbol or path, which ends its line, escaped into |buf| of
+   |size| bytes (docs/output-format.md, "Escaping"). */
+static void tidy_name(const HChar* s, HChar* buf, SizeT size)
 {
-   SizeT i, len = VG_(strlen)(s);
-   if (len == 0) {
-      s = "???";
-      len = 3;
-   }
-   for (i = 0; i < len && i + 1 < size; i++) {
-      HChar c = s[i];
-      if ((UChar)c < 0x20 || c == 0x7f)
-         c = '?';
-      else if (c == ' ' && (i == 0 || i == len - 1 || s[i - 1] == ' '))
-         c = '_';
-      buf[i] = c;
-   }
-   if (size > 0)
-      buf[i] = '\0';
-   return i;
+   WS_(escape_into)(s[0] ? s : "???", WS_EscText, buf, size);
 }
 
 void WS_(owner_text)(const WS_Owner* o, Bool with_block,
@@ -191,8 +174,8 @@ void WS_(owner_text)(const WS_Owner* o, Bool with_block,
    }
 }
 
-/* Room for the longest owner: "file " and a path. */
-#define WS_OWNER_TEXT_MAX (VKI_PATH_MAX + 16)
+/* Room for the longest owner: "file " and a path, escaped. */
+#define WS_OWNER_TEXT_MAX (4 * VKI_PATH_MAX + 16)
 
 void WS_(out_owner_line)(const HChar* prefix, const WS_Owner* o,
                          Bool with_block)

@@ -140,8 +140,6 @@ typedef struct {
 
 static Detector detectors[2];
 
-static const HChar* kind_name[2] = { "insn", "data" };
-
 ULong WS_(peaks_count)(void)
 {
    return peaks ? VG_(sizeXA)(peaks) : 0;
@@ -186,7 +184,7 @@ static void write_peak(Word n)
    const Peak* p = VG_(indexXA)(peaks, n);
    UInt stack_id = WS_(out_stack)(p->stack);
    WS_(out_printf)("event %llu peak %ld %s %llu %u", p->t, n,
-                   kind_name[p->kind], p->size, stack_id);
+                   WS_(kind_name)(p->kind), p->size, stack_id);
    WS_(out_end_line)();
    WS_(out_breakdown)(n);
 }
@@ -309,17 +307,18 @@ static void show_group(const Peak* const* group, Word n)
       if (of_kind == 0)
          continue;
       if (lo == hi)
-         VG_(gdb_printf)("%s%s %llu page%s", sep, kind_name[kind], lo,
-                         lo == 1 ? "" : "s");
+         VG_(gdb_printf)("%s%s %llu page%s", sep, WS_(kind_name)(kind),
+                         lo, lo == 1 ? "" : "s");
       else
-         VG_(gdb_printf)("%s%s %llu..%llu pages", sep, kind_name[kind], lo,
-                         hi);
+         VG_(gdb_printf)("%s%s %llu..%llu pages", sep, WS_(kind_name)(kind),
+                         lo, hi);
       sep = ", ";
    }
    VG_(gdb_printf)(") at");
    for (i = 0; i < n && i < WS_PEAK_TIMES_SHOWN; i++)
       VG_(gdb_printf)("%s t=%llu (#%ld %s)", i ? "," : "", group[i]->t,
-                      (Word)(group[i] - first), kind_name[group[i]->kind]);
+                      (Word)(group[i] - first),
+                      WS_(kind_name)(group[i]->kind));
    if (n > WS_PEAK_TIMES_SHOWN)
       VG_(gdb_printf)(" and %ld more", n - WS_PEAK_TIMES_SHOWN);
    VG_(gdb_printf)(":\n");

@@ -63,9 +63,9 @@ typedef struct {
                               file, or NULL if unknown too */
 } Level;
 
-/* A location in the output: a file's base name (NAME_MAX is 255) with
-   ":line", or "(object)" naming one, fits. */
-#define WS_LOCATION_MAX 300
+/* A location in the output: a file's base name (NAME_MAX is 255),
+   escaped, with ":line", or "(object)" naming one, fits. */
+#define WS_LOCATION_MAX 1100
 
 static const HChar* base_name(const HChar* path)
 {
@@ -74,21 +74,25 @@ static const HChar* base_name(const HChar* path)
 }
 
 /* The location as a single word for the output file: "file:line" with
-   the file's base name, "(object)", or "???"; blanks (and control
-   characters) become '_' so that the word stays one. */
+   the file's base name, "(object)", or "???"; the names escaped as
+   words (docs/output-format.md, "Escaping"), so that the location
+   stays one word whatever the name holds. */
 static void format_location(const Level* l, HChar* buf)
 {
-   Int i;
-   if (l->file)
-      VG_(snprintf)(buf, WS_LOCATION_MAX, "%s:%u", base_name(l->file),
-                    l->line);
-   else if (l->object)
-      VG_(snprintf)(buf, WS_LOCATION_MAX, "(%s)", base_name(l->object));
-   else
+   SizeT n;
+   if (l->file) {
+      n = WS_(escape_into)(base_name(l->file), WS_EscWord, buf,
+                           WS_LOCATION_MAX - 16);
+      VG_(sprintf)(buf + n, ":%u", l->line);
+   } else if (l->object) {
+      buf[0] = '(';
+      n = WS_(escape_into)(base_name(l->object), WS_EscWord, buf + 1,
+                           WS_LOCATION_MAX - 3);
+      buf[n + 1] = ')';
+      buf[n + 2] = '\0';
+   } else {
       VG_(strcpy)(buf, "???");
-   for (i = 0; buf[i]; i++)
-      if ((UChar)buf[i] <= ' ')
-         buf[i] = '_';
+   }
 }
 
 /* Fills |l| for the level of |ip| whose VG_(describe_IP) text is
@@ -210,10 +214,13 @@ static void sf_printf(WS_StackFile* sf, const HChar* format, ...)
 
 static void put_level(Addr ip, const Level* l, void* opaque)
 {
+   WS_StackFile* sf = opaque;
    HChar loc[WS_LOCATION_MAX];
    format_location(l, loc);
-   sf_printf(opaque, "%s 0x%lx %s %s\n", l->inlined ? "inline" : "frame",
-             ip, loc, l->function);
+   sf_printf(sf, "%s 0x%lx %s ", l->inlined ? "inline" : "frame", ip, loc);
+   WS_(escape)(l->function[0] ? l->function : "???", WS_EscText,
+               sf->put_char, sf->opaque);
+   sf->put_char('\n', sf->opaque);
 }
 
 UInt WS_(stack_id)(WS_StackFile* sf, ExeContext* ec)
@@ -274,8 +281,14 @@ static void where_text_level(Addr ip, const Level* l, void* opaque)
 {
    WhereText* w = opaque;
    HChar loc[WS_LOCATION_MAX];
+   SizeT n;
    format_location(l, loc);
-   VG_(snprintf)(w->buf, w->size, "0x%lx %s %s", ip, loc, l->function);
+   n = VG_(snprintf)(w->buf, w->size, "0x%lx %s ", ip, loc);
+   if (n + 4 < w->size)
+      WS_(escape_into)(l->function[0] ? l->function : "???", WS_EscText,
+                       w->buf + n, w->size - n);
+   else
+      VG_(snprintf)(w->buf, w->size, "0x%lx ??? ???", ip);
 }
 
 void WS_(where_text)(Addr ip, HChar* buf, SizeT size)
