@@ -28,6 +28,7 @@
      ws_sampler.c     the clock, stamps, window counters and samples
      ws_threads.c     per-thread working sets and shared pages
      ws_instrument.c  the VEX IR emitted for every superblock
+     ws_rep.c         rep-prefixed string instructions, counted once
      ws_syscalls.c    memory touched by the kernel, unmapped ranges
      ws_regions.c     summaries of named measured regions
      ws_peaks.c       the online peak detector, peaks and their stacks
@@ -84,6 +85,7 @@ extern Bool         WS_(clo_list_pages);
 extern Bool         WS_(clo_locations);
 extern Bool         WS_(clo_heap);
 extern const HChar* WS_(clo_miss_file);    /* NULL: no miss profile */
+extern Bool         WS_(clo_count_rep_once); /* --ws-count-rep=once */
 
 #define WS_MAX_PEAK_WINDOW  1000000
 #define WS_MAX_PEAK_THRESH  1000
@@ -229,6 +231,9 @@ extern WS_PageTable WS_(tables)[2];
    down, and a copy of WS_(cur_stamp).  Offsets into that area. */
 #define WS_SHADOW_LEFT   0      /* Long */
 #define WS_SHADOW_STAMP  8      /* Stamp */
+#define WS_SHADOW_REP    16     /* Addr: the rep-prefixed string
+                                   instruction whose next iteration
+                                   comes, or 0 (--ws-count-rep=once) */
 
 void  WS_(sampler_init)(void);
 /* The clock passes to thread |tid|'s shadow area as it starts running
@@ -408,6 +413,10 @@ void  WS_(thread_running)(ThreadId tid);
 /*------------------------------------------------------------*/
 /*--- Instrumentation (ws_instrument.c)                    ---*/
 /*------------------------------------------------------------*/
+
+/* Whether the |len| bytes at |a| are a rep-prefixed string instruction
+   (ws_rep.c says how the instrumenter counts them). */
+Bool  WS_(is_rep_string)(Addr a, UInt len);
 
 IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
                       const VexGuestLayout* layout,

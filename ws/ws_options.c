@@ -45,6 +45,7 @@ Bool         WS_(clo_list_pages) = False;
 Bool         WS_(clo_locations)  = True;
 Bool         WS_(clo_heap)       = True;
 const HChar* WS_(clo_miss_file)  = NULL;
+Bool         WS_(clo_count_rep_once) = True;
 
 UInt         WS_(page_shift)     = 12;
 
@@ -216,6 +217,14 @@ Bool WS_(process_cmd_line_option)(const HChar* arg)
       parse_yes_no(arg, "--ws-locations", &WS_(clo_locations));
    else if (is_option(arg, "--ws-heap"))
       parse_yes_no(arg, "--ws-heap", &WS_(clo_heap));
+   else if (is_option(arg, "--ws-count-rep")) {
+      const HChar* val = arg + VG_(strlen)("--ws-count-rep=");
+      if (VG_STREQ(val, "once"))       WS_(clo_count_rep_once) = True;
+      else if (VG_STREQ(val, "each"))  WS_(clo_count_rep_once) = False;
+      else VG_(fmsg_bad_option)(arg, "--ws-count-rep takes once (a rep-"
+                                "prefixed string instruction is one "
+                                "instruction) or each (one per iteration)\n");
+   }
    else if (is_option(arg, "--ws-miss-file")) {
       const HChar* val = VG_(strchr)(arg, '=') + 1;
       if (val[0] == '\0')
@@ -246,6 +255,10 @@ void WS_(print_usage)(void)
 "    --ws-pagesize=<n>         page size in bytes, a power of two from 64\n"
 "                              (a cache line) to 2097152 (a huge page) [4096]\n"
 "    --ws-time-unit=i|ms       time unit: instructions or milliseconds [i]\n"
+"    --ws-count-rep=once|each  a rep-prefixed string instruction (rep movs,\n"
+"                              rep stos, ...) counts once, as the processor\n"
+"                              retires it, or once per iteration, as lackey\n"
+"                              and cachegrind count it [once]\n"
 "    --ws-file=<file>          output file name [ws.out.%%p]\n"
 "                              (also --ws-out-file; %%p, %%q{VAR}, %%n expanded)\n"
 "    --ws-per-thread=no|yes    per-thread columns in each sample [no]\n"
