@@ -17,6 +17,7 @@
 */
 
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "wsp.h"
@@ -59,6 +60,66 @@ void wsp_fmt_kb(char *buf, size_t n, double pages, uint64_t pagesize)
       snprintf(buf, n, "%.1f", kb);
 }
 
+/*------------------------------------------------------------*/
+/*--- Lines that must fit the width                        ---*/
+/*------------------------------------------------------------*/
+
+void wsp_lput(struct wsp_line *l, const char *s, size_t n)
+{
+   if (n > sizeof l->b - l->n)
+      n = sizeof l->b - l->n;
+   memcpy(l->b + l->n, s, n);
+   l->n += n;
+}
+
+void wsp_lprintf(struct wsp_line *l, const char *fmt, ...)
+{
+   va_list ap;
+   va_start(ap, fmt);
+   int n = vsnprintf(l->b + l->n, sizeof l->b - l->n, fmt, ap);
+   va_end(ap);
+   if (n > 0)
+      l->n += (size_t)n < sizeof l->b - l->n ? (size_t)n
+                                              : sizeof l->b - l->n - 1;
+}
+
+void wsp_lstr(struct wsp_line *l, struct wsp_str s)
+{
+   wsp_lput(l, s.s, s.len);
+}
+
+/* Print the line, cut with "..." when it is wider than width (never
+   inside a UTF-8 sequence). */
+void wsp_lflush(FILE *out, struct wsp_line *l, int width)
+{
+   size_t w = (size_t)width;
+   if (l->n > w) {
+      size_t n = w > 3 ? w - 3 : 0;
+      while (n > 0 && ((unsigned char)l->b[n] & 0xc0) == 0x80)
+         n--;
+      fwrite(l->b, 1, n, out);
+      fputs("...", out);
+   } else {
+      fwrite(l->b, 1, l->n, out);
+   }
+   fputc('\n', out);
+   l->n = 0;
+}
+
+/* "fn (file:line)", "fn (in object)" or "fn" for a location ???. */
+void wsp_lwhere(struct wsp_line *l, const struct wsp_where *w)
+{
+   wsp_lstr(l, w->fn);
+   if (w->loc.len && w->loc.s[0] == '(') {
+      wsp_lput(l, " (in ", 5);
+      wsp_lput(l, w->loc.s + 1, w->loc.len - 1);
+   } else if (!(w->loc.len == 3 && memcmp(w->loc.s, "???", 3) == 0)) {
+      wsp_lput(l, " (", 2);
+      wsp_lstr(l, w->loc);
+      wsp_lput(l, ")", 1);
+   }
+}
+
 const char *wsp_event_name(enum wsp_event_kind k)
 {
    switch (k) {
@@ -72,6 +133,7 @@ const char *wsp_event_name(enum wsp_event_kind k)
    case WSP_EV_DUMP_FILE:
    case WSP_EV_DUMP_MONITOR: return "dump";
    case WSP_EV_PEAK:         return "peak";
+   case WSP_EV_FINAL:        return "final";
    case WSP_EV_OTHER:        return "other";
    }
    return "?";

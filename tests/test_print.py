@@ -210,8 +210,11 @@ def test_text_peaks_owners_and_hot_pages(name):
     for l in owners[1:]:
         if l.startswith("  #"):
             got.append((l.split()[0][1:], []))
-        elif l.startswith("    "):
+        elif l.startswith("    ") and l.split()[0].isdigit():
             got[-1][1].append(int(l.split()[0]))
+        elif l.strip():
+            # a heap owner's allocation stack, in full, under its line
+            assert re.match(r" +(at|by) 0x[0-9a-f]+: ", l), l
     assert got == [(str(n), [pages for pages, _ in p.owners])
                    for n, p in enumerate(out.peaks)]
 
@@ -220,7 +223,8 @@ def test_text_peaks_owners_and_hot_pages(name):
         rows = [l.split()[:3] for l in section(
                     text, title, ("Hot ", "Every page", "Per thread",
                                   "Events:"))[2:]
-                if not l.strip().startswith("owner:") and l.strip()]
+                if not l.strip().startswith(("owner:", "at 0x", "by 0x"))
+                and l.strip()]
         assert rows == [[str(h.rank), str(h.accesses), "0x%x" % h.addr]
                         for h in out.hot[kind]], (kind, rows)
         assert len(out.hot[kind]) > 0
@@ -381,8 +385,8 @@ MALFORMED = [
     ("", 1, "the file is empty", False),
     ("ws-output-format: 2", 1, "no complete line", False),
     ("garbage\nmore garbage\n", 1, "not a ws output file", False),
-    (GOOD.replace("format: 2", "format: 4", 1), 1,
-     "format version 4; this ws_print reads versions 2 to 3", False),
+    (GOOD.replace("format: 2", "format: 5", 1), 1,
+     "format version 5; this ws_print reads versions 2 to 4", False),
     (GOOD.replace("format: 2", "format: 1", 1), 1, "format version 1", False),
     (GOOD.replace("ws-output-format", "ws-dump-format", 1), 1,
      "this is a dump file", False),
@@ -731,20 +735,48 @@ def test_html_marks_and_regions(tmp_path):
         % (commas(starts[2]), commas(stops[2]), " ".join(marks[2].args)))
 
 
+HEADER_EXTENSIONS = ("h", "hh", "hpp", "hxx", "h++", "tcc", "inl", "ipp",
+                     "tpp")
+
+
+def naming_frame(out, sid, own=None):
+    """The line that names a stack in a phrase (the text report's and the
+    page's rule): the program's own line when the file gives it, else the
+    first whose location is a source file (not a header, an object or
+    ???), else the innermost."""
+    stack = out.stacks[sid]
+    if own is not None:
+        return stack[own]
+    for w in stack:
+        m = re.match(r"[^(]+\.([A-Za-z+]+):[0-9]+\Z", w.location)
+        if m and m.group(1).lower() not in HEADER_EXTENSIONS:
+            return w
+    return stack[0]
+
+
 def owner_text(out, o):
     """An owner in the page's words (the text report's too)."""
-    if o.kind == "heap":
-        fns = [w.function for w in out.stacks[o.stack]]
-        chain = " < ".join(fns[:4]) + (" < \u2026" if len(fns) > 4 else "")
+    if o.kind in ("heap", "freed"):
+        where = where_text(naming_frame(out, o.stack))
         if o.block is None:
-            return "heap blocks from " + chain
-        return "heap block 0x%x (%s bytes) from %s" % (o.block,
-                                                      commas(o.size), chain)
-    return {"heap-other": "heap outside live blocks (allocator data, freed "
-                          "blocks)",
+            return "%s blocks from %s" % (o.kind, where)
+        return "%s block 0x%x (%s bytes) from %s" % (o.kind, o.block,
+                                                    commas(o.size), where)
+    if o.kind == "code":
+        return "%s in %s" % (o.name, o.object)
+    return {"heap-other": "heap outside live blocks (allocator data, free "
+                          "memory)",
             "global": "global %s" % o.name, "stack": "stack of thread %s"
             % o.tid, "file": "file %s" % o.name, "anon": "anonymous memory",
             "unknown": "unknown", "rest": "the other owners"}[o.kind]
+
+
+def frames_text(out, sid, own=-1):
+    """A stack as the page shows it: "at"/"by" lines, "->" on own."""
+    return "\n".join("%s%s 0x%x: %s%s" % (
+        "->" if k == own else "  ", "by" if k else "at", w.ip, where_text(w),
+        " [inlined]" if w.inline else "")
+        for k, w in enumerate(out.stacks[sid]))
 
 
 @pytest.mark.parametrize("name", V3_FILES)
@@ -764,17 +796,19 @@ def test_html_peaks_and_hot_pages(name, tmp_path):
         assert d.startswith("Peak #%d: %s %s (%s kB) at t = %s i." % (
             n, p.kind, pages(p.size), commas(p.size * out.pagesize // 1024),
             commas(p.t)))
-        frames = "\n".join("  %s 0x%x: %s%s" % (
-            "by" if k else "at", w.ip, where_text(w),
-            " [inlined]" if w.inline else "")
-            for k, w in enumerate(out.stacks[p.stack]))
+        frames = frames_text(out, p.stack)
         assert frames in d, (frames, d)
         at = d.index(frames) + len(frames)
         owners = "".join("%s%s kB%s" % (commas(pages_), commas(
             pages_ * out.pagesize // 1024), owner_text(out, o))
             for pages_, o in p.owners)
+        # then each heap owner's whole allocation stack
+        stacks = "".join("%s pages of %s blocks, allocated at:%s" % (
+            commas(pages_), o.kind, frames_text(out, o.stack))
+            for pages_, o in p.owners if o.kind in ("heap", "freed"))
         assert d[at:] == ("The data working set at this sample, by owner:"
-                          "pageskBowner" + owners + "Zoom to it"), d[at:]
+                          "pageskBowner" + owners + stacks + "Zoom to it"), \
+            d[at:]
     for kind in ("insn", "data"):
         want = []
         for h in out.hot[kind]:
