@@ -18,7 +18,7 @@ import time
 
 import wslib
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = wslib.FORMAT_VERSION
 
 _DUMP_BEGIN = re.compile(r"dump-begin ([0-9]+)\Z")
 _DUMP_PAGE = re.compile(r"dump-page (insn|data) 0x([0-9a-f]+) ([0-9]+) "
@@ -143,7 +143,7 @@ def _read_block(lines, i, where, stacks=None):
 
 
 def parse_output(text):
-    """A complete output file of format 3.  Returns wslib's WsOutput with
+    """A complete output file of the format wslib reads.  Returns wslib's WsOutput with
     two more attributes: dumps (list of Dump, from WS_DUMP, each with its
     label) and regions (list of Region, in file order)."""
     lines = text.split("\n")
@@ -178,8 +178,8 @@ def parse_output(text):
             i += 1
             continue
         if in_trailer and not line.startswith(
-                ("hot", "page ", "peaks", "stack", "frame", "inline",
-                 "summary", "samples", "end")):
+                ("hot", "page ", "peak", "owner", "stack", "frame",
+                 "inline", "summary", "samples", "end")):
             raise FormatError("line %d: %r after a region line"
                               % (i + 1, line))
         if line.startswith("event "):

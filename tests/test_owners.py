@@ -13,8 +13,9 @@ Programs (tests/progs/):
 
 Counts come from the "ws heap:" lines of --stats=yes.  A program's own
 start-up allocates some blocks too (stdio, the dynamic linker), the same
-whatever N is, so the tests compare runs with different N.  The peak and
-owner lines are read with a small reader of their own (_read_peaks).
+whatever N is, so the tests compare runs with different N.  The peaks and
+their owner lines are read with tests/wslib.py, which checks their
+grammar and rules (the sum, the order, at most 10 lines, `rest` last).
 """
 
 import os
@@ -103,75 +104,6 @@ def test_heap_no_follows_nothing():
 # ----------------------------------------------------------------------
 # The owner lines of a peak
 
-_SAMPLE = re.compile(r"[0-9]+( [0-9]+)*\Z")
-_PEAK = re.compile(r"event ([0-9]+) peak ([0-9]+) (insn|data) ([0-9]+) "
-                   r"([0-9]+)\Z")
-_STACK = re.compile(r"stack ([1-9][0-9]*) ([1-9][0-9]*)\Z")
-_FRAME = re.compile(r"(frame|inline) 0x([0-9a-f]+) (\S+) (\S.*)\Z")
-_OWNER = re.compile(r"owner ([0-9]+) ([1-9][0-9]*) "
-                    r"(heap [1-9][0-9]*|heap-other|anon|unknown|rest"
-                    r"|stack [1-9][0-9]*|(?:global|file) \S(?:.*\S)?)\Z")
-
-
-def _read_peaks(path):
-    """{n: (data column of its sample, [(pages, owner text)])} from the
-    last event of each peak, and {stack id: [(ip, location, function)]}.
-    Asserts the grammar of the owner lines and where they stand: right
-    after their peak event, stack blocks only between them."""
-    with open(path) as f:
-        lines = f.read().split("\n")
-    assert lines.pop() == "", "the file does not end with a newline"
-    peaks, stacks = {}, {}
-    sample = current = None
-    i = 0
-    while i < len(lines):
-        line, where = lines[i], "%s:%d: %r" % (path, i + 1, lines[i])
-        i += 1
-        if line.startswith("stack "):
-            m = _STACK.match(line)
-            assert m, where
-            frames = [_FRAME.match(l) for l in lines[i:i + int(m.group(2))]]
-            assert all(frames), where
-            stacks[int(m.group(1))] = [(int(f.group(2), 16), f.group(3),
-                                        f.group(4)) for f in frames]
-            i += len(frames)
-            continue
-        if line.startswith("owner "):
-            m = _OWNER.match(line)
-            assert m and "  " not in line, where
-            assert current is not None and int(m.group(1)) == current, (
-                "an owner line not right after its peak: " + where)
-            peaks[current][1].append((int(m.group(2)), m.group(3)))
-            owner = m.group(3)
-            if owner.startswith("heap "):
-                assert int(owner[5:]) in stacks, "stack not written: " + where
-            continue
-        current = None
-        if _SAMPLE.match(line):
-            sample = [int(x) for x in line.split()]
-            continue
-        m = _PEAK.match(line)
-        if m:
-            assert sample is not None and sample[0] == int(m.group(1)), where
-            current = int(m.group(2))
-            peaks[current] = (sample[2], [])
-    return peaks, stacks
-
-
-def _check_breakdown(data, owners):
-    """The rules of output-format.md for one peak's owner lines."""
-    assert 1 <= len(owners) <= 10, owners
-    assert sum(p for p, _ in owners) == data, (data, owners)
-    kinds = ("heap", "heap-other", "global", "stack", "file", "anon",
-             "unknown")
-    ranked = [(-p, kinds.index(o.split()[0])) for p, o in owners
-              if o != "rest"]
-    assert ranked == sorted(ranked), owners
-    assert len(set(o for _, o in owners)) == len(owners), owners
-    if any(o == "rest" for _, o in owners):
-        assert owners[-1][1] == "rest" and len(owners) == 10, owners
-
-
 def _source_line(marker):
     with open(OWN_SPIKE_SRC) as f:
         for n, line in enumerate(f, 1):
@@ -181,16 +113,16 @@ def _source_line(marker):
 
 
 def _burst_peak(prog, options=()):
-    """The owner lines of own_spike's data peak (the largest sample of the
-    burst), and the stacks."""
+    """own_spike's data peak at the burst (the largest data sample): its
+    owner lines as [(pages, owner text)], and the file's stacks as
+    {id: [(ip, location, function)]}."""
     run = wslib.run_ws([prog], options)
-    peaks, stacks = _read_peaks(run.out_path)
-    data_peaks = [(data, owners) for data, owners in peaks.values()
-                  if data > HEAP_PAGES]
-    assert len(data_peaks) >= 1, peaks
-    for data, owners in peaks.values():
-        _check_breakdown(data, owners)
-    return data_peaks[-1], stacks
+    out = run.output
+    (p,) = [q for q in out.peaks if q.kind == "data" and "largest" in q.why]
+    assert p.size > HEAP_PAGES, out.peaks
+    stacks = {sid: [(w.ip, w.location, w.function) for w in frames]
+              for sid, frames in out.stacks.items()}
+    return (p.size, [(n, str(o)) for n, o in p.owners]), stacks
 
 
 def test_peak_owners_heap_global_stack():

@@ -213,23 +213,20 @@ static void write_owner_stack(Stamp* slot, Addr page, void* opaque)
    if (!in_window(slot, *(Stamp*)opaque))
       return;
    WS_(owner_of)(page << WS_(page_shift), &owner);
-   if (owner.kind == WS_OwnHeap)
-      WS_(out_stack)(owner.site);
+   if (WS_(owner_stack)(&owner) != NULL)
+      WS_(out_stack)(WS_(owner_stack)(&owner));
 }
 
 /* Lists the window's pages into |sink|; |n| gets the count per kind.
-   The owners' stacks go to |stacks|: before the dump when that is the
-   output file's, else (a dump file, which names its own) each in front
-   of the first dump-owner line that refers to it; NULL lists the pages
-   for people. */
+   The owners' stacks go to |stacks|: in the output file, written before
+   the dump's event (dump_to_output); in a dump file, which names its
+   own, each in front of the first dump-owner line that refers to it;
+   NULL lists the pages for people. */
 static void dump_pages(Sink* sink, WS_StackFile* stacks, ULong n[2])
 {
    Int  kind;
    Stamp first = WS_(window_first_stamp)();
    WS_(flush_access_counts)();
-   if (stacks == WS_(out_stacks)())
-      WS_(pt_for_window)(&WS_(tables)[WS_Data], first, write_owner_stack,
-                         &first);
    for (kind = 0; kind < 2; kind++) {
       DumpWalk w;
       w.sink = sink;
@@ -255,9 +252,13 @@ static void dump_block(Sink* sink)
 void WS_(dump_to_output)(const HChar* label)
 {
    Sink sink;
+   Stamp first = WS_(window_first_stamp)();
    sink.kind = To_Output;
    sink.used = 0;
    sink.failed = False;
+   /* no stack block may come between the event and its block */
+   WS_(pt_for_window)(&WS_(tables)[WS_Data], first, write_owner_stack,
+                      &first);
    WS_(out_event)("dump label %s", label);
    dump_block(&sink);
    sink_drain(&sink);

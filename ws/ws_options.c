@@ -46,6 +46,7 @@ Bool         WS_(clo_locations)  = True;
 Bool         WS_(clo_heap)       = True;
 const HChar* WS_(clo_miss_file)  = NULL;
 Bool         WS_(clo_count_rep_once) = True;
+ULong        WS_(clo_peaks)      = 10;
 
 UInt         WS_(page_shift)     = 12;
 
@@ -225,6 +226,8 @@ Bool WS_(process_cmd_line_option)(const HChar* arg)
                                 "prefixed string instruction is one "
                                 "instruction) or each (one per iteration)\n");
    }
+   else if (is_option(arg, "--ws-peaks"))
+      parse_number(arg, "--ws-peaks", 1, WS_MAX_PEAKS, &WS_(clo_peaks));
    else if (is_option(arg, "--ws-miss-file")) {
       const HChar* val = VG_(strchr)(arg, '=') + 1;
       if (val[0] == '\0')
@@ -269,6 +272,9 @@ void WS_(print_usage)(void)
 "    --ws-peak-window=<n>      peak detector window, in samples [30]\n"
 "    --ws-peak-thresh=<n>      peak detector threshold, lower is more\n"
 "                              sensitive [5]\n"
+"    --ws-peaks=<n>            peaks of each kind reported with stacks and\n"
+"                              owners: the largest samples, then the most\n"
+"                              prominent the detector found [10]\n"
 "    --ws-hot=<n>              hot pages of each kind to report [20]\n"
 "    --ws-list-pages=no|yes    list every page ever touched [no]\n"
 "    --ws-locations=yes|no     source locations of hot and listed pages [yes]\n"

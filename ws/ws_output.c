@@ -208,6 +208,8 @@ void WS_(out_header)(void)
    WS_(out_printf)("instr-atstart: %s",
                    WS_(clo_instr_atstart) ? "yes" : "no");
    WS_(out_end_line)();
+   WS_(out_printf)("count-rep: %s", WS_(clo_count_rep_once) ? "once" : "each");
+   WS_(out_end_line)();
    WS_(out_printf)("columns: t insn data%s",
                    WS_(clo_per_thread) ? " shared {tid insn data}..." : "");
    WS_(out_end_line)();
@@ -301,7 +303,8 @@ void WS_(out_stderr_summary)(void)
    print_sizes("", WS_(stats).sum, WS_(stats).peak, WS_(stats).total,
                WS_(stats).samples);
    VG_(umsg)("Samples: %llu\n", WS_(stats).samples);
-   VG_(umsg)("Peaks: %llu\n", WS_(peaks_count)());
+   VG_(umsg)("Peaks: %llu (the detector found %llu)\n", WS_(peaks_count)(),
+             WS_(peaks_found)());
    WS_(regions_report)(print_region);
    VG_(umsg)("Output file: %s\n", out_name ? out_name : "(none)");
 }
