@@ -282,7 +282,9 @@ __attribute__((format(printf, 2, 3)))
 void wsp_lprintf(struct wsp_line *l, const char *fmt, ...);
 void wsp_lstr(struct wsp_line *l, struct wsp_str s);
 void wsp_lflush(FILE *out, struct wsp_line *l, int width);
-void wsp_lwhere(struct wsp_line *l, const struct wsp_where *w);
+/* "fn (file:line)": a C++ name shortened to fit (see wsp_util.c). */
+void wsp_lwhere(struct wsp_line *l, const struct wsp_where *w, int width,
+                size_t after);
 
 /* The text report's sections about peaks (wsp_peaks.c): the largest
    samples, to jump to (after the header); the peaks with their stacks

@@ -93,7 +93,7 @@ static void put_stack(FILE *out, const struct wsp_file *f, size_t stack,
          memcpy(l.b + ind - 3, "-> ", 3);
       wsp_lprintf(&l, "%s 0x%llx: ", k ? "by" : "at",
                   (unsigned long long)fr->w.ip);
-      wsp_lwhere(&l, &fr->w);
+      wsp_lwhere(&l, &fr->w, width, fr->inl ? 10 : 0);
       if (fr->inl)
          wsp_lput(&l, " [inlined]", 10);
       wsp_lflush(out, &l, width);
@@ -103,7 +103,7 @@ static void put_stack(FILE *out, const struct wsp_file *f, size_t stack,
 /* What lives in a page, in words; a heap block by where it was
    allocated (its whole stack follows, put_owner_stack). */
 static void lowner(struct wsp_line *l, const struct wsp_file *f,
-                   const struct wsp_owner *o)
+                   const struct wsp_owner *o, int width)
 {
    switch (o->kind) {
    case WSP_OWN_HEAP:
@@ -115,7 +115,7 @@ static void lowner(struct wsp_line *l, const struct wsp_file *f,
                      (unsigned long long)o->size);
       else
          wsp_lprintf(l, "%s blocks from ", what);
-      wsp_lwhere(l, &naming_frame(f, o->stack, -1)->w);
+      wsp_lwhere(l, &naming_frame(f, o->stack, -1)->w, width, 0);
       break;
    }
    case WSP_OWN_HEAP_OTHER: {
@@ -192,33 +192,38 @@ void wsp_text_largest(FILE *out, const struct wsp_file *f, int width)
          fprintf(out, "Largest samples (Peaks below has them in full):\n");
       wsp_fmt_time(tb, sizeof tb, pk->t, f->ms);
       wsp_fmt_kb(kb, sizeof kb, (double)pk->size, f->pagesize);
-      wsp_lprintf(&l, "  %s %llu pages (%s kB) at t=%s, peak #%zu: ",
+      wsp_lprintf(&l, "  %s %llu pages (%s kB) at t=%s, #%zu in ",
                   data ? "data" : "insn", (unsigned long long)pk->size, kb,
                   tb, n);
-      wsp_lwhere(&l, &naming_frame(f, pk->stack, pk->own_line)->w);
+      wsp_lwhere(&l, &naming_frame(f, pk->stack, pk->own_line)->w, width,
+                 0);
       wsp_lflush(out, &l, width);
    }
    if (any)
       fputc('\n', out);
 }
 
-/* "largest data sample, largest of region 'burst', detected" */
+/* "the largest data sample of the run and of region 'burst'; detected
+   too", "the largest insn sample of region 'x'", "flagged by the
+   detector" */
 static void why_text(struct wsp_line *l, const struct wsp_file *f,
                      const struct wsp_peak *pk)
 {
-   const char *sep = "";
-   if (pk->why & WSP_WHY_LARGEST) {
-      wsp_lprintf(l, "the largest %s sample", pk->data ? "data" : "insn");
-      sep = ", ";
-   }
-   for (size_t i = 0; i < pk->reg_n; i++) {
-      wsp_lprintf(l, "%sthe largest of region '", sep);
-      wsp_lstr(l, f->region_labels[pk->reg_first + i]);
-      wsp_lput(l, "'", 1);
-      sep = ", ";
+   int largest = (pk->why & WSP_WHY_LARGEST) || pk->reg_n;
+   if (largest) {
+      wsp_lprintf(l, "the largest %s sample of ", pk->data ? "data" : "insn");
+      if (pk->why & WSP_WHY_LARGEST)
+         wsp_lprintf(l, "the run%s", pk->reg_n ? " and of " : "");
+      for (size_t i = 0; i < pk->reg_n; i++) {
+         wsp_lprintf(l, "%sregion '", i == 0 ? ""
+                                     : i + 1 == pk->reg_n ? " and " : ", ");
+         wsp_lstr(l, f->region_labels[pk->reg_first + i]);
+         wsp_lput(l, "'", 1);
+      }
    }
    if (pk->why & WSP_WHY_DETECTED)
-      wsp_lprintf(l, "%sflagged by the detector", sep);
+      wsp_lprintf(l, "%s", largest ? "; detected too"
+                                   : "flagged by the detector");
 }
 
 static void peak_v4(FILE *out, const struct wsp_file *f, size_t n,
@@ -242,7 +247,7 @@ static void peak_v4(FILE *out, const struct wsp_file *f, size_t n,
    wsp_lprintf(&l, "      %s ", pk->rise ? "The working set rose in"
                                          : "At the sample, the program "
                                            "was in");
-   wsp_lwhere(&l, &naming_frame(f, pk->stack, pk->own_line)->w);
+   wsp_lwhere(&l, &naming_frame(f, pk->stack, pk->own_line)->w, width, 1);
    wsp_lput(&l, ":", 1);
    wsp_lflush(out, &l, width);
    put_stack(out, f, pk->stack, pk->own_line, "        ", width);
@@ -253,7 +258,7 @@ static void peak_v4(FILE *out, const struct wsp_file *f, size_t n,
    for (size_t k = 0; k < pk->own_n; k++) {
       const struct wsp_owner_line *ol = &f->owners[pk->own_first + k];
       wsp_lprintf(&l, "      %8llu  ", (unsigned long long)ol->pages);
-      lowner(&l, f, &ol->o);
+      lowner(&l, f, &ol->o, width);
       wsp_lflush(out, &l, width);
       put_owner_stack(out, f, &ol->o, "                  ", width);
    }
@@ -371,7 +376,7 @@ static void peaks_v3(FILE *out, const struct wsp_file *f, int width)
       for (size_t k = 0; k < pk->own_n; k++) {
          const struct wsp_owner_line *ol = &f->owners[pk->own_first + k];
          wsp_lprintf(&l, "    %8llu  ", (unsigned long long)ol->pages);
-         lowner(&l, f, &ol->o);
+         lowner(&l, f, &ol->o, width);
          wsp_lflush(out, &l, width);
          put_owner_stack(out, f, &ol->o, "                ", width);
       }
@@ -425,11 +430,11 @@ void wsp_text_hot(FILE *out, const struct wsp_file *f, int width)
                      (unsigned long long)h->rank,
                      (unsigned long long)h->accesses,
                      (unsigned long long)h->addr);
-         wsp_lwhere(&l, &h->w);
+         wsp_lwhere(&l, &h->w, width, 0);
          wsp_lflush(out, &l, width);
          if (data) {
             wsp_lput(&l, "          owner: ", 17);
-            lowner(&l, f, &h->o);
+            lowner(&l, f, &h->o, width);
             wsp_lflush(out, &l, width);
             put_owner_stack(out, f, &h->o, "            ", width);
          }

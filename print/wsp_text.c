@@ -325,29 +325,49 @@ static void legend(FILE *out, const struct wsp_file *f,
 /*--- Peaks on the time axis                               ---*/
 /*------------------------------------------------------------*/
 
+struct peak_at {
+   uint64_t t;
+   size_t   n;
+};
+
+static int by_time(const void *a, const void *b)
+{
+   const struct peak_at *x = a, *y = b;
+   if (x->t != y->t)
+      return x->t < y->t ? -1 : 1;
+   return x->n < y->n ? -1 : x->n > y->n;
+}
+
 /* The peaks row under a chart: each peak of the chart's kind by its
-   number, starting at its column; '*' where a number has no room. */
+   number, starting at its column, in time order (a file lists them by
+   rank); '*' where a number has no room. */
 static void peak_row(char *row, const struct wsp_file *f, int data,
                      const struct taxis *a)
 {
+   struct peak_at *at = malloc(f->n_peaks * sizeof *at + 1);
+   size_t n = 0;
    int free_from = 0;
-   for (size_t i = 0; i < f->n_peaks; i++) {
-      const struct wsp_peak *pk = &f->peaks[i];
+   if (!at)
+      return;
+   for (size_t i = 0; i < f->n_peaks; i++)
+      if (f->peaks[i].data == data)
+         at[n++] = (struct peak_at){ f->peaks[i].t, i };
+   qsort(at, n, sizeof *at, by_time);
+   for (size_t k = 0; k < n; k++) {
       char num[24];
-      if (pk->data != data)
-         continue;
-      int c = tcol(a, (double)pk->t);
-      int w = snprintf(num, sizeof num, "%zu", i);
+      int c = tcol(a, (double)at[k].t);
+      int w = snprintf(num, sizeof num, "%zu", at[k].n);
       if (c >= free_from && c + w <= a->cols) {
          memcpy(row + c, num, (size_t)w);
          free_from = c + w + 1;
       } else {
          /* in the blank after the number before, or at the right end */
-         int at = c >= free_from ? c : free_from - 1;
-         if (at < a->cols)
-            row[at] = '*';
+         int col = c >= free_from ? c : free_from - 1;
+         if (col < a->cols)
+            row[col] = '*';
       }
    }
+   free(at);
 }
 
 static int has_peaks(const struct wsp_file *f, int data)
