@@ -807,8 +807,8 @@ void wsp_text(FILE *out, const struct wsp_file *f,
       chart(out, f, 1, o->width, o->height, yw, &m);
       fputc('\n', out);
    } else {
-      fprintf(out, "\nNo samples: the run was shorter than T, or "
-              "measurement was off.\n\n");
+      fprintf(out, "\nNo samples: measurement was never on%s.\n\n",
+              f->version >= 4 ? "" : ", or the run was shorter than T");
    }
    legend(out, f, &m);
    if (m.n_marks || m.n_startstop || f->n_peaks)

@@ -318,6 +318,36 @@ def test_burst_before_a_fatal_signal(tmp_path):
     assert own(out, p).function == "final_burst"
 
 
+def test_run_shorter_than_t_has_its_final_sample(ws):
+    """A run shorter than T (T = 10^9 instructions) has exactly one
+    sample, its final one at exit, and it is the largest of each kind:
+    the summary's peaks are that sample's sizes."""
+    out = ws([wslib.prog("touch"), "100", "st,0,100,4096,1,1000"],
+             "--ws-every=1000000000",
+             "--ws-tau=1000000000").output
+    (s,) = out.samples
+    assert list(out.finals) == [s.t]
+    exits = [e.t for e in out.events if e.kind == "thread-exit"]
+    assert exits == [s.t]
+    assert out.summary["insn"][1] == s.insn and out.summary["data"][1] == \
+        s.data >= 100
+    assert [(p.kind, p.t, p.size, p.why) for p in out.peaks] == [
+        ("insn", s.t, s.insn, ["largest"]), ("data", s.t, s.data,
+                                             ["largest"])]
+
+
+def test_measurement_never_on_has_no_sample(ws):
+    """--ws-instr-atstart=no and no WS_START: nothing was measured, so no
+    sample, not even a final one, and no peak; the file is complete."""
+    r = ws([wslib.prog("touch"), "100", "st,0,100,4096,1,1000"],
+           "--ws-instr-atstart=no")
+    out = r.output
+    assert out.samples == [] and out.finals == {} and out.peaks == []
+    assert out.complete and out.npeaks == 0 and out.found == 0
+    assert out.summary == {"insn": (0.0, 0, 0), "data": (0.0, 0, 0)}
+    assert "Peaks: 0 (the detector found 0)" in r.stderr
+
+
 # ----------------------------------------------------------------------
 # A memset's spike, a vector's growth
 

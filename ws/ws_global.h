@@ -312,6 +312,8 @@ typedef struct {
    ULong data_elided;      /* data checks left out */
    ULong insn_checks;      /* inline code-page checks emitted */
    ULong rises;            /* stacks taken where a window rose */
+   ULong peak_records;     /* peak records made (a window's page list) */
+   ULong breakdowns;       /* of those, broken down by owner */
 } WS_Counters;
 extern WS_Counters WS_(counters);
 void WS_(print_counters)(void);

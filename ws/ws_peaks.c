@@ -380,6 +380,7 @@ static PeakRec* new_rec(WS_Kind kind, ULong t, ULong size, Double baseline)
    r->from_rise = k->rise_stack != NULL;
    r->stack = r->from_rise ? k->rise_stack : WS_(stack_here)(0);
    r->pending = WS_(window_pages)(kind);
+   WS_(counters).peak_records++;
    return r;
 }
 
@@ -462,6 +463,7 @@ static void sweep_pending(void)
          continue;
       }
       r->owners = WS_(breakdown)(r->kind, r->pending, r->seq);
+      WS_(counters).breakdowns++;
       VG_(deleteXA)(r->pending);
       r->pending = NULL;
    }
@@ -637,8 +639,9 @@ static XArray* reported(WS_Kind kind)
    for (i = 0; i < VG_(sizeXA)(k->listed)
                && VG_(sizeXA)(out) < (Word)WS_(clo_peaks); i++)
       add_once(out, *(PeakRec**)VG_(indexXA)(k->listed, i));
-   VG_(ssort)(VG_(indexXA)(out, 0), VG_(sizeXA)(out), sizeof(PeakRec*),
-              cmp_prominence);
+   if (VG_(sizeXA)(out) > 1)    /* (a run with no sample has none) */
+      VG_(ssort)(VG_(indexXA)(out, 0), VG_(sizeXA)(out), sizeof(PeakRec*),
+                 cmp_prominence);
    return out;
 }
 

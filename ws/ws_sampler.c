@@ -867,6 +867,8 @@ void WS_(print_counters)(void)
              c->boundaries);
    VG_(dmsg)("ws: epochs: %u\n", WS_(cur_stamp));
    VG_(dmsg)("ws: stacks taken where a window rose: %'llu\n", c->rises);
+   VG_(dmsg)("ws: peak records: %'llu, broken down by owner: %'llu\n",
+             c->peak_records, c->breakdowns);
 }
 
 /*--------------------------------------------------------------------*/
