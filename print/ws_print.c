@@ -80,8 +80,8 @@ static void usage(void)
 "  Exit status: 0 when the file was shown, 1 for a bad option, a file\n"
 "  that cannot be read, or a malformed file (ws_print: FILE:LINE: what\n"
 "  is wrong).  The format is docs/output-format.md, version %d (and\n"
-"  version %d files of older ws).\n",
-      WSP_FORMAT_VERSION, WSP_FORMAT_OLDEST);
+"  versions %d to %d, of older ws).\n",
+      WSP_FORMAT_VERSION, WSP_FORMAT_OLDEST, WSP_FORMAT_VERSION - 1);
 }
 
 __attribute__((format(printf, 1, 2), noreturn))

@@ -54,6 +54,7 @@ struct wsp_sample {
    uint64_t shared;                  /* WSP_NONE without per-thread columns */
    size_t   thr_first;
    uint32_t thr_count;
+   int      final;                   /* a final sample (version 4) */
 };
 
 struct wsp_thread_ws {
@@ -70,9 +71,11 @@ enum wsp_event_kind {
    WSP_EV_DUMP_LABEL,                /* text = label, a dump block follows */
    WSP_EV_DUMP_FILE,                 /* text = path of the dump file */
    WSP_EV_DUMP_MONITOR,
-   WSP_EV_PEAK,                      /* num = index in wsp_file.peaks */
+   WSP_EV_PEAK,                      /* num = index in wsp_file.peaks
+                                        (version 3) */
    WSP_EV_EXEC,                      /* text = the program exec'd; only
                                         the trailer follows */
+   WSP_EV_FINAL,                     /* the sample before is final */
    WSP_EV_OTHER                      /* a kind this reader does not know:
                                         text = kind and arguments */
 };
@@ -114,19 +117,24 @@ struct wsp_stack {
 };
 
 enum wsp_owner_kind {                /* in the order of the format's table */
-   WSP_OWN_HEAP, WSP_OWN_HEAP_OTHER, WSP_OWN_GLOBAL, WSP_OWN_STACK,
-   WSP_OWN_FILE, WSP_OWN_ANON, WSP_OWN_UNKNOWN,
+   WSP_OWN_HEAP, WSP_OWN_FREED, WSP_OWN_HEAP_OTHER, WSP_OWN_GLOBAL,
+   WSP_OWN_STACK, WSP_OWN_FILE, WSP_OWN_ANON, WSP_OWN_UNKNOWN,
+   WSP_OWN_CODE,                     /* an instruction peak's (version 4) */
    WSP_OWN_REST                      /* only in a peak's owner lines */
 };
 
-/* What lives in a data page, as written (text) and parsed. */
+/* What lives in a page, as written (text) and parsed. */
 struct wsp_owner {
    enum wsp_owner_kind kind;
    struct wsp_str      text;         /* the whole owner, for printing */
-   size_t              stack;        /* heap: index in wsp_file.stacks */
-   uint64_t            block, size;  /* heap: block (WSP_NONE: none) */
+   size_t              stack;        /* heap, freed: index in
+                                        wsp_file.stacks */
+   uint64_t            block, size;  /* heap, freed: block (WSP_NONE:
+                                        none) */
    uint64_t            tid;          /* stack */
-   struct wsp_str      name;         /* global: symbol; file: path */
+   struct wsp_str      name;         /* global: symbol; file: path;
+                                        code: function */
+   struct wsp_str      object;       /* code: the object file */
 };
 
 struct wsp_owner_line {
@@ -134,15 +142,29 @@ struct wsp_owner_line {
    struct wsp_owner o;
 };
 
-/* A peak as its last event (its largest sample) and the owner lines
-   after that event, owners[own_first .. own_first+own_n-1] of the
-   file, have it. */
+/* Why a version 4 peak is listed (bits). */
+#define WSP_WHY_LARGEST  1           /* the largest sample of its kind */
+#define WSP_WHY_REGION   2           /* ... of a named region */
+#define WSP_WHY_DETECTED 4           /* the detector flagged it */
+
+/* A peak: in version 3 as its last event (its largest sample) and the
+   owner lines after that event have it; in version 4 its trailer lines.
+   Its owner lines are owners[own_first .. own_first+own_n-1] of the
+   file, the labels of the regions whose largest sample it is
+   region_labels[reg_first .. reg_first+reg_n-1]. */
 struct wsp_peak {
    uint64_t t, size;
    int      data;                    /* kind: data (else insn) */
    size_t   stack;                   /* index in wsp_file.stacks */
    size_t   own_first, own_n;
    size_t   line;
+   /* version 4 (version 3: why 0, baseline WSP_NONE, own_line -1) */
+   uint64_t baseline;                /* pages */
+   unsigned why;                     /* WSP_WHY_* */
+   int      rise;                    /* the stack is where it rose */
+   long     own_line;                /* the stack's first line in the
+                                        program's own code, or -1 */
+   size_t   reg_first, reg_n;
 };
 
 /* A hot line of the trailer (with its hot-owner line for data). */
@@ -196,6 +218,9 @@ struct wsp_file {
    size_t                n_peaks;
    struct wsp_owner_line *owners;
    size_t                n_owners;
+   struct wsp_str       *region_labels;  /* of version 4 peaks */
+   size_t                n_region_labels;
+   int                   count_rep_each; /* version 4 header count-rep */
 
    /* trailer */
    struct wsp_region    *regions;
@@ -204,6 +229,8 @@ struct wsp_file {
    size_t                n_hot;
    size_t                n_pages[2];     /* page lines, insn and data */
    uint64_t              trailer_peaks;  /* WSP_NONE if not read */
+   uint64_t              trailer_found;  /* version 4: the detector's
+                                            peaks; WSP_NONE if not read */
    size_t               *stack_slot;     /* the parser's index of stack ids */
    size_t                n_stack_slot;
    int                   have_insn_summary, have_data_summary;
@@ -257,6 +284,29 @@ void wsp_fmt_time(char *buf, size_t n, uint64_t t, int ms);
 void wsp_fmt_avg(char *buf, size_t n, uint64_t avg10);
 void wsp_fmt_kb(char *buf, size_t n, double pages, uint64_t pagesize);
 const char *wsp_event_name(enum wsp_event_kind k);
+
+/* A line of the text report being built, cut to the report's width
+   when printed: function names, symbols and paths have no length
+   limit. */
+struct wsp_line {
+   char   b[1200];                   /* more than the widest report */
+   size_t n;
+};
+void wsp_lput(struct wsp_line *l, const char *s, size_t n);
+__attribute__((format(printf, 2, 3)))
+void wsp_lprintf(struct wsp_line *l, const char *fmt, ...);
+void wsp_lstr(struct wsp_line *l, struct wsp_str s);
+void wsp_lflush(FILE *out, struct wsp_line *l, int width);
+/* "fn (file:line)": a C++ name shortened to fit (see wsp_util.c). */
+void wsp_lwhere(struct wsp_line *l, const struct wsp_where *w, int width,
+                size_t after);
+
+/* The text report's sections about peaks (wsp_peaks.c): the largest
+   samples, to jump to (after the header); the peaks with their stacks
+   and owners, and the hot pages (after the summaries). */
+void wsp_text_largest(FILE *out, const struct wsp_file *f, int width);
+void wsp_text_peaks(FILE *out, const struct wsp_file *f, int width);
+void wsp_text_hot(FILE *out, const struct wsp_file *f, int width);
 
 /* The HTML template (print/report.html, made into C by the build). */
 extern const char wsp_report_html[];

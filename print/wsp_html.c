@@ -47,14 +47,21 @@
      stacks     [[{ip, loc, fn, inline}, ...], ...]  the stack blocks,
                 innermost first; "stack" below is an index here
      peaks      [{t, kind, size, stack, owners: [{pages, owner}]}]
-                peak n is peaks[n], as its largest sample has it
+                peak n is peaks[n], as its largest sample has it; from
+                version 4 also baseline (pages), why (["largest",
+                "region", "detected"]), rise (the stack is where the
+                window rose), own (the stack's first line in the
+                program's own code, or null), regions (labels)
+     found      the peaks the detector found (version 4), or null
+     final      [sample index, ...] the final samples (version 4)
      hot        [{kind, rank, accesses, addr, ip, loc, fn, owner}] the
                 hot lines; owner null for insn pages
-   An owner is {kind, text, stack, block, size, tid, name}: kind as the
-   format names it ("heap", "heap-other", ..., "rest"), text the whole
-   owner as written, stack (heap) an index in stacks, block (a string
-   "0x...") and size (heap, null when no single block is meant), tid
-   (stack), name (global, file).  Addresses are strings "0x...", since
+   An owner is {kind, text, stack, block, size, tid, name, object}: kind
+   as the format names it ("heap", "freed", "heap-other", ..., "code",
+   "rest"), text the whole owner as written, stack (heap, freed) an
+   index in stacks, block (a string "0x...") and size (heap, freed;
+   null when no single block is meant), tid (stack), name (global,
+   file; code: the function), object (code).  Addresses are strings "0x...", since
    JSON numbers lose bits past 2^53.
 
    Strings are escaped for a <script> element: '<', '>' and '&' as
@@ -227,16 +234,22 @@ static void json_where(FILE *out, const struct wsp_where *w)
 static void json_owner(FILE *out, const struct wsp_owner *o)
 {
    static const char *const kinds[] = {
-      [WSP_OWN_HEAP] = "heap", [WSP_OWN_HEAP_OTHER] = "heap-other",
-      [WSP_OWN_GLOBAL] = "global", [WSP_OWN_STACK] = "stack",
-      [WSP_OWN_FILE] = "file", [WSP_OWN_ANON] = "anon",
-      [WSP_OWN_UNKNOWN] = "unknown", [WSP_OWN_REST] = "rest",
+      [WSP_OWN_HEAP] = "heap", [WSP_OWN_FREED] = "freed",
+      [WSP_OWN_HEAP_OTHER] = "heap-other", [WSP_OWN_GLOBAL] = "global",
+      [WSP_OWN_STACK] = "stack", [WSP_OWN_FILE] = "file",
+      [WSP_OWN_ANON] = "anon", [WSP_OWN_UNKNOWN] = "unknown",
+      [WSP_OWN_CODE] = "code", [WSP_OWN_REST] = "rest",
    };
    fputs("{\"kind\":", out);
    json_cstr(out, kinds[o->kind]);
    fputs(",\"text\":", out);
    json_str(out, o->text);
-   if (o->kind == WSP_OWN_HEAP) {
+   if (o->kind == WSP_OWN_CODE) {
+      fputs(",\"name\":", out);
+      json_str(out, o->name);
+      fputs(",\"object\":", out);
+      json_str(out, o->object);
+   } else if (o->kind == WSP_OWN_HEAP || o->kind == WSP_OWN_FREED) {
       fprintf(out, ",\"stack\":%zu,\"block\":", o->stack);
       if (o->block == WSP_NONE)
          fputs("null,\"size\":null", out);
@@ -320,9 +333,32 @@ static void json_v3(FILE *out, const struct wsp_file *f)
    for (size_t i = 0; i < f->n_peaks; i++) {
       const struct wsp_peak *pk = &f->peaks[i];
       fprintf(out, "%s{\"t\":%llu,\"kind\":\"%s\",\"size\":%llu,"
-              "\"stack\":%zu,\"owners\":[", i ? ",\n" : "",
+              "\"stack\":%zu,", i ? ",\n" : "",
               (unsigned long long)pk->t, pk->data ? "data" : "insn",
               (unsigned long long)pk->size, pk->stack);
+      if (f->version >= 4) {
+         static const char *const why[] = { "largest", "region",
+                                            "detected" };
+         fprintf(out, "\"baseline\":%llu,\"why\":[",
+                 (unsigned long long)pk->baseline);
+         for (unsigned b = 0, n = 0; b < 3; b++)
+            if (pk->why & (1u << b))
+               fprintf(out, "%s\"%s\"", n++ ? "," : "", why[b]);
+         fprintf(out, "],\"rise\":%s,\"own\":", pk->rise ? "true"
+                                                         : "false");
+         if (pk->own_line >= 0)
+            fprintf(out, "%ld", pk->own_line);
+         else
+            fputs("null", out);
+         fputs(",\"regions\":[", out);
+         for (size_t k = 0; k < pk->reg_n; k++) {
+            if (k)
+               fputc(',', out);
+            json_str(out, f->region_labels[pk->reg_first + k]);
+         }
+         fputs("],", out);
+      }
+      fputs("\"owners\":[", out);
       for (size_t k = 0; k < pk->own_n; k++) {
          const struct wsp_owner_line *ol = &f->owners[pk->own_first + k];
          fprintf(out, "%s{\"pages\":%llu,\"owner\":", k ? "," : "",
@@ -332,6 +368,15 @@ static void json_v3(FILE *out, const struct wsp_file *f)
       }
       fputs("]}", out);
    }
+   fputs("],\n\"found\":", out);
+   if (f->trailer_found == WSP_NONE)
+      fputs("null", out);
+   else
+      json_u64(out, f->trailer_found);
+   fputs(",\n\"final\":[", out);
+   for (size_t i = 0, n = 0; i < f->n_samples; i++)
+      if (f->samples[i].final)
+         fprintf(out, "%s%zu", n++ ? "," : "", i);
    fputs("],\n\"hot\":[", out);
    for (size_t i = 0; i < f->n_hot; i++) {
       const struct wsp_hot *h = &f->hot[i];

@@ -16,7 +16,7 @@
    The GNU General Public License is contained in the file COPYING.
 */
 
-/* Owns the grammar of docs/output-format.md, versions 3 and 2, and
+/* Owns the grammar of docs/output-format.md, versions 4, 3 and 2, and
    nothing else: it checks every line and records what the printers need; it
    prints nothing and computes no statistics.
 
@@ -34,8 +34,11 @@
 
    Version 2 files (from an older ws) are read as that version's
    grammar: the same lines but the dump-page form "dump-page KIND
-   0xADDR SINCE" and none of the lines version 3 added. */
+   0xADDR SINCE" and none of the lines version 3 added.  Version 3
+   files have their peaks as events in the body; version 4 files list
+   them in the trailer and mark final samples. */
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -301,12 +304,15 @@ static int num_fail(struct parser *p, int r, const char *what)
 /*--- The version line and the header                      ---*/
 /*------------------------------------------------------------*/
 
-/* The header keys of format 2, in the order the format gives them. */
+/* The header keys, in the order the format gives them; count-rep is
+   version 4's (an older file's is an unknown key, ignored). */
 static const char *const header_keys[] = {
    "tool", "command", "pid", "ppid", "time-unit", "every", "tau",
-   "pagesize", "syscalls", "per-thread", "instr-atstart", "columns"
+   "pagesize", "syscalls", "per-thread", "instr-atstart", "count-rep",
+   "columns"
 };
 #define N_HEADER_KEYS (sizeof header_keys / sizeof header_keys[0])
+#define KEY_COUNT_REP 11
 
 #define COLUMNS            "t insn data"
 #define COLUMNS_PER_THREAD "t insn data shared {tid insn data}..."
@@ -422,7 +428,7 @@ static int check_header(struct parser *p)
 
    for (size_t i = 0; i < f->n_hdr; i++) {
       int k = key_index(f->hdr[i].key);
-      if (k < 0)
+      if (k < 0 || (k == KEY_COUNT_REP && f->version < 4))
          continue;                         /* keys we do not know: ignored */
       have[k] = &f->hdr[i];
       where[k] = i + 2;
@@ -431,7 +437,7 @@ static int check_header(struct parser *p)
          return fail(p, "header key '%s' comes after '%s'; the format "
                      "puts the keys in the order tool, command, pid, ppid, "
                      "time-unit, every, tau, pagesize, syscalls, "
-                     "per-thread, instr-atstart, columns",
+                     "per-thread, instr-atstart, count-rep, columns",
                      header_keys[k], header_keys[last]);
       }
       last = k;
@@ -439,7 +445,7 @@ static int check_header(struct parser *p)
    char missing[200] = "";
    size_t n_missing = 0;
    for (size_t k = 0; k < N_HEADER_KEYS; k++)
-      if (!have[k]) {
+      if (!have[k] && (k != KEY_COUNT_REP || f->version >= 4)) {
          size_t used = strlen(missing);
          snprintf(missing + used, sizeof missing - used, "%s%s",
                   n_missing++ ? ", " : "", header_keys[k]);
@@ -476,8 +482,15 @@ static int check_header(struct parser *p)
        || (AT(9), yes_no(p, V(9), "per-thread", &f->per_thread))
        || (AT(10), yes_no(p, V(10), "instr-atstart", &f->instr_atstart)))
       return -1;
-   AT(11);
-   if (!str_is(V(11), f->per_thread ? COLUMNS_PER_THREAD : COLUMNS))
+   if (f->version >= 4) {
+      AT(KEY_COUNT_REP);
+      if (str_is(V(KEY_COUNT_REP), "each"))
+         f->count_rep_each = 1;
+      else if (!str_is(V(KEY_COUNT_REP), "once"))
+         return fail(p, "header count-rep: the value is not once or each");
+   }
+   AT(12);
+   if (!str_is(V(12), f->per_thread ? COLUMNS_PER_THREAD : COLUMNS))
       return fail(p, "header columns: the value is not '%s' (as "
                   "per-thread: %s requires)",
                   f->per_thread ? COLUMNS_PER_THREAD : COLUMNS,
@@ -496,15 +509,15 @@ static int check_header(struct parser *p)
 /* Capacities of the growing arrays. */
 struct caps {
    size_t hdr, samples, thr, events, dumps, regions;
-   size_t stacks, frames, peaks, owners, hot;
+   size_t stacks, frames, peaks, owners, hot, region_labels;
 };
 
 /* Where the body is: samples and events, a dump block, the trailer
    (region lines, hot lines, page lines and `peaks N` in version 3,
    summary lines,
    `samples N`, `end`). */
-enum state { S_BODY, S_DUMP, S_REGIONS, S_HOT, S_PAGES, S_PEAKS,
-             S_SUMMARY, S_SAMPLES, S_END };
+enum state { S_BODY, S_DUMP, S_REGIONS, S_HOT, S_PAGES, S_PEAK_LIST,
+             S_PEAKS, S_SUMMARY, S_SAMPLES, S_END };
 
 /* The line that must come next in version 3 (besides stack blocks). */
 enum due { DUE_NONE, DUE_DUMP_OWNER, DUE_HOT_OWNER };
@@ -518,6 +531,10 @@ struct body {
    int        dump_due;         /* the line before was `event T dump label` */
    /* the dump block being read */
    struct wsp_dump dump;
+   int        after_sample;     /* this line is a sample */
+   int        prev_sample;      /* the line before was a sample */
+   uint64_t   max_col[2];       /* the largest insn and data sample */
+   int        have_max;
    uint64_t   n_insn, n_data;
    uint64_t   last_addr;
    int        any_addr, in_data;
@@ -720,8 +737,9 @@ static int cur_owner(struct parser *p, struct cur *c,
                      struct wsp_owner *o, int rest_ok, int block_ok)
 {
    static const char form[] = "an owner is 'heap ID [0xBLOCK SIZE]', "
-                              "'heap-other', 'global SYMBOL', 'stack TID', "
-                              "'file PATH', 'anon' or 'unknown'";
+                              "'freed ID [0xBLOCK SIZE]', 'heap-other', "
+                              "'global SYMBOL', 'stack TID', 'file PATH', "
+                              "'anon', 'unknown' or 'code OBJECT FUNCTION'";
    char wb[80];
    const char *why;
    uint64_t id;
@@ -732,8 +750,9 @@ static int cur_owner(struct parser *p, struct cur *c,
    o->block = o->size = WSP_NONE;
    if (cur_lit(c, "heap-other") && cur_end(c)) {
       o->kind = WSP_OWN_HEAP_OTHER;
-   } else if (c->pos = o->text.s - c->s, cur_lit(c, "heap ")) {
-      o->kind = WSP_OWN_HEAP;
+   } else if (c->pos = o->text.s - c->s, cur_lit(c, "heap ")
+              || (p->f->version >= 4 && cur_lit(c, "freed "))) {
+      o->kind = o->text.s[0] == 'h' ? WSP_OWN_HEAP : WSP_OWN_FREED;
       if ((r = cur_u64(c, &id)) <= 0)
          return num_fail(p, r, form);
       if (!cur_end(c)) {
@@ -743,7 +762,8 @@ static int cur_owner(struct parser *p, struct cur *c,
             return num_fail(p, r < 0 ? r : 0, form);
          if (!block_ok)
             return fail(p, "a peak's heap owners are summed by allocation "
-                        "stack: 'heap ID' without a block");
+                        "stack: '%s ID' without a block",
+                        o->kind == WSP_OWN_HEAP ? "heap" : "freed");
       }
       if (stack_ref(p, id, &o->stack))
          return -1;
@@ -759,6 +779,18 @@ static int cur_owner(struct parser *p, struct cur *c,
       o->kind = WSP_OWN_STACK;
       if ((r = cur_u64(c, &o->tid)) <= 0 || !cur_end(c))
          return num_fail(p, r < 0 ? r : 0, form);
+   } else if (p->f->version >= 4 && cur_lit(c, "code ")) {
+      size_t o0 = c->pos;
+      o->kind = WSP_OWN_CODE;
+      while (c->pos < c->len && c->s[c->pos] != ' ')
+         c->pos++;
+      o->object.s = c->s + o0;
+      o->object.len = c->pos - o0;
+      if (o->object.len == 0 || !cur_lit(c, " "))
+         return fail(p, "%s", form);
+      o->name = cur_rest(c);
+      if ((why = text_problem(o->name, "function name", wb, sizeof wb)))
+         return fail(p, "%s", why);
    } else if (cur_lit(c, "global ") || cur_lit(c, "file ")) {
       int global = o->text.s[0] == 'g';
       o->kind = global ? WSP_OWN_GLOBAL : WSP_OWN_FILE;
@@ -782,20 +814,24 @@ static int close_peak(struct parser *p, struct body *b)
       return 0;
    b->peak_open = 0;
    const struct wsp_peak *pk = &f->peaks[b->open_peak];
+   /* version 4: the peak's own working set, of its kind */
+   uint64_t total = f->version >= 4 ? pk->size : b->last_data;
    uint64_t sum = 0;
+   if (f->version >= 4 && (pk->why & WSP_WHY_REGION) && pk->reg_n == 0)
+      return fail(p, "peak %zu is a region's largest sample: "
+                  "'peak-region' lines name the regions", b->open_peak);
    for (size_t i = 0; i < pk->own_n; i++) {
       uint64_t pages = f->owners[pk->own_first + i].pages;
-      if (pages > b->last_data - sum)       /* would pass the data column */
+      if (pages > total - sum)              /* would pass the total */
          return fail(p, "the owner lines of peak %zu add up to more than "
-                     "the %llu pages of its sample's data working set",
-                     b->open_peak, (unsigned long long)b->last_data);
+                     "its %llu pages", b->open_peak,
+                     (unsigned long long)total);
       sum += pages;
    }
-   if (sum != b->last_data)
+   if (sum != total)
       return fail(p, "the owner lines of peak %zu add up to %llu pages, the "
-                  "data working set of its sample has %llu",
-                  b->open_peak, (unsigned long long)sum,
-                  (unsigned long long)b->last_data);
+                  "peak has %llu", b->open_peak, (unsigned long long)sum,
+                  (unsigned long long)total);
    return 0;
 }
 
@@ -860,6 +896,162 @@ static int peak_event(struct parser *p, struct body *b, struct caps *cap,
    return 0;
 }
 
+/* The sample at time t (times increase), or NULL. */
+static const struct wsp_sample *sample_at(const struct wsp_file *f,
+                                          uint64_t t)
+{
+   size_t lo = 0, hi = f->n_samples;
+   while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (f->samples[mid].t < t)
+         lo = mid + 1;
+      else
+         hi = mid;
+   }
+   return lo < f->n_samples && f->samples[lo].t == t ? &f->samples[lo]
+                                                    : NULL;
+}
+
+/* `peak N KIND T SIZE BASELINE WHY rise|sample STACK OWN`: a version 4
+   peak, in the trailer. */
+static int peak_line(struct parser *p, struct body *b, struct caps *cap)
+{
+   struct wsp_file *f = p->f;
+   struct cur c = { p->line, p->len, 0 };
+   static const char form[] = "a peak line is 'peak N insn|data T SIZE "
+                              "BASELINE WHY rise|sample STACK OWN'";
+   static const char *const reasons[] = { "largest", "region", "detected" };
+   struct wsp_peak pk;
+   uint64_t n, sid, own;
+   int r;
+
+   memset(&pk, 0, sizeof pk);
+   cur_lit(&c, "peak ");
+   if ((r = cur_u64(&c, &n)) <= 0 || !cur_lit(&c, " "))
+      return num_fail(p, r < 0 ? r : 0, form);
+   if ((pk.data = cur_kind(&c)) < 0 || !cur_lit(&c, " "))
+      return fail(p, "%s", form);
+   if ((r = cur_u64(&c, &pk.t)) <= 0 || !cur_lit(&c, " ")
+       || (r = cur_u64(&c, &pk.size)) <= 0 || !cur_lit(&c, " ")
+       || (r = cur_u64(&c, &pk.baseline)) <= 0 || !cur_lit(&c, " "))
+      return num_fail(p, r < 0 ? r : 0, form);
+   do {
+      unsigned bit = 0;
+      for (unsigned i = 0; i < 3 && !bit; i++)
+         if (cur_lit(&c, reasons[i]))
+            bit = 1u << i;
+      if (!bit)
+         return fail(p, "a peak's reasons are largest, region and "
+                     "detected, separated by commas");
+      if (pk.why & bit)
+         return fail(p, "a peak's reason is given twice");
+      pk.why |= bit;
+   } while (cur_lit(&c, ","));
+   if (!cur_lit(&c, " "))
+      return fail(p, "%s", form);
+   if (cur_lit(&c, "rise"))
+      pk.rise = 1;
+   else if (!cur_lit(&c, "sample"))
+      return fail(p, "%s", form);
+   if (!cur_lit(&c, " ") || (r = cur_u64(&c, &sid)) <= 0
+       || !cur_lit(&c, " "))
+      return num_fail(p, r < 0 ? r : 0, form);
+   pk.own_line = -1;
+   if (!cur_lit(&c, "-")) {
+      if ((r = cur_u64(&c, &own)) <= 0)
+         return num_fail(p, r, form);
+      pk.own_line = own > (uint64_t)LONG_MAX ? LONG_MAX : (long)own;
+   }
+   if (!cur_end(&c))
+      return fail(p, "%s", form);
+
+   if (n != f->n_peaks)
+      return fail(p, "peaks are numbered from 0 in file order: this one "
+                  "should be %zu", f->n_peaks);
+   if (stack_ref(p, sid, &pk.stack))
+      return -1;
+   if (pk.own_line >= 0 && (size_t)pk.own_line >= f->stacks[pk.stack].n)
+      return fail(p, "the own line lies beyond the stack's %zu lines",
+                  f->stacks[pk.stack].n);
+   if (f->n_peaks) {
+      const struct wsp_peak *prev = &f->peaks[f->n_peaks - 1];
+      if (prev->data && !pk.data)
+         return fail(p, "instruction peaks come before data peaks");
+      /* the most prominent first; the baseline is rounded, so two
+         neighbours may seem one page out of order */
+      if (prev->data == pk.data
+          && (double)pk.size - (double)pk.baseline
+             > (double)prev->size - (double)prev->baseline + 1.0)
+         return fail(p, "the peaks of a kind come the most prominent "
+                     "first (size minus baseline)");
+   }
+   const struct wsp_sample *s = sample_at(f, pk.t);
+   if (!s || (pk.data ? s->data : s->insn) != pk.size)
+      return fail(p, "no sample has %llu %s pages at t=%llu",
+                  (unsigned long long)pk.size, pk.data ? "data" : "insn",
+                  (unsigned long long)pk.t);
+   if (!b->have_max) {
+      for (size_t i = 0; i < f->n_samples; i++) {
+         if (f->samples[i].insn > b->max_col[0])
+            b->max_col[0] = f->samples[i].insn;
+         if (f->samples[i].data > b->max_col[1])
+            b->max_col[1] = f->samples[i].data;
+      }
+      b->have_max = 1;
+   }
+   if (pk.why & WSP_WHY_LARGEST) {
+      const struct wsp_sample *first = f->samples;
+      while ((pk.data ? first->data : first->insn) != b->max_col[pk.data])
+         first++;
+      if (first != s)
+         return fail(p, "the largest %s sample is the first of %llu pages, "
+                     "at t=%llu", pk.data ? "data" : "insn",
+                     (unsigned long long)b->max_col[pk.data],
+                     (unsigned long long)first->t);
+   }
+   pk.own_first = f->n_owners;
+   pk.reg_first = f->n_region_labels;
+   pk.line = p->lineno;
+   if (grow(&f->peaks, &cap->peaks, f->n_peaks, sizeof *f->peaks))
+      return fail(p, "out of memory");
+   f->peaks[f->n_peaks] = pk;
+   b->open_peak = f->n_peaks++;
+   b->peak_open = 1;
+   return 0;
+}
+
+/* `peak-region N LABEL`: peak N is the largest sample of the regions of
+   that name. */
+static int peak_region_line(struct parser *p, struct caps *cap,
+                            struct body *b)
+{
+   struct wsp_file *f = p->f;
+   struct cur c = { p->line, p->len, 0 };
+   uint64_t n;
+   int r;
+   cur_lit(&c, "peak-region ");
+   if ((r = cur_u64(&c, &n)) <= 0 || !cur_lit(&c, " "))
+      return num_fail(p, r < 0 ? r : 0, "a peak-region line is "
+                      "'peak-region N LABEL'");
+   if (!b->peak_open || n != b->open_peak
+       || f->peaks[b->open_peak].own_n)
+      return fail(p, "'peak-region N LABEL' follows peak N's line, before "
+                  "its owner lines");
+   struct wsp_peak *pk = &f->peaks[b->open_peak];
+   if (!(pk->why & WSP_WHY_REGION))
+      return fail(p, "peak %llu's reasons lack 'region'",
+                  (unsigned long long)n);
+   struct wsp_str label = cur_rest(&c);
+   if (label_text(p, &label, "peak-region"))
+      return -1;
+   if (grow(&f->region_labels, &cap->region_labels, f->n_region_labels,
+            sizeof *f->region_labels))
+      return fail(p, "out of memory");
+   f->region_labels[f->n_region_labels++] = label;
+   pk->reg_n++;
+   return 0;
+}
+
 #define MAX_OWNER_LINES 10   /* of a peak, `rest` included */
 
 static int owner_line(struct parser *p, struct body *b, struct caps *cap)
@@ -876,12 +1068,17 @@ static int owner_line(struct parser *p, struct body *b, struct caps *cap)
        || (r = cur_u64(&c, &ol.pages)) <= 0 || !cur_lit(&c, " "))
       return num_fail(p, r < 0 ? r : 0, form);
    if (!b->peak_open || n != b->open_peak)
-      return fail(p, "owner lines follow their peak's event");
+      return fail(p, "owner lines follow their peak's %s",
+                  f->version >= 4 ? "line" : "event");
    struct wsp_peak *pk = &f->peaks[b->open_peak];
    if (ol.pages == 0)
       return fail(p, "an owner line has at least one page");
    if (cur_owner(p, &c, &ol.o, 1, 0))
       return -1;
+   if (f->version >= 4 && ol.o.kind != WSP_OWN_REST
+       && (ol.o.kind == WSP_OWN_CODE) != !pk->data)
+      return fail(p, "an instruction peak's owners are 'code OBJECT "
+                  "FUNCTION', a data peak's what lives in its pages");
    if (pk->own_n == MAX_OWNER_LINES)
       return fail(p, "a peak has at most %d owner lines",
                   MAX_OWNER_LINES);
@@ -897,7 +1094,8 @@ static int owner_line(struct parser *p, struct body *b, struct caps *cap)
       /* one line per owner; but two names may be written alike (ws
          writes a blank or control character in a name as _) */
       for (size_t i = 0; i < pk->own_n && ol.o.kind != WSP_OWN_GLOBAL
-                         && ol.o.kind != WSP_OWN_FILE; i++) {
+                         && ol.o.kind != WSP_OWN_FILE
+                         && ol.o.kind != WSP_OWN_CODE; i++) {
          struct wsp_str t = f->owners[pk->own_first + i].o.text;
          if (t.len == ol.o.text.len && memcmp(t.s, ol.o.text.s, t.len) == 0)
             return fail(p, "the owner is named twice for this peak");
@@ -1081,6 +1279,7 @@ static int sample_line(struct parser *p, struct body *b, struct caps *cap)
    b->last_insn = s.insn;
    b->last_data = s.data;
    b->at_sample = 1;
+   b->after_sample = 1;
    return 0;
 }
 
@@ -1193,6 +1392,15 @@ static int event_line(struct parser *p, struct body *b, struct caps *cap)
          return fail(p, "a dump event is 'dump label LABEL', 'dump file "
                      "PATH' or 'dump monitor'");
       }
+   } else if (str_is(kind, "final") && f->version >= 4) {
+      e.kind = WSP_EV_FINAL;
+      if (nargs != 0 || !b->prev_sample || e.t != b->last_sample_t)
+         return fail(p, "'event T final' follows the final sample, at its "
+                     "time");
+      f->samples[f->n_samples - 1].final = 1;
+   } else if (str_is(kind, "peak") && f->version >= 4) {
+      return fail(p, "version 4 lists the peaks in the trailer ('peak' "
+                  "lines), not as events");
    } else if (str_is(kind, "peak") && f->version >= 3) {
       if (close_peak(p, b) || peak_event(p, b, cap, &e, a1))
          return -1;
@@ -1418,19 +1626,73 @@ static int trailer_count_line(struct parser *p, const char *word,
    return 0;
 }
 
+/* `peaks N found M` (version 4): N peak lines, M peaks the detector
+   found (as many as the peaks it flagged, at least). */
+static int peaks_found_line(struct parser *p)
+{
+   struct wsp_file *f = p->f;
+   struct cur c = { p->line, p->len, 0 };
+   static const char form[] = "expected 'peaks N found M'";
+   size_t detected = 0;
+   int r;
+   cur_lit(&c, "peaks ");
+   if ((r = cur_u64(&c, &f->trailer_peaks)) <= 0
+       || !cur_lit(&c, " found ")
+       || (r = cur_u64(&c, &f->trailer_found)) <= 0 || !cur_end(&c))
+      return num_fail(p, r < 0 ? r : 0, form);
+   if (f->trailer_peaks != f->n_peaks)
+      return fail(p, "the trailer says %llu peaks, the file has %zu",
+                  (unsigned long long)f->trailer_peaks, f->n_peaks);
+   for (size_t i = 0; i < f->n_peaks; i++)
+      detected += (f->peaks[i].why & WSP_WHY_DETECTED) != 0;
+   if (f->trailer_found < detected)
+      return fail(p, "the trailer says the detector found %llu peaks, "
+                  "%zu of those listed",
+                  (unsigned long long)f->trailer_found, detected);
+   return 0;
+}
+
 /* One line of the body or the trailer. */
 static int body_line(struct parser *p, struct body *b, struct caps *cap)
 {
    const char *s = p->line;
    size_t len = p->len;
    int v3 = p->f->version >= 3;
+   int v4 = p->f->version >= 4;
 
+   b->prev_sample = b->after_sample;
+   b->after_sample = 0;
    if (b->in_stack)
       return frame_line(p, b, cap);
-   /* a stack block stands in the body, or before the owner line due */
+   /* a stack block stands in the body, or before the owner line due,
+      or (version 4) before a peak's line in the trailer */
    if (v3 && word_is(s, len, "stack")
-       && ((b->state == S_BODY && !b->dump_due) || b->due))
-      return stack_begin_line(p, b, cap);
+       && ((b->state == S_BODY && !b->dump_due) || b->due
+           || (v4 && (b->state == S_REGIONS || b->state == S_HOT
+                      || b->state == S_PAGES
+                      || b->state == S_PEAK_LIST))))
+      return (v4 && close_peak(p, b)) || stack_begin_line(p, b, cap);
+   if (v4 && word_is(s, len, "peak") && !b->due && !b->dump_due
+       && (b->state == S_BODY || b->state == S_REGIONS
+           || b->state == S_HOT || b->state == S_PAGES
+           || b->state == S_PEAK_LIST)) {
+      b->state = S_PEAK_LIST;
+      return close_peak(p, b) || peak_line(p, b, cap);
+   }
+   if (b->state == S_PEAK_LIST && word_is(s, len, "peak-region"))
+      return peak_region_line(p, cap, b);
+   if (b->state == S_PEAK_LIST && word_is(s, len, "owner"))
+      return owner_line(p, b, cap);
+   if (v4 && word_is(s, len, "peaks") && !b->due
+       && (b->state == S_BODY || b->state == S_REGIONS
+           || b->state == S_HOT || b->state == S_PAGES
+           || b->state == S_PEAK_LIST)) {
+      b->state = S_PEAKS;
+      return close_peak(p, b) || peaks_found_line(p);
+   }
+   if (b->state == S_PEAK_LIST)
+      return fail(p, "only peak, peak-region and owner lines and stack "
+                  "blocks, then 'peaks N found M', may follow a peak line");
    if (b->state == S_DUMP)
       return dump_line(p, b, cap);
    if (b->due)
@@ -1505,7 +1767,7 @@ static int body_line(struct parser *p, struct body *b, struct caps *cap)
    }
    if (word_is(s, len, "event"))
       return event_line(p, b, cap);
-   if (v3 && word_is(s, len, "owner"))
+   if (v3 && !v4 && word_is(s, len, "owner"))
       return owner_line(p, b, cap);
    if (word_is(s, len, "dump-begin"))
       return dump_begin_line(p, b);
@@ -1552,7 +1814,7 @@ int wsp_parse(const char *buf, size_t len, struct wsp_file *f,
    memset(err, 0, sizeof *err);
    memset(&cap, 0, sizeof cap);
    memset(&b, 0, sizeof b);
-   f->trailer_samples = f->trailer_peaks = WSP_NONE;
+   f->trailer_samples = f->trailer_peaks = f->trailer_found = WSP_NONE;
    p.f = f;
    p.err = err;
    p.lineno = 0;
@@ -1641,6 +1903,7 @@ void wsp_free(struct wsp_file *f)
    free(f->frames);
    free(f->peaks);
    free(f->owners);
+   free(f->region_labels);
    free(f->hot);
    free(f->stack_slot);
    memset(f, 0, sizeof *f);

@@ -33,9 +33,9 @@
    and stops ']' ('|' for a stop and a start in the same column), and
    a row under each chart its peaks, by number.
 
-   After the summaries (version 3 files): the peaks grouped by call
-   stack, what the data working set held at each peak (by owner), and
-   the hot pages. */
+   After the header, the largest samples with their peaks' numbers (to
+   jump to); after the summaries the peaks with their stacks and owners,
+   and the hot pages (wsp_peaks.c). */
 
 #include <math.h>
 #include <stdarg.h>
@@ -322,156 +322,52 @@ static void legend(FILE *out, const struct wsp_file *f,
 }
 
 /*------------------------------------------------------------*/
-/*--- Lines that must fit the width                        ---*/
-/*------------------------------------------------------------*/
-
-/* Function names, symbols and paths have no length limit: the lines
-   that show them are built here and cut to the report's width. */
-struct line {
-   char b[1200];                 /* more than the widest report */
-   size_t n;
-};
-
-static void lput(struct line *l, const char *s, size_t n)
-{
-   if (n > sizeof l->b - l->n)
-      n = sizeof l->b - l->n;
-   memcpy(l->b + l->n, s, n);
-   l->n += n;
-}
-
-__attribute__((format(printf, 2, 3)))
-static void lprintf(struct line *l, const char *fmt, ...)
-{
-   va_list ap;
-   va_start(ap, fmt);
-   int n = vsnprintf(l->b + l->n, sizeof l->b - l->n, fmt, ap);
-   va_end(ap);
-   if (n > 0)
-      l->n += (size_t)n < sizeof l->b - l->n ? (size_t)n
-                                              : sizeof l->b - l->n - 1;
-}
-
-/* A string of the file, its control bytes (which version 4 can decode
-   from an escape) shown as \xNN, as wsp_put_escaped does. */
-static void lstr(struct line *l, struct wsp_str s)
-{
-   for (size_t i = 0; i < s.len; i++) {
-      unsigned char c = (unsigned char)s.s[i];
-      if (c < 0x20 || c == 0x7f)
-         lprintf(l, "\\x%02x", c);
-      else
-         lput(l, s.s + i, 1);
-   }
-}
-
-/* Print the line, cut with "..." when it is wider than width (never
-   inside a UTF-8 sequence). */
-static void lflush(FILE *out, struct line *l, int width)
-{
-   size_t w = (size_t)width;
-   if (l->n > w) {
-      size_t n = w > 3 ? w - 3 : 0;
-      while (n > 0 && ((unsigned char)l->b[n] & 0xc0) == 0x80)
-         n--;
-      fwrite(l->b, 1, n, out);
-      fputs("...", out);
-   } else {
-      fwrite(l->b, 1, l->n, out);
-   }
-   fputc('\n', out);
-   l->n = 0;
-}
-
-/* "fn (file:line)", "fn (in object)" or "fn" for a location ???. */
-static void lwhere(struct line *l, const struct wsp_where *w)
-{
-   lstr(l, w->fn);
-   if (w->loc.len && w->loc.s[0] == '(') {
-      lput(l, " (in ", 5);
-      lput(l, w->loc.s + 1, w->loc.len - 1);
-   } else if (!(w->loc.len == 3 && memcmp(w->loc.s, "???", 3) == 0)) {
-      lput(l, " (", 2);
-      lstr(l, w->loc);
-      lput(l, ")", 1);
-   }
-}
-
-/* What lives in a page, in words; a heap block's allocating stack as
-   its innermost function names. */
-static void lowner(struct line *l, const struct wsp_file *f,
-                   const struct wsp_owner *o)
-{
-   switch (o->kind) {
-   case WSP_OWN_HEAP: {
-      const struct wsp_stack *st = &f->stacks[o->stack];
-      if (o->block != WSP_NONE)
-         lprintf(l, "heap block 0x%llx (%llu bytes) from",
-                 (unsigned long long)o->block, (unsigned long long)o->size);
-      else
-         lput(l, "heap blocks from", 16);
-      for (size_t i = 0; i < st->n && i < 4; i++) {
-         lput(l, i ? " < " : " ", i ? 3 : 1);
-         lstr(l, f->frames[st->first + i].w.fn);
-      }
-      if (st->n > 4)
-         lput(l, " < ...", 6);
-      break;
-   }
-   case WSP_OWN_HEAP_OTHER:
-      lput(l, "heap outside live blocks (allocator data, freed blocks)",
-           55);
-      break;
-   case WSP_OWN_GLOBAL:
-      lput(l, "global ", 7);
-      lstr(l, o->name);
-      break;
-   case WSP_OWN_STACK:
-      lprintf(l, "stack of thread %llu", (unsigned long long)o->tid);
-      break;
-   case WSP_OWN_FILE:
-      lput(l, "file ", 5);
-      lstr(l, o->name);
-      break;
-   case WSP_OWN_ANON:
-      lput(l, "anonymous memory", 16);
-      break;
-   case WSP_OWN_UNKNOWN:
-      lput(l, "unknown", 7);
-      break;
-   case WSP_OWN_REST:
-      lput(l, "the other owners", 16);
-      break;
-   }
-}
-
-/*------------------------------------------------------------*/
 /*--- Peaks on the time axis                               ---*/
 /*------------------------------------------------------------*/
 
+struct peak_at {
+   uint64_t t;
+   size_t   n;
+};
+
+static int by_time(const void *a, const void *b)
+{
+   const struct peak_at *x = a, *y = b;
+   if (x->t != y->t)
+      return x->t < y->t ? -1 : 1;
+   return x->n < y->n ? -1 : x->n > y->n;
+}
+
 /* The peaks row under a chart: each peak of the chart's kind by its
-   number, starting at its column; '*' where a number has no room. */
+   number, starting at its column, in time order (a file lists them by
+   rank); '*' where a number has no room. */
 static void peak_row(char *row, const struct wsp_file *f, int data,
                      const struct taxis *a)
 {
+   struct peak_at *at = malloc(f->n_peaks * sizeof *at + 1);
+   size_t n = 0;
    int free_from = 0;
-   for (size_t i = 0; i < f->n_peaks; i++) {
-      const struct wsp_peak *pk = &f->peaks[i];
+   if (!at)
+      return;
+   for (size_t i = 0; i < f->n_peaks; i++)
+      if (f->peaks[i].data == data)
+         at[n++] = (struct peak_at){ f->peaks[i].t, i };
+   qsort(at, n, sizeof *at, by_time);
+   for (size_t k = 0; k < n; k++) {
       char num[24];
-      if (pk->data != data)
-         continue;
-      int c = tcol(a, (double)pk->t);
-      int w = snprintf(num, sizeof num, "%zu", i);
+      int c = tcol(a, (double)at[k].t);
+      int w = snprintf(num, sizeof num, "%zu", at[k].n);
       if (c >= free_from && c + w <= a->cols) {
          memcpy(row + c, num, (size_t)w);
          free_from = c + w + 1;
       } else {
          /* in the blank after the number before, or at the right end */
-         int at = c >= free_from ? c : free_from - 1;
-         if (at < a->cols)
-            row[at] = '*';
+         int col = c >= free_from ? c : free_from - 1;
+         if (col < a->cols)
+            row[col] = '*';
       }
    }
+   free(at);
 }
 
 static int has_peaks(const struct wsp_file *f, int data)
@@ -710,7 +606,7 @@ static void summary(FILE *out, const struct wsp_file *f)
 
 static void regions(FILE *out, const struct wsp_file *f, int width)
 {
-   struct line l = { .n = 0 };
+   struct wsp_line l = { .n = 0 };
    if (!f->n_regions) {
       fprintf(out, "\nRegions: %s\n", f->complete ? "none (WS_MARK names "
               "them: see docs/control.md)"
@@ -731,11 +627,11 @@ static void regions(FILE *out, const struct wsp_file *f, int width)
       snprintf(db, sizeof db, "%s/%llu/%llu", a,
                (unsigned long long)g->data.peak,
                (unsigned long long)g->data.total);
-      lprintf(&l, "  %7llu %8llu  %-22s %-22s ",
-              (unsigned long long)g->regions, (unsigned long long)g->samples,
-              ib, db);
-      lstr(&l, g->label);              /* no control bytes: checked */
-      lflush(out, &l, width);
+      wsp_lprintf(&l, "  %7llu %8llu  %-22s %-22s ",
+                  (unsigned long long)g->regions,
+                  (unsigned long long)g->samples, ib, db);
+      wsp_lstr(&l, g->label);          /* no control bytes: checked */
+      wsp_lflush(out, &l, width);
    }
 }
 
@@ -896,150 +792,6 @@ static void events(FILE *out, const struct wsp_file *f)
 }
 
 /*------------------------------------------------------------*/
-/*--- Peaks, owners, hot pages (version 3)                 ---*/
-/*------------------------------------------------------------*/
-
-#define MAX_GROUPS 20         /* stacks listed under Peaks */
-#define MAX_OWNED  20         /* peaks whose owner lines are listed */
-
-static void peak_line(struct line *l, const struct wsp_file *f, size_t n)
-{
-   const struct wsp_peak *pk = &f->peaks[n];
-   char tb[48], kb[32];
-   wsp_fmt_time(tb, sizeof tb, pk->t, f->ms);
-   wsp_fmt_kb(kb, sizeof kb, (double)pk->size, f->pagesize);
-   lprintf(l, "#%zu at %s: %s %llu pages (%s kB)", n, tb,
-           pk->data ? "data" : "insn", (unsigned long long)pk->size, kb);
-}
-
-/* The peaks, folded by call stack in the order of each stack's first
-   peak: a program that peaks at the same place again and again shows
-   that place once. */
-static void peaks(FILE *out, const struct wsp_file *f, int width)
-{
-   struct line l = { .n = 0 };
-   size_t n_insn = 0;
-   if (f->version < 3)
-      return;
-   for (size_t i = 0; i < f->n_peaks; i++)
-      n_insn += !f->peaks[i].data;
-   if (!f->n_peaks) {
-      fprintf(out, "\nPeaks: none\n");
-      return;
-   }
-   fprintf(out, "\nPeaks: %zu (%zu insn, %zu data), by call stack:\n",
-           f->n_peaks, n_insn, f->n_peaks - n_insn);
-   unsigned char *done = calloc(f->n_peaks, 1);
-   if (!done) {
-      fprintf(out, "  (out of memory)\n");
-      return;
-   }
-   size_t groups = 0;
-   for (size_t i = 0; i < f->n_peaks && groups < MAX_GROUPS; i++) {
-      if (done[i])
-         continue;
-      size_t st = f->peaks[i].stack, count = 0, shown = 0;
-      for (size_t j = i; j < f->n_peaks; j++)
-         count += f->peaks[j].stack == st;
-      groups++;
-      fprintf(out, "\n  %zu peak%s with stack %llu:\n", count,
-              count > 1 ? "s" : "", (unsigned long long)f->stacks[st].id);
-      for (size_t j = i; j < f->n_peaks; j++) {
-         if (f->peaks[j].stack != st)
-            continue;
-         done[j] = 1;
-         if (shown++ < MAX_LISTED) {
-            lput(&l, "    ", 4);
-            peak_line(&l, f, j);
-            lflush(out, &l, width);
-         }
-      }
-      if (count > MAX_LISTED)
-         fprintf(out, "    ... and %zu more\n", count - MAX_LISTED);
-      const struct wsp_stack *s = &f->stacks[st];
-      for (size_t k = 0; k < s->n; k++) {
-         const struct wsp_frame *fr = &f->frames[s->first + k];
-         lprintf(&l, "      %s 0x%llx: ", k ? "by" : "at",
-                 (unsigned long long)fr->w.ip);
-         lwhere(&l, &fr->w);
-         if (fr->inl)
-            lput(&l, " [inlined]", 10);
-         lflush(out, &l, width);
-      }
-   }
-   size_t left = 0;
-   for (size_t i = 0; i < f->n_peaks; i++)
-      left += !done[i];
-   if (left)
-      fprintf(out, "\n  ... and %zu more peak%s with other stacks\n", left,
-              left > 1 ? "s" : "");
-   free(done);
-
-   /* what the data working set held at each peak */
-   fprintf(out, "\nData working set at each peak, by owner (pages):\n");
-   for (size_t i = 0; i < f->n_peaks && i < MAX_OWNED; i++) {
-      const struct wsp_peak *pk = &f->peaks[i];
-      lput(&l, "  ", 2);
-      peak_line(&l, f, i);
-      if (!pk->own_n)
-         lput(&l, ": no owner lines", 16);
-      lflush(out, &l, width);
-      for (size_t k = 0; k < pk->own_n; k++) {
-         const struct wsp_owner_line *ol = &f->owners[pk->own_first + k];
-         lprintf(&l, "    %8llu  ", (unsigned long long)ol->pages);
-         lowner(&l, f, &ol->o);
-         lflush(out, &l, width);
-      }
-   }
-   if (f->n_peaks > MAX_OWNED)
-      fprintf(out, "  ... and %zu more peaks\n", f->n_peaks - MAX_OWNED);
-}
-
-static void hot_pages(FILE *out, const struct wsp_file *f, int width)
-{
-   struct line l = { .n = 0 };
-   if (f->version < 3 || !f->complete)
-      return;
-   if (f->n_pages[0] || f->n_pages[1])
-      fprintf(out, "\nEvery page (--ws-list-pages=yes): the file lists %zu "
-              "instruction and %zu data pages\n", f->n_pages[0],
-              f->n_pages[1]);
-   if (!f->n_hot) {
-      fprintf(out, "\nHot pages: none in the file (ws lists them unless "
-              "--ws-hot=0)\n");
-      return;
-   }
-   for (int data = 0; data < 2; data++) {
-      size_t n = 0;
-      for (size_t i = 0; i < f->n_hot; i++)
-         n += f->hot[i].data == data;
-      if (!n)
-         continue;
-      fprintf(out, "\nHot %s pages (%s):\n", data ? "data" : "instruction",
-              data ? "accesses: loads and stores" : "accesses: "
-              "instructions executed from the page");
-      fprintf(out, "  %5s %14s  %-18s %s\n", "rank", "accesses", "page",
-              data ? "first accessed in" : "first executed in");
-      for (size_t i = 0; i < f->n_hot; i++) {
-         const struct wsp_hot *h = &f->hot[i];
-         if (h->data != data)
-            continue;
-         lprintf(&l, "  %5llu %14llu  0x%-16llx ",
-                 (unsigned long long)h->rank,
-                 (unsigned long long)h->accesses,
-                 (unsigned long long)h->addr);
-         lwhere(&l, &h->w);
-         lflush(out, &l, width);
-         if (data) {
-            lput(&l, "          owner: ", 17);
-            lowner(&l, f, &h->o);
-            lflush(out, &l, width);
-         }
-      }
-   }
-}
-
-/*------------------------------------------------------------*/
 /*--- The report                                           ---*/
 /*------------------------------------------------------------*/
 
@@ -1049,6 +801,7 @@ void wsp_text(FILE *out, const struct wsp_file *f,
    header(out, f, o);
    if (!f->have_header)
       return;
+   wsp_text_largest(out, f, o->width);
    struct marks m;
    marks_init(&m, f);
    if (f->n_samples) {
@@ -1061,8 +814,8 @@ void wsp_text(FILE *out, const struct wsp_file *f,
       chart(out, f, 1, o->width, o->height, yw, &m);
       fputc('\n', out);
    } else {
-      fprintf(out, "\nNo samples: the run was shorter than T, or "
-              "measurement was off.\n\n");
+      fprintf(out, "\nNo samples: measurement was never on%s.\n\n",
+              f->version >= 4 ? "" : ", or the run was shorter than T");
    }
    legend(out, f, &m);
    if (m.n_marks || m.n_startstop || f->n_peaks)
@@ -1070,8 +823,8 @@ void wsp_text(FILE *out, const struct wsp_file *f,
    rule(out, o->width);
    summary(out, f);
    regions(out, f, o->width);
-   peaks(out, f, o->width);
-   hot_pages(out, f, o->width);
+   wsp_text_peaks(out, f, o->width);
+   wsp_text_hot(out, f, o->width);
    per_thread(out, f);
    events(out, f);
 }

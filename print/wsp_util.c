@@ -17,6 +17,7 @@
 */
 
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "wsp.h"
@@ -59,6 +60,177 @@ void wsp_fmt_kb(char *buf, size_t n, double pages, uint64_t pagesize)
       snprintf(buf, n, "%.1f", kb);
 }
 
+/*------------------------------------------------------------*/
+/*--- Lines that must fit the width                        ---*/
+/*------------------------------------------------------------*/
+
+void wsp_lput(struct wsp_line *l, const char *s, size_t n)
+{
+   if (n > sizeof l->b - l->n)
+      n = sizeof l->b - l->n;
+   memcpy(l->b + l->n, s, n);
+   l->n += n;
+}
+
+void wsp_lprintf(struct wsp_line *l, const char *fmt, ...)
+{
+   va_list ap;
+   va_start(ap, fmt);
+   int n = vsnprintf(l->b + l->n, sizeof l->b - l->n, fmt, ap);
+   va_end(ap);
+   if (n > 0)
+      l->n += (size_t)n < sizeof l->b - l->n ? (size_t)n
+                                              : sizeof l->b - l->n - 1;
+}
+
+/* A string of the file, its control bytes (which version 4 can decode
+   from an escape) shown as \xNN, as wsp_put_escaped does. */
+void wsp_lstr(struct wsp_line *l, struct wsp_str s)
+{
+   for (size_t i = 0; i < s.len; i++) {
+      unsigned char c = (unsigned char)s.s[i];
+      if (c < 0x20 || c == 0x7f)
+         wsp_lprintf(l, "\\x%02x", c);
+      else
+         wsp_lput(l, s.s + i, 1);
+   }
+}
+
+/* Print the line, cut with "..." when it is wider than width (never
+   inside a UTF-8 sequence). */
+void wsp_lflush(FILE *out, struct wsp_line *l, int width)
+{
+   size_t w = (size_t)width;
+   if (l->n > w) {
+      size_t n = w > 3 ? w - 3 : 0;
+      while (n > 0 && ((unsigned char)l->b[n] & 0xc0) == 0x80)
+         n--;
+      fwrite(l->b, 1, n, out);
+      fputs("...", out);
+   } else {
+      fwrite(l->b, 1, l->n, out);
+   }
+   fputc('\n', out);
+   l->n = 0;
+}
+
+static int name_char(char c)
+{
+   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+          || (c >= '0' && c <= '9') || c == '_' || c == '$';
+}
+
+/* Whether s[0..i) ends with "operator" and an operator's symbols, as
+   in "operator<(" or "operator<=(": a parameter list follows. */
+static int after_operator(const char *s, size_t i)
+{
+   size_t j = i;
+   while (j > 0 && strchr("<>=!+-*/%&|^~[]", s[j - 1]) && s[j - 1])
+      j--;
+   return j < i && j >= 8 && memcmp(s + j - 8, "operator", 8) == 0;
+}
+
+/* A demangled C++ name made shorter, into out (room for fn.len + 1):
+   level 1 writes each parameter list as "(...)", level 2 also each
+   template argument list as "<...>", level 3 also drops the scopes
+   before the last "::" outside brackets ("rebuild(...)") and a
+   compiler's " [clone .constprop.0]".  A parameter list is a '(' that
+   follows a name, a '>', a ')' ("operator()(int)") or an operator's
+   symbols ("operator<(int)"); "(anonymous namespace)" follows nothing
+   or "::" and stays.  A '<' after
+   "operator" is the operator, not template arguments.  Returns the
+   length written. */
+static size_t short_fn(char *out, struct wsp_str fn, int level)
+{
+   size_t n = 0;
+   for (size_t i = 0; i < fn.len; i++) {
+      char c = fn.s[i];
+      char close = 0;
+      if (c == '(' && i > 0
+          && (name_char(fn.s[i - 1]) || fn.s[i - 1] == '>'
+              || fn.s[i - 1] == ')' || after_operator(fn.s, i)))
+         close = ')';
+      else if (level >= 2 && c == '<' && i > 0 && name_char(fn.s[i - 1])
+               && !(i >= 8 && memcmp(fn.s + i - 8, "operator", 8) == 0))
+         close = '>';
+      if (close) {
+         /* the matching bracket, counting both kinds so that
+            "f(std::less<int>)" ends at its ')' */
+         size_t j = i;
+         int depth = 0;
+         for (; j < fn.len; j++) {
+            if (fn.s[j] == '(' || fn.s[j] == '<')
+               depth++;
+            else if (fn.s[j] == ')' || fn.s[j] == '>')
+               depth--;
+            if (depth == 0)
+               break;
+         }
+         if (j < fn.len && fn.s[j] == close && j > i + 1) {
+            out[n++] = c;
+            memcpy(out + n, "...", 3);
+            n += 3;
+            out[n++] = close;
+            i = j;
+            continue;
+         }
+      }
+      out[n++] = c;
+   }
+   if (level >= 3) {
+      size_t from = 0;
+      int depth = 0;
+      for (size_t i = 0; i + 1 < n; i++) {
+         if (out[i] == '(' || out[i] == '<')
+            depth++;
+         else if (out[i] == ')' || out[i] == '>')
+            depth--;
+         else if (depth == 0 && out[i] == ':' && out[i + 1] == ':')
+            from = i + 2;
+      }
+      memmove(out, out + from, n - from);
+      n -= from;
+      for (size_t i = 0; i + 8 <= n; i++)
+         if (memcmp(out + i, " [clone ", 8) == 0 && out[n - 1] == ']') {
+            n = i;
+            break;
+         }
+   }
+   return n;
+}
+
+/* "fn (file:line)", "fn (in object)" or "fn" for a location ???.  When
+   the line would be wider than width with |after| more characters,
+   a C++ function's parameter lists are written "(...)", then its
+   template arguments "<...>", then its scopes are left out, so that
+   the location stays in view. */
+void wsp_lwhere(struct wsp_line *l, const struct wsp_where *w, int width,
+                size_t after)
+{
+   int in_obj = w->loc.len && w->loc.s[0] == '(';
+   int none = w->loc.len == 3 && memcmp(w->loc.s, "???", 3) == 0;
+   size_t loc = in_obj ? w->loc.len + 4 : none ? 0 : w->loc.len + 3;
+   struct wsp_str fn = w->fn;
+   char buf[sizeof l->b];
+   if (fn.len < sizeof buf)
+      for (int level = 1;
+           level <= 3 && l->n + fn.len + loc + after > (size_t)width;
+           level++) {
+         size_t n = short_fn(buf, w->fn, level);
+         fn.s = buf;
+         fn.len = n;
+      }
+   wsp_lstr(l, fn);
+   if (in_obj) {
+      wsp_lput(l, " (in ", 5);
+      wsp_lput(l, w->loc.s + 1, w->loc.len - 1);
+   } else if (!none) {
+      wsp_lput(l, " (", 2);
+      wsp_lstr(l, w->loc);
+      wsp_lput(l, ")", 1);
+   }
+}
+
 const char *wsp_event_name(enum wsp_event_kind k)
 {
    switch (k) {
@@ -73,6 +245,7 @@ const char *wsp_event_name(enum wsp_event_kind k)
    case WSP_EV_DUMP_MONITOR: return "dump";
    case WSP_EV_PEAK:         return "peak";
    case WSP_EV_EXEC:         return "exec";
+   case WSP_EV_FINAL:        return "final";
    case WSP_EV_OTHER:        return "other";
    }
    return "?";

@@ -52,6 +52,23 @@ partly unmapped lives on (docs/manual.md).  A failed munmap unmaps
 nothing.  (The windows are not affected: a page touched before and after
 in one window counts once.)
 
+A rep-prefixed string instruction (rep movs, rep stos, ...) is one
+instruction for ws by default (--ws-count-rep=once), as for the processor,
+however often it iterates; Valgrind runs every iteration as one execution
+of the instruction, and lackey prints an I line for each (and one more for
+the last test of the count), each followed by that iteration's accesses.
+compute(count_rep="once") therefore takes consecutive I lines of the same
+address as one instruction, whose data lines are all its own; "each" counts
+every I line, as lackey does (ws's --ws-count-rep=each).  Where the
+collapsing could be wrong: an instruction that jumps to itself (`jmp .`,
+`loop .`) executes the same address twice in a row as two instructions;
+lackey's trace does not say which thread ran an instruction, so two threads
+running the same instruction back to back, or a thread switch between two
+iterations of a rep instruction (Valgrind switches threads between
+superblocks), would be taken for one instruction or for two; and a signal
+handler run between two iterations splits them.  The programs the tests
+compare run no such loops, one thread each, and take no signals.
+
 Lackey does not see memory accessed by system calls on the program's
 behalf, so compare with ws run with --ws-syscalls=no.  It does see loads
 and stores by helper-implemented instructions (dirty helpers), atomics
@@ -212,7 +229,8 @@ class _Lives:
             self.munmap_result(m.group(1) == "Success")
 
 
-def compute(lines, times, tau, pagesize, every, accesses=False):
+def compute(lines, times, tau, pagesize, every, accesses=False,
+            count_rep="once"):
     """Working sets from the lackey trace `lines` (an iterable of text
     lines) at each time in `times` (increasing instruction counts, each
     t with k*every <= t < (k+1)*every for its k).  Returns OracleResult.
@@ -230,6 +248,9 @@ def compute(lines, times, tau, pagesize, every, accesses=False):
     for code as for data)."""
     if pagesize <= 0 or pagesize & (pagesize - 1):
         raise ValueError("pagesize must be a power of two")
+    if count_rep not in ("once", "each"):
+        raise ValueError("count_rep is 'once' or 'each'")
+    collapse = count_rep == "once"
     shift = pagesize.bit_length() - 1
     times = list(times)
     if any(b <= a for a, b in zip(times, times[1:])):
@@ -252,6 +273,7 @@ def compute(lines, times, tau, pagesize, every, accesses=False):
     ifirst, dfirst, drecent = {}, {}, {}
     recent = collections.deque(maxlen=SB_MAX)
     ip = None
+    last_i = None                     # the last I line, for collapse
 
     def take(t):
         k = t // every
@@ -266,6 +288,10 @@ def compute(lines, times, tau, pagesize, every, accesses=False):
         nlines += 1
         c = line[0] if line else ""
         if c == "I":
+            if collapse:
+                if line == last_i:
+                    continue          # the next iteration of the same one
+                last_i = line
             while icount == next_t:
                 take(icount)
                 ti += 1
@@ -359,7 +385,7 @@ def lackey_command(vg_in_place, argv, log_fd, extra_options=()):
 
 def run(vg_in_place, argv, times, tau, pagesize, every, *, cwd,
         extra_options=(), stdin=subprocess.DEVNULL, env=None, timeout=600,
-        accesses=False):
+        accesses=False, count_rep="once"):
     """Run argv under lackey through vg_in_place (so that the client sees
     the same environment as under ws), stream the trace through a pipe
     into compute(), and return its OracleResult.  The client's own output
@@ -382,7 +408,8 @@ def run(vg_in_place, argv, times, tau, pagesize, every, *, cwd,
     timer.start()
     try:
         with open(r, "r", buffering=1 << 20, errors="replace") as f:
-            result = compute(f, times, tau, pagesize, every, accesses)
+            result = compute(f, times, tau, pagesize, every, accesses,
+                             count_rep)
     except BaseException:
         proc.kill()
         raise

@@ -86,17 +86,19 @@ def test_macros_same_without_valgrind(macros_run):
 
 def test_macros_events_in_order(macros_run):
     """Marks, starts, stops, the dump and the option change appear where
-    they happened, and the clock stands still while measurement is off."""
+    they happened, and the clock stands still while measurement is off.
+    Each stop takes a final sample first (its `final` event); the exit,
+    with measurement off, takes none."""
     run, out = macros_run
     ev = [(kind, args) for _, kind, args in ctl_util.events(out)]
     assert ev == [
         ("thread-start", "1"),
         ("mark", "alpha"), ("start", ""), ("dump", "label alpha"),
-        ("stop", ""),
+        ("final", ""), ("stop", ""),
         ("set", "tau 50000"),                       # VALGRIND_CLO_CHANGE
-        ("start", ""), ("mark", "beta"), ("stop", ""),
+        ("start", ""), ("mark", "beta"), ("final", ""), ("stop", ""),
         ("mark", "by-monitor"),                     # VALGRIND_MONITOR_COMMAND
-        ("start", ""), ("mark", "alpha"), ("stop", ""),
+        ("start", ""), ("mark", "alpha"), ("final", ""), ("stop", ""),
         ("thread-exit", "1")], ev
     times = {}
     for t, kind, args in ctl_util.events(out):
@@ -123,21 +125,28 @@ def test_macros_events_in_order(macros_run):
 def test_macros_samples_only_while_on(macros_run):
     """Samples fall inside measured intervals, and because the clock stops
     while off, the k-th sample is still taken at the first superblock
-    boundary at or after k*T."""
+    boundary at or after k*T; each stop takes a final sample at its own
+    time."""
     run, out = macros_run
     ivs = ctl_util.on_intervals(out)
     assert len(ivs) == 3
     for s in out.samples:
         assert any(a < s.t <= b for a, b in ivs), (s, ivs)
     wslib.check_sample_times(out)
-    assert len(out.samples) == 11, wslib.show(out.samples)
+    assert len(out.samples) == 14, wslib.show(out.samples)
+    assert sorted(out.finals) == [b for _, b in ivs]
     # while a region's loop runs, its window holds its loop page and its
-    # pages: 50, then 20, then 10
+    # pages: 50, then 20, then 10; the final sample at the stop has
+    # region()'s code and stack pages too (its window reaches from the
+    # last sample's window start to the stop)
     per_interval = [[s for s in out.samples if a < s.t <= b] for a, b in ivs]
-    assert [len(x) for x in per_interval] == [5, 3, 3]
-    assert [(s.insn, s.data) for s in per_interval[0][1:]] == [(1, 50)] * 4
-    assert [(s.insn, s.data) for s in per_interval[1]] == [(1, 20)] * 3
-    assert [(s.insn, s.data) for s in per_interval[2]] == [(1, 10)] * 3
+    assert [len(x) for x in per_interval] == [6, 4, 4]
+    assert [(s.insn, s.data) for s in per_interval[0][1:]] == \
+        [(1, 50)] * 4 + [(2, 51)]
+    assert [(s.insn, s.data) for s in per_interval[1]] == \
+        [(1, 20)] * 3 + [(2, 21)]
+    assert [(s.insn, s.data) for s in per_interval[2]] == \
+        [(1, 10)] * 3 + [(2, 11)]
     # the first window of the first region holds everything since WS_START
     assert (per_interval[0][0].insn, per_interval[0][0].data) == (2, 51)
     wslib.check_trailer(run)
@@ -166,13 +175,14 @@ def test_macros_current_and_dump(macros_run):
 def test_macros_region_summaries(macros_run):
     """Regions named by their latest mark get their own summaries, in the
     file and on stderr: alpha twice (50 pages, then 10 of the same), beta
-    once (20 pages), each with region()'s stack page."""
+    once (20 pages), each with region()'s stack page; each region's
+    samples include the final one at its stop."""
     run, out = macros_run
     regions = {label: Region(label, r) for label, r in out.regions.items()}
     assert list(out.regions) == ["alpha", "beta"]
     alpha, beta = regions["alpha"], regions["beta"]
-    assert (alpha.regions, alpha.samples) == (2, 8)
-    assert (beta.regions, beta.samples) == (1, 3)
+    assert (alpha.regions, alpha.samples) == (2, 10)
+    assert (beta.regions, beta.samples) == (1, 4)
     # totals: distinct pages per region, summed over same-named regions
     assert alpha.insn[2] == 2 + 2 and alpha.data[2] == 51 + 11
     assert beta.insn[2] == 2 and beta.data[2] == 21
@@ -189,13 +199,13 @@ def test_macros_region_summaries(macros_run):
     assert out.summary["insn"][2] == 2 and out.summary["data"][2] == 71
     # stderr shows the same
     err = run.stderr
-    assert re.search(r"Region 'alpha' \(2 regions, 8 samples\):\n"
+    assert re.search(r"Region 'alpha' \(2 regions, 10 samples\):\n"
                      r"==\d+==   Insn avg/peak/total: %.1f/%d/%d pages .*\n"
                      r"==\d+==   Data avg/peak/total: %.1f/%d/%d pages "
                      % (alpha.insn + alpha.data), err), err[-2000:]
-    assert re.search(r"Region 'beta' \(1 region, 3 samples\):\n"
-                     r"==\d+==   Insn avg/peak/total: 1.0/1/2 pages .*\n"
-                     r"==\d+==   Data avg/peak/total: 20.0/20/21 pages ", err)
+    assert re.search(r"Region 'beta' \(1 region, 4 samples\):\n"
+                     r"==\d+==   Insn avg/peak/total: 1.3/2/2 pages .*\n"
+                     r"==\d+==   Data avg/peak/total: 20.3/21/21 pages ", err)
 
 
 def test_monitor_command_from_the_program(macros_run):
@@ -209,7 +219,7 @@ def test_monitor_command_from_the_program(macros_run):
     assert st["measurement"] == "off"
     assert st["time"] == stop0
     assert (st["tau"], st["every"], st["pagesize"]) == (50000, T, PAGE)
-    assert st["samples"] == 5
+    assert st["samples"] == 6          # 5 and the final sample at the stop
     assert os.path.abspath(st["output_file"]) == os.path.abspath(run.out_path)
     mark_t = [t for t, _, a in ctl_util.events(out, "mark")
               if a == "by-monitor"]
@@ -401,7 +411,7 @@ def test_vgdb_set_every_tau_and_v_clo(server):
         assert (5000 - SB) // 25 <= s.data <= (5000 + SB) // 25 + 1, \
             wslib.show(after)
     for s in out.samples:
-        if s.t > t1:
+        if s.t > t1 and s.t not in out.finals:
             assert s.t % 40000 < SB, wslib.show(out.samples)
 
 
@@ -412,6 +422,7 @@ def test_vgdb_stop_start_mark(server):
     st = server.status()
     t0, samples0 = st["time"], st["samples"]
     assert server.vgdb("ws stop") == "ws stop: measurement off at t=%d\n" % t0
+    samples0 += 1                         # the final sample at the stop
     server.touch(100, 200, 20)            # 100,000 instructions, unseen
     st = server.status()
     assert (st["measurement"], st["time"]) == ("off", t0)
@@ -442,8 +453,9 @@ def test_vgdb_stop_start_mark(server):
     assert server.finish() == 0
     out = server.output()
     assert ctl_util.events(out)[1:-1] == [
-        (t0, "stop", ""), (t0, "start", ""), (t0, "dump", "monitor"),
-        (t0, "mark", "phase two"), (t1, "dump", "monitor"), (t1, "stop", "")]
+        (t0, "final", ""), (t0, "stop", ""), (t0, "start", ""),
+        (t0, "dump", "monitor"), (t0, "mark", "phase two"),
+        (t1, "dump", "monitor"), (t1, "final", ""), (t1, "stop", "")]
     assert list(out.regions) == ["phase two"]
     r = Region("phase two", out.regions["phase two"])
     assert r.regions == 1
@@ -451,7 +463,10 @@ def test_vgdb_stop_start_mark(server):
     # answering touched (stdio buffers, stack, libc's data: about 20
     # pages); the 200 pages touched while off would make it over 220
     assert 20 < r.data[2] < 120, r
-    assert (r.samples, r.data[1]) == (0, 0)
+    # no sample came due in the region: its one sample is the final one
+    # at the stop, whose window is the whole region (since the start)
+    assert r.samples == 1 and sorted(out.finals) == [t0, t1]
+    assert r.data[1] == out.finals[t1].data and 20 < r.data[1] <= r.data[2]
 
 
 # Each bad command, and a piece of the one-line reason it must give.
@@ -517,7 +532,7 @@ def test_vgdb_bad_commands(server):
     assert server.finish() == 0
     out = server.output()
     assert [k for _, k, _ in ctl_util.events(out)] == \
-        ["thread-start", "thread-exit"]
+        ["thread-start", "final", "thread-exit"]
     assert not [f for f in os.listdir(server.dir) if f.startswith("d.")]
 
 

@@ -294,19 +294,25 @@ def test_hot_line(miss_run):
 
 
 def check_windows_filled(run, p):
-    """Summed over the file the misses are the sum of the samples' sizes
-    plus the pages of the partial window after the last sample, which
-    the WS_DUMP after WS_STOP lists: its epoch began at or after the
-    last sample (pages of the last sample's window have older epochs)."""
+    """Summed over the file the misses are the sum of the (regular)
+    samples' sizes plus the pages of the partial window after the last
+    one, which the WS_DUMP after WS_STOP lists: its epoch began at or
+    after the last sample (pages of the last sample's window have older
+    epochs).  The final sample WS_STOP took has the dump's window: the
+    last sample's, up to the stop."""
     out = run.output
-    assert out.samples, "no samples"
+    regular = [s for s in out.samples if s.t not in out.finals]
+    assert regular, "no samples"
     (dump,) = out.dumps
-    last = out.samples[-1].t
+    (final,) = out.finals.values()
+    assert (final.insn, final.data) == (dump.count("insn"),
+                                        dump.count("data"))
+    last = regular[-1].t
     partial = {kind: sum(1 for pg in dump.pages if pg.kind == kind
                          and pg.since >= last) for kind in ("insn", "data")}
     insn, data = p.sum()
-    assert data == sum(s.data for s in out.samples) + partial["data"]
-    assert insn == sum(s.insn for s in out.samples) + partial["insn"]
+    assert data == sum(s.data for s in regular) + partial["data"]
+    assert insn == sum(s.insn for s in regular) + partial["insn"]
 
 
 def test_misses_fill_the_windows(miss_run):
@@ -314,7 +320,7 @@ def test_misses_fill_the_windows(miss_run):
     a sample's window came in by exactly one miss."""
     run, p, _ = miss_run
     check_windows_filled(run, p)
-    last = run.output.samples[-1].t
+    last = [s.t for s in run.output.samples if s.t not in run.output.finals][-1]
     # the partial window's epoch began at the last sample itself
     assert all(pg.since <= last for pg in run.output.dumps[0].pages)
 

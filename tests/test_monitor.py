@@ -130,7 +130,8 @@ REPLIES = [
     (["start"], 0, r"ws start: measurement on at t=[0-9]+\n"),
     (["set", "peak-thresh", "5"], 0, r"ws set peak-thresh: peak-thresh is "
      r"now 5 \(was 5\) from t=[0-9]+\n"),
-    (["peaks"], 0, r"ws peaks at t=[0-9]+: [0-9]+ peaks?\n  \(detector: .*"),
+    (["peaks"], 0, r"ws peaks at t=[0-9]+: [0-9]+ peaks? \(the detector found "
+                     r"[0-9]+\)\n  \(of each kind .*"),
     (["series", "3"], 0, r"ws series: the last 3 of [0-9]+ samples \(t insn "
      r"data\):\n([0-9]+ [0-9]+ [0-9]+\n){3}"),
     (["dump"], 0, r"ws dump at t=[0-9]+: 0 insn pages, 0 data pages in the "
@@ -155,7 +156,10 @@ def test_exit_status_follows_the_reply(server):
     with open(server.out_path) as f:
         text = f.read()
     assert re.search(r"\nevent ([0-9]+) mark from ws-monitor\n"
-                     r"event \1 set every %d\nevent \1 stop\nevent \1 start\n"
+                     r"event \1 set every %d\n"
+                     # ws stop takes a final sample first
+                     r"\1 [0-9]+ [0-9]+\nevent \1 final\n"
+                     r"event \1 stop\nevent \1 start\n"
                      r"event \1 set peak-thresh 5\n"
                      r"event \1 dump monitor\nevent \1 dump file .*/snap\.%d\n"
                      % (EVERY, server.pid), text), text[-600:]

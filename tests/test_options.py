@@ -28,7 +28,7 @@ def _run(tmp_path, *options):
 def test_good_options_run_the_program(tmp_path):
     rc, err, ran = _run(tmp_path, "--ws-every=1000", "--ws-tau=3000",
                         "--ws-pagesize=64", "--ws-time-unit=i",
-                        "--ws-syscalls=no",
+                        "--ws-syscalls=no", "--ws-count-rep=each",
                         "--ws-file=%s" % (tmp_path / "ws.out"))
     assert rc == 0 and ran, err
     for ps in ("64", "2097152"):
@@ -62,6 +62,9 @@ BAD = [
     ("--ws-file=/proc/ws.out", ["--ws-file"], ["writable"]),
     ("--ws-out-file=/nonexistent-dir/ws.out", ["--ws-out-file", "--ws-file"],
      ["writable"]),
+    ("--ws-count-rep=twice", ["--ws-count-rep"], ["once", "each"]),
+    ("--ws-count-rep=", ["--ws-count-rep"], ["once", "each"]),
+    ("--ws-count-rep=ONCE", ["--ws-count-rep"], ["once", "each"]),
 ]
 
 

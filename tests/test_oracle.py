@@ -27,6 +27,10 @@ ws runs with --ws-syscalls=no.
 
 Totals must be equal: the oracle counts a page again when it is touched
 after munmap or a brk shrink gave it back, as ws must.
+
+The final sample at exit is checked like the others: its window is the one
+the last sample's began, up to the exit, and the oracle's bounds for
+k = t // T are exactly those of that window.
 """
 
 import os
@@ -143,6 +147,33 @@ def test_oracle_unmaps_by_the_kernels_rule():
     assert (res.insn_total, res.data_total) == (1, 1)
 
 
+def test_oracle_counts_a_rep_instruction_once_or_each_time():
+    # a rep stosb of 3 iterations at 0x2000 (lackey: 4 I lines, the last
+    # one the final test of the count), between two other instructions;
+    # the stores of all iterations belong to the one instruction
+    trace = ("I  00001000,4\n"
+             "I  00002000,2\n S 00050000,1\n"
+             "I  00002000,2\n S 00060000,1\n"
+             "I  00002000,2\n S 00070000,1\n"
+             "I  00002000,2\n"
+             "I  00003000,4\n")
+    once = oracle.compute(trace.splitlines(True), [1, 2, 3], 1, 4096, 1,
+                          accesses=True)
+    assert once.instructions == 3
+    assert [(s.insn, s.data) for s in once.samples] == [(1, 0), (1, 3),
+                                                         (1, 0)]
+    assert once.accesses["insn"] == {1: 1, 2: 1, 3: 1}
+    each = oracle.compute(trace.splitlines(True), [2, 5], 2, 4096, 2,
+                          count_rep="each")
+    assert each.instructions == 6
+    # (0, 2]: 0x1000 and the first iteration; (3, 5]: the third
+    # iteration and the last test, on one code page
+    assert [(s.insn, s.data) for s in each.samples] == [(2, 1), (1, 1)]
+    with pytest.raises(ValueError):
+        oracle.compute(trace.splitlines(True), [1], 1, 4096, 1,
+                       count_rep="twice")
+
+
 def test_oracle_refuses_what_it_does_not_understand():
     with pytest.raises(oracle.LackeyError):
         _compute("I  00001000,4\nX something\n", [1], tau=1)
@@ -216,6 +247,11 @@ def _case(name, tmp_path):
                 "atom,8,20,8192,10,1000000",
                 "st4,4094,25,8192,10,1000000",
                 "grp,4088,20,12288,10,1000000"], None, 100000, 40000, None
+    if name == "reps":
+        # rep-prefixed string instructions of 4,096 iterations and more,
+        # on 3 pages of their own (--ws-count-rep: each iteration's
+        # accesses are the one instruction's)
+        return [wslib.prog("reps"), "12288", "40"], None, 5000, 5000, None
     if name in ("remap-m", "remap-b"):
         # pages given back (munmap / brk shrink) and touched again: the
         # totals count them twice, in ws and in the oracle
@@ -240,8 +276,14 @@ def _run_with_stdin(fn, stdin_path):
 
 
 @pytest.mark.parametrize("name", ["xz", "xz-64", "sqlite3", "python3",
-                                  "touch", "remap-m", "remap-b"])
+                                  "touch", "remap-m", "remap-b", "reps",
+                                  "reps-each", "xz-each"])
 def test_ws_agrees_with_oracle(tmp_path, name):
+    """"-each": ws with --ws-count-rep=each and the oracle counting every
+    I line of lackey's trace; otherwise both take a rep-prefixed string
+    instruction as one instruction (the default)."""
+    count_rep = "each" if name.endswith("-each") else "once"
+    name = name[:-len("-each")] if count_rep == "each" else name
     argv, stdin_path, T, tau, env = _case(name, tmp_path)
     # "-64": cache lines instead of pages, where a superblock's accesses
     # spread over more units, so the bounds below are wider
@@ -251,7 +293,8 @@ def test_ws_agrees_with_oracle(tmp_path, name):
             pytest.fail("%s is not installed (scripts/install-deps.sh "
                         "installs it)" % p)
     opts = ("--ws-every=%d" % T, "--ws-tau=%d" % tau, "--ws-syscalls=no",
-            "--ws-pagesize=%d" % pagesize, "--ws-list-pages=yes")
+            "--ws-pagesize=%d" % pagesize, "--ws-list-pages=yes",
+            "--ws-count-rep=" + count_rep)
     out_path = str(tmp_path / "ws.out")
     run = _run_with_stdin(
         lambda f: wslib.run_ws(argv, opts, out_path=out_path, stdin=f,
@@ -266,15 +309,23 @@ def test_ws_agrees_with_oracle(tmp_path, name):
     res = _run_with_stdin(
         lambda f: oracle.run(wslib.VG_IN_PLACE, argv, times, tau, pagesize, T,
                              cwd=str(tmp_path), stdin=f, accesses=True,
-                             env=env),
+                             env=env, count_rep=count_rep),
         stdin_path)
 
     # ws and lackey must have run the same instructions: as many samples
     # as multiples of T fit in lackey's instruction count (the last may
-    # fall after the last superblock boundary).
-    assert res.instructions // T - 1 <= len(times) <= res.instructions // T, (
-        "ws took %d samples, lackey counted %d instructions (T=%d)"
-        % (len(times), res.instructions, T))
+    # fall after the last superblock boundary), and the final sample at
+    # exit, at lackey's count (unless a sample was taken right then).
+    # The final sample's window is the last sample's, up to the exit: the
+    # oracle's bounds for k = t // T are that window's.
+    regular = [t for t in times if t not in out.finals]
+    assert res.instructions // T - 1 <= len(regular) <= \
+        res.instructions // T, (
+            "ws took %d samples, lackey counted %d instructions (T=%d)"
+            % (len(regular), res.instructions, T))
+    assert list(out.finals) == ([res.instructions]
+                                if regular[-1] != res.instructions else []), (
+        out.finals, res.instructions)
 
     # ... exactly: the main thread's exit event is at ws's final count
     exits = [e.t for e in out.events if e.kind == "thread-exit"

@@ -1,4 +1,6 @@
-"""The output file (docs/output-format.md, version 3) and the stderr summary.
+"""The output file (docs/output-format.md, version 4; the reader's tests
+on hand-written files are of version 3, which it still reads) and the
+stderr summary.
 
 The first tests check the reader itself (tests/wslib.py) on hand-written
 files: it must accept the grammar and refuse anything else, or the other
@@ -524,15 +526,20 @@ def test_every_and_tau_other_than_default(ws):
 
 
 def test_run_shorter_than_T(ws):
-    """No sample at all: the trailer still says so, with the totals."""
+    """No multiple of T comes: the only sample is the final one at exit,
+    whose window is the whole run; the trailer says so, with the totals
+    (every code page ever touched is in that window)."""
     r = ws([wslib.prog("codepages"), "calls", "1000"], "--ws-every=100000000")
     out = r.output
-    assert out.samples == [] and out.nsamples == 0
-    assert out.summary["insn"][:2] == (0.0, 0)
-    assert out.summary["data"][:2] == (0.0, 0)
+    (final,) = out.samples
+    assert out.nsamples == 1 and list(out.finals) == [final.t]
+    exits = [e.t for e in out.events if e.kind == "thread-exit"]
+    assert exits == [final.t]
     # ~156,000 instructions of start-up, main and 9 code pages of the loop
     assert out.summary["insn"][2] >= 9 + 1
     assert out.summary["data"][2] >= 1
+    assert final.insn == out.summary["insn"][2]
+    assert 1 <= final.data <= out.summary["data"][2]
     wslib.check_trailer(r)
 
 
@@ -555,7 +562,7 @@ def test_env_var_in_file_name(ws, tmp_path):
     path = tmp_path / "w.abc.out"
     assert path.is_file(), os.listdir(tmp_path)
     assert r.summary["output_file"] == str(path)
-    assert wslib.read_output(str(path)).nsamples == 1
+    assert wslib.read_output(str(path)).nsamples == 2    # and the final one
 
 
 def test_out_file_alias(tmp_path):
@@ -585,7 +592,8 @@ def test_default_file_name(tmp_path):
     out = wslib.read_output(str(tmp_path / name))
     assert out.complete and int(out.header["pid"]) == summ["pid"]
     assert (out.every, out.tau, out.pagesize) == (100000, 100000, 4096)
-    assert out.nsamples == summ["samples"] == len(out.samples) == 1
+    # one sample at T and the final one at exit
+    assert out.nsamples == summ["samples"] == len(out.samples) == 2
 
 
 def test_time_unit_ms(tmp_path):
@@ -604,10 +612,12 @@ def test_time_unit_ms(tmp_path):
     elapsed_ms = (time.monotonic() - t0) * 1000
     out = r.output
     assert (out.time_unit, out.every, out.tau) == ("ms", T, T)
-    multiples = [s.t // T for s in out.samples]
+    assert list(out.finals) == [out.samples[-1].t]
+    # the final sample at exit may fall in the multiple of the last one
+    multiples = [s.t // T for s in out.samples[:-1]]
     assert all(a < b for a, b in zip(multiples, multiples[1:])), (
         "two samples for one multiple of T: %s" % wslib.show(out.samples))
-    for k, s in enumerate(out.samples, 1):
+    for k, s in enumerate(out.samples[:-1], 1):
         assert s.t >= T * k, "sample %d at %d ms, before %d" % (k, s.t, T * k)
     assert out.samples[-1].t <= elapsed_ms, (out.samples[-1].t, elapsed_ms)
     loop = [s for s in out.samples if s.insn == 1]

@@ -13,8 +13,9 @@ Programs (tests/progs/):
 
 Counts come from the "ws heap:" lines of --stats=yes.  A program's own
 start-up allocates some blocks too (stdio, the dynamic linker), the same
-whatever N is, so the tests compare runs with different N.  The peak and
-owner lines are read by wslib.
+whatever N is, so the tests compare runs with different N.  The peaks and
+their owner lines are read with tests/wslib.py, which checks their
+grammar and rules (the sum, the order, at most 10 lines, `rest` last).
 """
 
 import os
@@ -115,32 +116,6 @@ def test_heap_no_follows_nothing(ws):
 # ----------------------------------------------------------------------
 # The owner lines of a peak
 
-def _peaks(out):
-    """{n: (data column of its sample, [(pages, owner text)])} from the
-    last event of each peak (wslib's reading)."""
-    data_at = {s.t: s.data for s in out.samples}
-    return {p.n: (data_at[p.t], [(pages, str(o)) for pages, o in p.owners])
-            for p in out.peaks}
-
-
-def _stacks(out):
-    """{stack id: [(ip, location, function)]}."""
-    return {sid: [(w.ip, w.location, w.function) for w in frames]
-            for sid, frames in out.stacks.items()}
-
-
-def _check_breakdown(data, owners):
-    """The rules of output-format.md for one peak's owner lines."""
-    assert 1 <= len(owners) <= 10, owners
-    assert sum(p for p, _ in owners) == data, (data, owners)
-    ranked = [(-p, wslib.OWNER_KINDS.index(o.split()[0])) for p, o in owners
-              if o != "rest"]
-    assert ranked == sorted(ranked), owners
-    assert len(set(o for _, o in owners)) == len(owners), owners
-    if any(o == "rest" for _, o in owners):
-        assert owners[-1][1] == "rest" and len(owners) == 10, owners
-
-
 def _source_line(marker):
     with open(OWN_SPIKE_SRC) as f:
         for n, line in enumerate(f, 1):
@@ -150,19 +125,15 @@ def _source_line(marker):
 
 
 def _burst_peak(ws, prog, options=()):
-    """The owner lines of own_spike's data peak (the largest sample of the
-    burst), and the stacks."""
+    """own_spike's data peak at the burst (the largest data sample): its
+    owner lines as [(pages, owner text)], and the file's stacks as
+    {id: [(ip, location, function)]}."""
     out = ws([prog], *options).output
-    peaks, stacks = _peaks(out), _stacks(out)
-    for sid in (int(o.split()[1]) for _, owners in peaks.values()
-                for _, o in owners if o.startswith("heap ")):
-        assert sid in stacks, "stack %d not written" % sid
-    data_peaks = [(data, owners) for data, owners in peaks.values()
-                  if data > HEAP_PAGES]
-    assert len(data_peaks) >= 1, peaks
-    for data, owners in peaks.values():
-        _check_breakdown(data, owners)
-    return data_peaks[-1], stacks
+    (p,) = [q for q in out.peaks if q.kind == "data" and "largest" in q.why]
+    assert p.size > HEAP_PAGES, out.peaks
+    stacks = {sid: [(w.ip, w.location, w.function) for w in frames]
+              for sid, frames in out.stacks.items()}
+    return (p.size, [(n, str(o)) for n, o in p.owners]), stacks
 
 
 def test_peak_owners_heap_global_stack(ws):

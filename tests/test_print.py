@@ -217,8 +217,11 @@ def test_text_peaks_owners_and_hot_pages(name):
     for l in owners[1:]:
         if l.startswith("  #"):
             got.append((l.split()[0][1:], []))
-        elif l.startswith("    "):
+        elif l.startswith("    ") and l.split()[0].isdigit():
             got[-1][1].append(int(l.split()[0]))
+        elif l.strip():
+            # a heap owner's allocation stack, in full, under its line
+            assert re.match(r" +(at|by) 0x[0-9a-f]+: ", l), l
     assert got == [(str(n), [pages for pages, _ in p.owners])
                    for n, p in enumerate(out.peaks)]
 
@@ -227,7 +230,8 @@ def test_text_peaks_owners_and_hot_pages(name):
         rows = [l.split()[:3] for l in section(
                     text, title, ("Hot ", "Every page", "Per thread",
                                   "Events:"))[2:]
-                if not l.strip().startswith("owner:") and l.strip()]
+                if not l.strip().startswith(("owner:", "at 0x", "by 0x"))
+                and l.strip()]
         assert rows == [[str(h.rank), str(h.accesses), "0x%x" % h.addr]
                         for h in out.hot[kind]], (kind, rows)
         assert len(out.hot[kind]) > 0
@@ -249,6 +253,207 @@ def test_text_peaks_owners_and_hot_pages(name):
             assert nums == sorted(nums) and set(nums) <= set(mine), peak_row
         else:
             assert nums == mine, (kind, peak_row)
+
+
+# ----------------------------------------------------------------------
+# The ranked peaks of a version 4 file
+
+def owner_text(out, o):
+    """An owner in ws_print's words (a heap owner by the line that names
+    its allocation stack)."""
+    if o.kind in ("heap", "freed"):
+        what = "heap" if o.kind == "heap" else "freed"
+        if o.block is not None:
+            head = "%s block 0x%x (%d bytes) from " % (what, o.block, o.size)
+        else:
+            head = "%s blocks from " % what
+        return head + where_text(naming(out.stacks[o.stack], None))
+    return {"heap-other": "heap outside live blocks (allocator data, free "
+                          "memory)",
+            "stack": "stack of thread %s" % o.tid,
+            "anon": "anonymous memory", "unknown": "unknown",
+            "rest": "the other owners"}.get(o.kind) or (
+        "global " + o.name if o.kind == "global" else
+        "file " + o.name if o.kind == "file" else
+        "%s in %s" % (o.name, o.object))
+
+
+def naming(frames, own):
+    """The frame that names a stack: the program's own line, else the
+    first in a source file (not a header), else the innermost."""
+    if own is not None:
+        return frames[own]
+    for w in frames:
+        loc = w.location
+        if ":" in loc and not loc.startswith("(") and not re.search(
+                r"\.(h|hh|hpp|hxx|tcc)(:|$)", loc.rsplit(":", 1)[0]
+                + ":") and "." in loc.split(":")[0]:
+            return w
+    return frames[0]
+
+
+def stack_lines(frames, own, indent):
+    return ["%s%s 0x%x: %s%s" % (
+        indent[:-3] + "-> " if k == own else indent, "by" if k else "at",
+        w.ip, where_text(w), " [inlined]" if w.inline else "")
+        for k, w in enumerate(frames)]
+
+
+def kb_text(pages, pagesize):
+    k = pages * pagesize / 1024
+    return "%.0f" % k if k >= 100 or k == int(k) else "%.1f" % k
+
+
+def why_text(p):
+    largest = "largest" in p.why or p.regions
+    parts = ""
+    if largest:
+        parts = "the largest %s sample of " % p.kind
+        if "largest" in p.why:
+            parts += "the run" + (" and of " if p.regions else "")
+        for i, label in enumerate(p.regions):
+            parts += ("" if i == 0 else " and " if i + 1 == len(p.regions)
+                      else ", ") + "region '%s'" % label
+    if "detected" in p.why:
+        parts += "; detected too" if largest else "flagged by the detector"
+    return parts
+
+
+def v4_peaks_text(out):
+    """The Peaks section ws_print must print for a version 4 file, wide
+    enough to cut nothing."""
+    unit = "ms" if out.time_unit == "ms" else "i"
+    n_insn = sum(p.kind == "insn" for p in out.peaks)
+    lines = ["Peaks: %d (%d insn, %d data); the detector found %d" % (
+        len(out.peaks), n_insn, len(out.peaks) - n_insn, out.found)]
+    for kind, title in (("insn", "Instruction peaks:"),
+                        ("data", "Data peaks:")):
+        mine = [p for p in out.peaks if p.kind == kind]
+        if not mine:
+            continue
+        lines += ["", title]
+        for i, p in enumerate(mine):
+            if i:
+                lines.append("")
+            head = "  #%d  %d pages (%s kB) at t=%d %s" % (
+                p.n, p.size, kb_text(p.size, out.pagesize), p.t, unit)
+            if p.size >= p.baseline:
+                head += ", %d above a baseline of %d" % (
+                    p.size - p.baseline, p.baseline)
+            frames = out.stacks[p.stack]
+            lines += [head, "      " + why_text(p),
+                      "      %s %s:" % (
+                          "The working set rose in" if p.origin == "rise"
+                          else "At the sample, the program was in",
+                          where_text(naming(frames, p.own)))]
+            lines += stack_lines(frames, p.own, "        ")
+            if p.owners:
+                lines.append("      By %s (pages):" % (
+                    "owner" if kind == "data" else
+                    "code owner, the function that brought each page in"))
+            for pages, o in p.owners:
+                lines.append("      %8d  %s" % (pages, owner_text(out, o)))
+                if o.kind in ("heap", "freed"):
+                    lines += stack_lines(out.stacks[o.stack], None,
+                                         " " * 18)
+    return lines
+
+
+@pytest.mark.parametrize("argv,options", [
+    (["vecgrow", "262144"], ()),
+    (["endburst", "stop", "2000"], ("--ws-instr-atstart=no",)),
+    (["memspike", "3000"], ("--ws-peaks=2",)),
+    (["owntwo"], ()),
+], ids=["vecgrow", "endburst-region", "memspike-2", "owntwo"])
+def test_text_peaks_v4(ws, argv, options):
+    """A fresh run's peaks as ws_print shows them: the largest samples
+    first (where to jump), then per kind each peak ranked as the file
+    has it, its baseline, why it is kept, where its window rose with
+    every stack line ("->" on the program's own), its owners in the
+    file's order with every heap owner's whole allocation stack."""
+    r = ws([wslib.prog(argv[0])] + argv[1:], *options)
+    out = r.output
+    assert out.version == 4
+    text = ws_print("--width=1000", "--height=8",
+                    r.out_path).stdout.decode()
+    got = section(text, "Peaks: ", ("Hot ", "Events:", "Per thread"))
+    # after the count, the three lines that say how peaks are ranked
+    assert got[0] == v4_peaks_text(out)[0]
+    assert got[4:] == v4_peaks_text(out)[1:] + [""], "\n".join(got)
+    largest = section(text, "Largest samples", ("\n",))[:3]
+    want = ["Largest samples (Peaks below has them in full):"]
+    for kind in ("insn", "data"):
+        for p in out.peaks:
+            if p.kind == kind and "largest" in p.why:
+                want.append("  %s %d pages (%s kB) at t=%d i, #%d in %s" % (
+                    kind, p.size, kb_text(p.size, out.pagesize), p.t, p.n,
+                    where_text(naming(out.stacks[p.stack], p.own))))
+    assert largest == want
+
+
+V4_CPP = """ws-output-format: 4
+tool: ws 0.1.0
+command: ./x
+pid: 1
+ppid: 0
+time-unit: i
+every: 100000
+tau: 100000
+pagesize: 4096
+syscalls: yes
+per-thread: no
+instr-atstart: yes
+count-rep: once
+columns: t insn data
+100000 1 9000
+stack 1 3
+inline 0x1000 stl_algobase.h:922 std::__fill_a1<unsigned int*, std::less<int> >(unsigned int*, unsigned int*, unsigned int const&)
+frame 0x1000 reindex.cc:46 (anonymous namespace)::rebuild((anonymous namespace)::Index&, unsigned int) [clone .constprop.0]
+frame 0x2000 reindex.cc:89 std::vector<int, std::allocator<int> >::operator<(std::vector<int, std::allocator<int> > const&) const
+peak 0 data 100000 9000 1 largest,detected rise 1 1
+owner 0 9000 anon
+peaks 1 found 1
+summary insn 1.0 1 1
+summary data 9000.0 9000 9000
+samples 1
+end
+"""
+
+
+@pytest.mark.parametrize("width,lines", [
+    (200, ["     -> by 0x1000: (anonymous namespace)::rebuild((anonymous "
+           "namespace)::Index&, unsigned int) [clone .constprop.0] "
+           "(reindex.cc:46)",
+           "        by 0x2000: std::vector<int, std::allocator<int> >::"
+           "operator<(std::vector<int, std::allocator<int> > const&) const "
+           "(reindex.cc:89)"]),
+    # parameters first, as "(...)"
+    (100, ["     -> by 0x1000: (anonymous namespace)::rebuild(...) "
+           "[clone .constprop.0] (reindex.cc:46)",
+           "        by 0x2000: std::vector<int, std::allocator<int> >::"
+           "operator<(...) const (reindex.cc:89)"]),
+    # then template arguments, as "<...>" (not operator<'s '<')
+    (80, ["        at 0x1000: std::__fill_a1<...>(...) (stl_algobase.h:922) "
+          "[inlined]",
+          "        by 0x2000: std::vector<...>::operator<(...) const "
+          "(reindex.cc:89)"]),
+    # then the scopes and the clone suffix; past that, cut with "..."
+    (60, ["     -> by 0x1000: rebuild(...) (reindex.cc:46)",
+          "        at 0x1000: __fill_a1<...>(...) (stl_algobase.h:92...",
+          "  data 9000 pages (36000 kB) at t=100000 i, #0 in rebuild...",
+          "      The working set rose in rebuild(...) (reindex.cc:46):"]),
+])
+def test_long_cpp_names_made_to_fit(tmp_path, width, lines):
+    """A demangled C++ name is made shorter only as far as the line needs
+    to keep its file:line in view: parameter lists, then template
+    arguments, then scopes and a compiler's clone suffix."""
+    text = ws_print("--width=%d" % width, "--height=5",
+                    write(tmp_path, V4_CPP)).stdout.decode()
+    got = section(text, "Largest samples", ("Instruction working",)) \
+        + section(text, "Data peaks:", ("Hot ",))
+    for line in lines:
+        assert line in got, (line, text)
+    assert max(len(l) for l in got) <= width
 
 
 # ----------------------------------------------------------------------
@@ -757,20 +962,48 @@ def test_html_marks_and_regions(tmp_path):
         % (commas(starts[2]), commas(stops[2]), " ".join(marks[2].args)))
 
 
+HEADER_EXTENSIONS = ("h", "hh", "hpp", "hxx", "h++", "tcc", "inl", "ipp",
+                     "tpp")
+
+
+def naming_frame(out, sid, own=None):
+    """The line that names a stack in a phrase (the text report's and the
+    page's rule): the program's own line when the file gives it, else the
+    first whose location is a source file (not a header, an object or
+    ???), else the innermost."""
+    stack = out.stacks[sid]
+    if own is not None:
+        return stack[own]
+    for w in stack:
+        m = re.match(r"[^(]+\.([A-Za-z+]+):[0-9]+\Z", w.location)
+        if m and m.group(1).lower() not in HEADER_EXTENSIONS:
+            return w
+    return stack[0]
+
+
 def owner_text(out, o):
     """An owner in the page's words (the text report's too)."""
-    if o.kind == "heap":
-        fns = [w.function for w in out.stacks[o.stack]]
-        chain = " < ".join(fns[:4]) + (" < \u2026" if len(fns) > 4 else "")
+    if o.kind in ("heap", "freed"):
+        where = where_text(naming_frame(out, o.stack))
         if o.block is None:
-            return "heap blocks from " + chain
-        return "heap block 0x%x (%s bytes) from %s" % (o.block,
-                                                      commas(o.size), chain)
-    return {"heap-other": "heap outside live blocks (allocator data, freed "
-                          "blocks)",
+            return "%s blocks from %s" % (o.kind, where)
+        return "%s block 0x%x (%s bytes) from %s" % (o.kind, o.block,
+                                                    commas(o.size), where)
+    if o.kind == "code":
+        return "%s in %s" % (o.name, o.object)
+    return {"heap-other": "heap outside live blocks (allocator data, free "
+                          "memory)",
             "global": "global %s" % o.name, "stack": "stack of thread %s"
             % o.tid, "file": "file %s" % o.name, "anon": "anonymous memory",
             "unknown": "unknown", "rest": "the other owners"}[o.kind]
+
+
+def frames_text(out, sid, own=-1):
+    """A stack as the page shows it: "at"/"by" lines, "->" on own."""
+    return "\n".join("%s%s 0x%x: %s%s" % (
+        "->" if k == own else "  ", "by" if k else "at", w.ip, where_text(w),
+        " [inlined]" if w.inline else "")
+        for k, w in enumerate(out.stacks[sid]))
 
 
 @pytest.mark.parametrize("name", V3_FILES)
@@ -790,17 +1023,19 @@ def test_html_peaks_and_hot_pages(name, tmp_path):
         assert d.startswith("Peak #%d: %s %s (%s kB) at t = %s i." % (
             n, p.kind, pages(p.size), commas(p.size * out.pagesize // 1024),
             commas(p.t)))
-        frames = "\n".join("  %s 0x%x: %s%s" % (
-            "by" if k else "at", w.ip, where_text(w),
-            " [inlined]" if w.inline else "")
-            for k, w in enumerate(out.stacks[p.stack]))
+        frames = frames_text(out, p.stack)
         assert frames in d, (frames, d)
         at = d.index(frames) + len(frames)
         owners = "".join("%s%s kB%s" % (commas(pages_), commas(
             pages_ * out.pagesize // 1024), owner_text(out, o))
             for pages_, o in p.owners)
+        # then each heap owner's whole allocation stack
+        stacks = "".join("%s pages of %s blocks, allocated at:%s" % (
+            commas(pages_), o.kind, frames_text(out, o.stack))
+            for pages_, o in p.owners if o.kind in ("heap", "freed"))
         assert d[at:] == ("The data working set at this sample, by owner:"
-                          "pageskBowner" + owners + "Zoom to it"), d[at:]
+                          "pageskBowner" + owners + stacks + "Zoom to it"), \
+            d[at:]
     for kind in ("insn", "data"):
         want = []
         for h in out.hot[kind]:

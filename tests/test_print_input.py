@@ -74,7 +74,7 @@ def test_endless_pipe_of_samples_is_bounded():
     header = ("ws-output-format: 4\ntool: ws 0.1.0\ncommand: x\npid: 1\n"
               "ppid: 1\ntime-unit: i\nevery: 10\ntau: 10\npagesize: 4096\n"
               "syscalls: yes\nper-thread: no\ninstr-atstart: yes\n"
-              "columns: t insn data\n")
+              "count-rep: once\ncolumns: t insn data\n")
     p = subprocess.Popen([PRINT, "--max-size=4M", "-"],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, preexec_fn=_limit)
@@ -122,17 +122,18 @@ pagesize: 4096
 syscalls: yes
 per-thread: no
 instr-atstart: yes
+count-rep: once
 columns: t insn data
 event 5 mark step 2\\3 \xe2\x82\xac
-stack 1 1
-frame 0x401000 my\x20file.c:12 fn\x09tab
 100 1 2
-event 100 peak 0 data 2 1
-owner 0 2 file /tmp/a\x0ab
 event 150 exec /bin/next\x20prog
 hot data 1 9 0x1000 0x401000 my\x20file.c:12 fn\x09tab
 hot-owner file /tmp/a\x0ab
-peaks 1
+stack 1 1
+frame 0x401000 my\x20file.c:12 fn\x09tab
+peak 0 data 100 2 0 largest sample 1 0
+owner 0 2 file /tmp/a\x0ab
+peaks 1 found 0
 summary insn 1.0 1 1
 summary data 2.0 2 2
 samples 1
@@ -190,11 +191,11 @@ def test_html_report_decodes(tmp_path):
 
 
 @pytest.mark.parametrize("bad,line", [
-    (r"event 5 mark step\q", 14),
-    (r"event 5 mark end\x4", 14),
-    (r"event 5 mark end\x4G", 14),
-    (r"event 5 mark end\X41", 14),
-    (r"event 5 mark end\\\x", 14),
+    (r"event 5 mark step\q", 15),
+    (r"event 5 mark end\x4", 15),
+    (r"event 5 mark end\x4G", 15),
+    (r"event 5 mark end\X41", 15),
+    (r"event 5 mark end\\\x", 15),
 ])
 def test_bad_escape_refused(tmp_path, bad, line):
     text = ESCAPED.replace(r"event 5 mark step 2\\3 \xe2\x82\xac", bad)

@@ -76,8 +76,8 @@ def test_vfork_exec(tmp_path):
 
 def test_vfork_exit_and_fork_child_trailer(tmp_path):
     """vfork + _exit: the child's file (Valgrind turns vfork into fork)
-    has no samples of its own; its trailer and summary say 0 samples, not
-    the parent's count before the fork."""
+    has no samples of its own but the final one at its _exit; its trailer
+    and summary say 1 sample, not the parent's count before the fork."""
     argv = [P("rel_clone"), "vfork-exit", "6"]
     rc, stdout = none_run(argv, "--trace-children=yes")
     assert (rc, stdout) == (7, "child exited 6\n")
@@ -89,8 +89,9 @@ def test_vfork_exit_and_fork_child_trailer(tmp_path):
     assert len(files) == 2
     (child,) = [o for o in files if o.header["ppid"] in
                 [x.header["pid"] for x in files]]
-    assert child.samples == [] and child.nsamples == 0
-    assert child.summary["insn"][:2] == (0.0, 0)
+    (final,) = child.samples
+    assert list(child.finals) == [final.t] and child.nsamples == 1
+    assert child.summary["insn"][:2] == (float(final.insn), final.insn)
     # fork with a child that works: its own 20 pages, and a trailer of its
     # own samples (check_trailer in _trace_children)
     d = tmp_path / "fork"
@@ -126,7 +127,9 @@ def test_fork_with_threads_per_thread(tmp_path):
     assert len(inside) >= 8 and all(
         (s.data, s.shared, s.threads) == (20, 0, {1: (1, 20)})
         for s in inside), wslib.show(child.samples)
-    assert [e.args for e in child.events] == [["1"]]     # main's exit
+    # the final sample as main exits, then its exit
+    assert [(e.kind, e.args) for e in child.events] == [
+        ("final", []), ("thread-exit", ["1"])]
     exits = sorted(int(e.args[0]) for e in parent.events
                    if e.kind == "thread-exit")
     assert exits == [1, 2, 3, 4]
@@ -204,9 +207,10 @@ def test_raw_clone(ws):
     wslib.check_trailer(run)
     out = run.output
     wslib.check_sample_times(out)
-    ev = [(e.kind, e.args[0]) for e in out.events]
-    assert ev == [("thread-start", "1"), ("thread-start", "2"),
-                  ("thread-exit", "2"), ("thread-exit", "1")], ev
+    ev = [(e.kind, e.args) for e in out.events]
+    assert ev == [("thread-start", ["1"]), ("thread-start", ["2"]),
+                  ("thread-exit", ["2"]), ("final", []),
+                  ("thread-exit", ["1"])], ev
     # Valgrind runs one thread at a time: a window may hold both loops
     child_only = [s for s in out.samples
                   if s.threads.get(2) == (1, 20) and s.threads[1] == (0, 0)]

@@ -429,12 +429,14 @@ def test_bad_option_value(tmp_path, option, reason):
 
 
 def test_largest_values_accepted(ws):
-    """The top of each range is a value, not an error."""
+    """The top of each range is a value, not an error: no multiple of T
+    comes, the only sample is the final one at exit."""
     out = ws([P("marker"), os.devnull], "--ws-every=1000000000000000",
              "--ws-tau=1000000000000000", "--ws-pagesize=2097152").output
     assert (out.every, out.tau, out.pagesize) == (10 ** 15, 10 ** 15,
                                                  2097152)
-    assert out.samples == [] and out.complete
+    assert [s.t for s in out.samples] == list(out.finals) and out.complete
+    assert len(out.samples) == 1
 
 
 def test_range_ends_accepted(ws):

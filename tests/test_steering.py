@@ -44,9 +44,17 @@ def test_steering_never_skips_a_sample(ws, mode, n):
     if mode == "status":
         assert run.stderr.count("ws status (pid") == n
     # The clock runs while measuring only; it passed t_end: as many
-    # samples as multiples of T up to the last boundary.
+    # samples as multiples of T up to the last boundary, and the final
+    # samples: one at each stop (and at exit), unless a sample came due
+    # right then (the stop takes it first: no final sample repeats it)
     t_end = out.events[-1].t
-    assert t_end // RACE_T - 1 <= len(out.samples) <= t_end // RACE_T
+    regular = [s for s in out.samples if s.t not in out.finals]
+    assert t_end // RACE_T - 1 <= len(regular) <= t_end // RACE_T
+    stops = [e.t for e in out.events if e.kind == "stop"]
+    exits = [e.t for e in out.events if e.kind == "thread-exit"]
+    regular_t = {s.t for s in regular}
+    assert set(out.finals) <= set(stops) | set(exits[-1:]), out.finals
+    assert {t for t in stops if t not in regular_t} <= set(out.finals)
 
 
 # ----------------------------------------------------------------------
@@ -101,7 +109,9 @@ def test_200_commands_under_load(busy_factory):
     out = run.output
     wslib.check_sample_times(out)
     t_end = out.events[-1].t
-    assert t_end // T - 1 <= len(out.samples) <= t_end // T
+    regular = [s for s in out.samples if s.t not in out.finals]
+    assert t_end // T - 1 <= len(regular) <= t_end // T
+    assert set(out.finals) <= {t_end}        # at exit, if no sample then
     assert len(out.samples) >= 20, "the program hardly ran"
     for prev, st in zip(statuses, statuses[1:]):
         assert st["time"] >= prev["time"] and \

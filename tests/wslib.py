@@ -27,7 +27,7 @@ VG_IN_PLACE = (os.environ.get("WS_VG_IN_PLACE")
 # The version ws writes.
 FORMAT_VERSION = 4
 # What this reader reads: version 4 strictly, version 3 (before strings
-# were escaped) and version 2 (before the stacks, peaks, owners and hot
+# were escaped; peaks as events in the body) and version 2 (before the stacks, peaks, owners and hot
 # pages) by their own grammars, so that files kept from older runs (the
 # ws_print goldens) can still be compared.
 FORMAT_VERSIONS = (2, 3, 4)
@@ -73,10 +73,12 @@ class FormatError(Exception):
     """The output file breaks the grammar of docs/output-format.md."""
 
 
-# Header keys of format version 3, in the order the format gives them.
+# Header keys of format version 3, in the order the format gives them;
+# version 4 adds count-rep before columns.
 HEADER_KEYS = ("tool", "command", "pid", "ppid", "time-unit", "every", "tau",
                "pagesize", "syscalls", "per-thread", "instr-atstart",
                "columns")
+HEADER_KEYS_V4 = HEADER_KEYS[:-1] + ("count-rep", "columns")
 COLUMNS = "t insn data"
 COLUMNS_PER_THREAD = "t insn data shared {tid insn data}..."
 
@@ -96,6 +98,13 @@ _PEAK_ARGS = re.compile(r"([0-9]+) (insn|data) ([0-9]+) ([0-9]+)\Z")
 _SUMMARY = re.compile(r"summary (insn|data) ([0-9]+\.[0-9]) ([0-9]+) ([0-9]+)\Z")
 _SAMPLES = re.compile(r"samples ([0-9]+)\Z")
 _PEAKS = re.compile(r"peaks ([0-9]+)\Z")
+_PEAKS_V4 = re.compile(r"peaks ([0-9]+) found ([0-9]+)\Z")
+# version 4: peak N KIND T SIZE BASELINE WHY FROM STACK OWN
+_PEAK_V4 = re.compile(r"peak ([0-9]+) (insn|data) ([0-9]+) ([0-9]+) ([0-9]+) "
+                      r"((?:largest|region|detected)"
+                      r"(?:,(?:largest|region|detected))*) (rise|sample) "
+                      r"([0-9]+) ([0-9]+|-)\Z")
+_PEAK_REGION = re.compile(r"peak-region ([0-9]+) " + _TEXT + r"\Z")
 _DUMP_BEGIN = re.compile(r"dump-begin ([0-9]+)\Z")
 _DUMP_PAGE = re.compile(r"dump-page (insn|data) 0x([0-9a-f]+) ([0-9]+) "
                         r"([0-9]+) " + _WHERE + r"\Z")
@@ -117,13 +126,15 @@ SET_PARAMETERS = ("every", "tau", "peak-thresh")
 _DUMP_FILE_ARGS = re.compile(r"file /" + _TEXT[1:-1] + r"?\Z")
 
 # Owners (docs/output-format.md, Owners), in the order of its table: the
-# order of owners with equal page counts in a peak's breakdown.
-OWNER_KINDS = ("heap", "heap-other", "global", "stack", "file", "anon",
-               "unknown")
-_OWNER = re.compile(r"heap ([0-9]+)(?: 0x([0-9a-f]+) ([0-9]+))?\Z"
+# order of owners with equal page counts in a peak's breakdown.  `freed`
+# and `code` are version 4's.
+OWNER_KINDS = ("heap", "freed", "heap-other", "global", "stack", "file",
+               "anon", "unknown", "code")
+_OWNER = re.compile(r"(heap|freed) ([0-9]+)(?: 0x([0-9a-f]+) ([0-9]+))?\Z"
                     r"|(heap-other|anon|unknown|rest)\Z"
                     r"|(global|file) " + _TEXT + r"\Z"
-                    r"|stack ([0-9]+)\Z")
+                    r"|stack ([0-9]+)\Z"
+                    r"|code ([^ ]+) " + _TEXT + r"\Z")
 # A peak's breakdown has at most this many owner lines, `rest` included.
 MAX_OWNER_LINES = 10
 
@@ -176,27 +187,33 @@ class Where:
 
 
 class Owner:
-    """What lives in a data page.  kind is one of OWNER_KINDS or 'rest';
-    heap: stack (the allocating stack's id), block and size (None when
-    no single block is meant); stack: tid; global and file: name."""
-    __slots__ = ("kind", "stack", "block", "size", "tid", "name", "text")
+    """What lives in a page.  kind is one of OWNER_KINDS or 'rest';
+    heap and freed: stack (the allocating stack's id), block and size
+    (None when no single block is meant); stack: tid; global and file:
+    name; code: object (a file's base name) and name (the function)."""
+    __slots__ = ("kind", "stack", "block", "size", "tid", "name", "object",
+                 "text")
 
     def __init__(self, text):
         self.text = text
         self.stack = self.block = self.size = self.tid = self.name = None
+        self.object = None
         m = _OWNER.match(text)
         if not m or "  " in text:
             raise ValueError(text)
         if m.group(1) is not None:
-            self.kind, self.stack = "heap", int(m.group(1))
-            if m.group(2) is not None:
-                self.block, self.size = int(m.group(2), 16), int(m.group(3))
-        elif m.group(4) is not None:
-            self.kind = m.group(4)
+            self.kind, self.stack = m.group(1), int(m.group(2))
+            if m.group(3) is not None:
+                self.block, self.size = int(m.group(3), 16), int(m.group(4))
         elif m.group(5) is not None:
-            self.kind, self.name = m.group(5), m.group(6)
+            self.kind = m.group(5)
+        elif m.group(6) is not None:
+            self.kind, self.name = m.group(6), m.group(7)
+        elif m.group(8) is not None:
+            self.kind, self.tid = "stack", int(m.group(8))
         else:
-            self.kind, self.tid = "stack", int(m.group(7))
+            self.kind, self.object, self.name = "code", m.group(9), \
+                m.group(10)
 
     def __str__(self):
         return self.text
@@ -239,17 +256,33 @@ class Dump:
 
 
 class Peak:
-    """A `peak` event and its owner lines: n, t, kind, size, stack (an id
-    of out.stacks), owners [(pages, Owner)]."""
-    __slots__ = ("n", "t", "kind", "size", "stack", "owners", "lineno")
+    """A peak and its owner lines: n, t, kind, size, stack (an id of
+    out.stacks), owners [(pages, Owner)].  Version 4 also has baseline
+    (pages), why (a list of "largest", "region", "detected"), origin
+    ("rise": the stack is where the window rose; "sample": where the
+    program was at the sample), own (the index in the stack's lines of
+    the first one in the program's own code, or None) and regions (the
+    labels of the regions whose largest sample it is); in version 3
+    those are None (regions [])."""
+    __slots__ = ("n", "t", "kind", "size", "stack", "owners", "lineno",
+                 "baseline", "why", "origin", "own", "regions")
 
     def __init__(self, n, t, kind, size, stack, lineno):
         self.n, self.t, self.kind, self.size = n, t, kind, size
         self.stack, self.owners, self.lineno = stack, [], lineno
+        self.baseline = self.why = self.origin = self.own = None
+        self.regions = []
+
+    @property
+    def prominence(self):
+        return self.size - self.baseline
 
     def __repr__(self):
-        return "<peak %d t=%d %s %d stack=%d owners=%r>" % (
-            self.n, self.t, self.kind, self.size, self.stack, self.owners)
+        return "<peak %d t=%d %s %d base=%s why=%s %s stack=%s own=%s " \
+            "regions=%r owners=%r>" % (
+                self.n, self.t, self.kind, self.size, self.baseline,
+                self.why, self.origin, self.stack, self.own, self.regions,
+                self.owners)
 
 
 class Hot:
@@ -284,6 +317,10 @@ class WsOutput:
     pages:    {'insn': {addr: (accesses, Where)}, 'data': {...}}, the
               `page` lines of --ws-list-pages=yes
     npeaks:   the trailer's `peaks` count (None if not read)
+    found:    version 4: how many peaks the detector found (`peaks N
+              found M`)
+    finals:   the samples that are final samples (version 4: an
+              `event T final` follows each), by time
     summary:  {'insn': (avg, peak, total), 'data': (...)} from the trailer
     nsamples: the trailer's `samples` count (None if the file was cut)
     complete: True if the file ends with the trailer's `end`
@@ -304,6 +341,8 @@ class WsOutput:
         self.hot = {"insn": [], "data": []}
         self.pages = {"insn": {}, "data": {}}
         self.npeaks = None
+        self.found = None
+        self.finals = {}
         self.summary = {}
         self.nsamples = None
         self.complete = False
@@ -334,16 +373,24 @@ def _bad(lineno, line, why):
     raise FormatError("line %d: %s: %r" % (lineno, why, line))
 
 
+def _header_keys(out):
+    return HEADER_KEYS_V4 if out.version >= 4 else HEADER_KEYS
+
+
 def _check_header(out, first_body_lineno):
     h = out.header
-    missing = [k for k in HEADER_KEYS if k not in h]
+    keys = _header_keys(out)
+    missing = [k for k in keys if k not in h]
     if missing:
         raise FormatError("header (ends before line %d) lacks key(s) %s"
                           % (first_body_lineno, ", ".join(missing)))
-    order = [k for k in h if k in HEADER_KEYS]
-    if order != list(HEADER_KEYS):
+    order = [k for k in h if k in keys]
+    if order != list(keys):
         raise FormatError("header keys out of order: %s (expected %s)"
-                          % (" ".join(order), " ".join(HEADER_KEYS)))
+                          % (" ".join(order), " ".join(keys)))
+    if out.version >= 4 and h["count-rep"] not in ("once", "each"):
+        raise FormatError("header count-rep: %r is not once or each"
+                          % h["count-rep"])
     if not re.match(r"ws [0-9]+\.[0-9]+\.[0-9]+\Z", h["tool"]):
         raise FormatError("header tool: %r is not 'ws <version>'" % h["tool"])
     for k in ("pid", "ppid", "every", "tau", "pagesize"):
@@ -392,6 +439,7 @@ class _Reader:
     def __init__(self, out):
         self.out = out
         self.v3 = out.version >= 3
+        self.v4 = out.version >= 4
         # body (-> dump -> body) -> regions -> hot -> peaks -> summary
         # -> samples -> end; a stack block may interrupt the body
         self.state = "body"
@@ -406,8 +454,9 @@ class _Reader:
         self.dump_label = None      # the label of a `dump label` event
                                     # just read: its dump block is due
         self.due_label = None       # ... as the line after it sees it
-        self.v4 = out.version >= 4
         self.lineno, self.cur = 0, ""   # the line being read
+        self.prev_line_sample = False   # this line is a sample
+        self.after_sample = False       # the line before was one
 
     def dec(self, text):
         """text decoded (version 4), or refused naming the line."""
@@ -438,10 +487,12 @@ class _Reader:
             _bad(lineno, line, "'rest' is only an owner line's owner")
         if o.name is not None:
             o.name = self.dec(o.name)
-        if o.kind == "heap":
+        if o.kind in ("freed", "code") and not self.v4:
+            _bad(lineno, line, "'%s' owners are version 4's" % o.kind)
+        if o.kind in ("heap", "freed"):
             if o.block is not None and not block_ok:
                 _bad(lineno, line, "a peak's heap owners are summed by "
-                     "allocation stack: 'heap ID' without a block")
+                     "allocation stack: '%s ID' without a block" % o.kind)
             self.known_stack(lineno, line, o.stack)
         return o
 
@@ -452,12 +503,21 @@ class _Reader:
 
     def close_peak(self, lineno, line):
         """The owner lines of self.peak are over: they break down the data
-        working set of the peak's sample."""
+        working set of the peak's sample (version 4: its working set of the
+        peak's kind)."""
         p = self.peak
         if p is None:
             return
         self.peak = None
         total = sum(pages for pages, _ in p.owners)
+        if self.v4:
+            if "region" in p.why and not p.regions:
+                _bad(lineno, line, "peak %d is a region's largest sample: "
+                     "'peak-region' lines name the regions" % p.n)
+            if total != p.size:
+                _bad(lineno, line, "the owner lines of peak %d sum to %d "
+                     "pages, the peak has %d" % (p.n, total, p.size))
+            return
         if total != self.last_sample.data:
             _bad(lineno, line, "the owner lines of peak %d sum to %d pages, "
                  "the data working set of its sample has %d"
@@ -502,12 +562,17 @@ class _Reader:
         p = self.peak
         n, pages = int(m.group(1)), int(m.group(2))
         if p is None or n != p.n:
-            _bad(lineno, line, "owner lines follow their peak event (peak "
-                 "%s)" % (p.n if p else "none"))
+            _bad(lineno, line, "owner lines follow their peak %s (peak %s)"
+                 % ("line" if self.v4 else "event", p.n if p else "none"))
         if pages == 0:
             _bad(lineno, line, "an owner line has at least one page")
         o = self.owner(lineno, line, m.group(3), rest_ok=True,
                        block_ok=False)
+        if self.v4 and o.kind != "rest" and (o.kind == "code") != (
+                p.kind == "insn"):
+            _bad(lineno, line, "an instruction peak's owners are 'code "
+                 "OBJECT FUNCTION', a data peak's are what lives in its "
+                 "pages")
         if p.owners and p.owners[-1][1].kind == "rest":
             _bad(lineno, line, "'rest' is the last owner line")
         # one line per owner; but two names may be written alike (ws
@@ -590,6 +655,51 @@ class _Reader:
             _bad(lineno, line, "a label is 1 to 255 bytes, no control "
                  "characters, no blank at either end, no two in a row")
 
+    def peak_line(self, lineno, line):
+        """A version 4 `peak` line in the trailer."""
+        out = self.out
+        m = _PEAK_V4.match(line)
+        if not m:
+            _bad(lineno, line, "a peak line is 'peak N KIND T SIZE BASELINE "
+                 "WHY rise|sample STACK OWN'")
+        g = m.groups()
+        p = Peak(int(g[0]), int(g[2]), g[1], int(g[3]), int(g[7]), lineno)
+        p.baseline, p.why, p.origin = int(g[4]), g[5].split(","), g[6]
+        p.own = None if g[8] == "-" else int(g[8])
+        if p.n != len(out.peaks):
+            _bad(lineno, line, "peaks are numbered from 0 in file order "
+                 "(expected %d)" % len(out.peaks))
+        if len(set(p.why)) != len(p.why):
+            _bad(lineno, line, "a reason given twice")
+        if out.peaks:
+            prev = out.peaks[-1]
+            if prev.kind == "data" and p.kind == "insn":
+                _bad(lineno, line, "instruction peaks come first")
+            # the most prominent first (size - baseline; the baseline is
+            # rounded, so neighbours may seem to differ by one page)
+            if prev.kind == p.kind and p.prominence > prev.prominence + 1:
+                _bad(lineno, line, "peaks of a kind come the most "
+                     "prominent first")
+        if p.stack == 0:
+            _bad(lineno, line, "a peak has a stack")
+        self.known_stack(lineno, line, p.stack)
+        if p.own is not None and p.own >= len(out.stacks[p.stack]):
+            _bad(lineno, line, "the own line lies beyond the stack's lines")
+        column = [getattr(s, p.kind) for s in out.samples]
+        at = [s for s in out.samples if s.t == p.t]
+        if not at or getattr(at[0], p.kind) != p.size:
+            _bad(lineno, line, "no %s sample of %d pages at t=%d"
+                 % (p.kind, p.size, p.t))
+        if "largest" in p.why:
+            first = next(s for s in out.samples
+                         if getattr(s, p.kind) == max(column))
+            if (p.t, p.size) != (first.t, getattr(first, p.kind)):
+                _bad(lineno, line, "the largest %s sample is the first of "
+                     "%d pages, at t=%d" % (p.kind, max(column), first.t))
+        self.peak = p
+        out.peaks.append(p)
+        self.state = "peak-list"
+
     def event(self, lineno, line):
         m = _EVENT.match(line)
         if not m:
@@ -609,6 +719,15 @@ class _Reader:
             _bad(lineno, line, "event earlier than the line before it")
         self.last_t = t
         self.close_peak(lineno, line)
+        if kind == "peak" and self.v4:
+            _bad(lineno, line, "version 4 lists the peaks in the trailer "
+                 "('peak' lines), not as events")
+        if kind == "final" and self.v4:
+            s = self.last_sample
+            if args or not self.after_sample or s.t != t:
+                _bad(lineno, line, "'event T final' follows the final "
+                     "sample, at its time")
+            self.out.finals[t] = s
         if kind == "peak" and self.v3:
             self.peak_event(lineno, line, t, args)
         else:
@@ -706,6 +825,8 @@ class _Reader:
         return True
 
     def line(self, lineno, line):
+        self.after_sample = self.prev_line_sample
+        self.prev_line_sample = False
         out = self.out
         self.lineno, self.cur = lineno, line
         if self.stack is not None:
@@ -713,9 +834,37 @@ class _Reader:
             return
         self.due_label, self.dump_label = self.dump_label, None
         if self.v3 and line.startswith("stack") and (
-                self.state == "body" or self.owned is not None):
-            # in the body, or the stack of the owner line that is due
+                self.state == "body" or self.owned is not None
+                or (self.v4 and self.state in ("regions", "hot", "pages",
+                                               "peak-list"))):
+            # in the body, the stack of the owner line that is due, or
+            # (version 4) of a peak or its owners in the trailer (written
+            # before the peak's line: the lines before it are over)
+            if self.v4:
+                self.close_peak(lineno, line)
             self.stack_begin(lineno, line)
+            return
+        if self.v4 and self.state == "peak-list" and line.startswith(
+                "peak-region "):
+            m = _PEAK_REGION.match(line)
+            p = self.peak
+            if not m or p is None or int(m.group(1)) != p.n or p.owners:
+                _bad(lineno, line, "'peak-region N LABEL' follows peak N's "
+                     "line, before its owner lines")
+            self.text_ok(lineno, line, m.group(2))
+            if "region" not in p.why:
+                _bad(lineno, line, "peak %d's reasons lack 'region'" % p.n)
+            p.regions.append(self.dec(m.group(2)))
+            return
+        if self.v4 and self.state == "peak-list" and line.startswith(
+                "owner "):
+            self.owner_line(lineno, line)
+            return
+        if self.v4 and self.state in ("body", "regions", "hot", "pages",
+                                      "peak-list") and \
+                line.startswith("peak ") and self.owned is None:
+            self.close_peak(lineno, line)
+            self.peak_line(lineno, line)
             return
         if self.state == "dump":
             self.dump_line(lineno, line)
@@ -754,16 +903,24 @@ class _Reader:
                                  (float(g[5]), int(g[6]), int(g[7])))
             self.state = "regions"
             return
-        if self.v3 and self.state in ("body", "regions", "hot", "pages") \
+        if self.v3 and self.state in ("body", "regions", "hot", "pages",
+                                      "peak-list") \
                 and line.startswith("peaks"):
             self.close_peak(lineno, line)
-            m = _PEAKS.match(line)
+            m = (_PEAKS_V4 if self.v4 else _PEAKS).match(line)
             if not m:
-                _bad(lineno, line, "expected 'peaks N'")
+                _bad(lineno, line, "expected 'peaks N found M'" if self.v4
+                     else "expected 'peaks N'")
             out.npeaks = int(m.group(1))
             if out.npeaks != len(out.peaks):
-                _bad(lineno, line, "the file has %d peak events"
-                     % len(out.peaks))
+                _bad(lineno, line, "the file has %d peak %s"
+                     % (len(out.peaks), "lines" if self.v4 else "events"))
+            if self.v4:
+                out.found = int(m.group(2))
+                if out.found < sum(1 for p in out.peaks
+                                   if "detected" in p.why):
+                    _bad(lineno, line, "fewer found than detected peaks "
+                         "listed")
             self.state = "peaks"
             return
         # version 2 has no `peaks N`: its trailer's region lines are
@@ -808,12 +965,13 @@ class _Reader:
             self.last_t = s.t
             self.last_sample = s
             self.at_sample = True
+            self.prev_line_sample = True
             out.samples.append(s)
         elif line.startswith("#"):
             out.comments.append(line)
         elif line.startswith("event"):
             self.event(lineno, line)
-        elif self.v3 and line.startswith("owner"):
+        elif self.v3 and not self.v4 and line.startswith("owner"):
             self.owner_line(lineno, line)
         elif line.startswith("dump-begin"):
             m = _DUMP_BEGIN.match(line)
@@ -866,7 +1024,7 @@ def parse_output(text, complete=True):
             _bad(i + 1, lines[i], "header key given twice")
         out.header[m.group(1)] = m.group(2)
         i += 1
-    if i == len(lines) and not complete and HEADER_KEYS[-1] not in out.header:
+    if i == len(lines) and not complete and "columns" not in out.header:
         return out                  # cut inside the header
     _check_header(out, i + 1)
     if out.version >= 4:
@@ -1073,9 +1231,12 @@ def run_ws(argv, options=(), *, tmpdir=None, out_path=None, timeout=300,
 def check_sample_times(out, sb_max=oracle.SB_MAX):
     """Samples in instruction time: the k-th sample (k = 1, 2, ...) is taken
     at the first superblock boundary at or after k*T, never early, and a
-    superblock holds at most sb_max instructions."""
+    superblock holds at most sb_max instructions.  A final sample (when
+    measurement stops) is at the time it stopped; it comes after the
+    others."""
     T = out.every
-    for k, s in enumerate(out.samples, 1):
+    regular = [s for s in out.samples if s.t not in out.finals]
+    for k, s in enumerate(regular, 1):
         assert s.t >= k * T, ("sample %d taken early: t=%d < %d*T=%d"
                               % (k, s.t, k, k * T))
         assert s.t < k * T + sb_max, (

@@ -145,8 +145,8 @@ static void write_owner_stack(Stamp* slot, Addr page, void* opaque)
    if (!in_window(slot, *(Stamp*)opaque))
       return;
    WS_(owner_of)(page << WS_(page_shift), &owner);
-   if (owner.kind == WS_OwnHeap)
-      WS_(out_stack)(owner.site);
+   if (WS_(owner_stack)(&owner) != NULL)
+      WS_(out_stack)(WS_(owner_stack)(&owner));
 }
 
 /* Lists the window's pages into |file|; |n| gets the count per kind.

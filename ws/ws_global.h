@@ -28,6 +28,7 @@
      ws_sampler.c     the clock, stamps, window counters and samples
      ws_threads.c     per-thread working sets and shared pages
      ws_instrument.c  the VEX IR emitted for every superblock
+     ws_rep.c         rep-prefixed string instructions, counted once
      ws_syscalls.c    memory touched by the kernel, unmapped ranges
      ws_regions.c     summaries of named measured regions
      ws_peaks.c       the online peak detector, peaks and their stacks
@@ -89,10 +90,13 @@ extern const HChar* WS_(clo_miss_file);    /* NULL: no miss profile */
    and a miss profile of its own (--ws-image, set by ws_main.c). */
 extern Bool         WS_(image_out);
 extern Bool         WS_(image_miss);
+extern Bool         WS_(clo_count_rep_once); /* --ws-count-rep=once */
+extern ULong        WS_(clo_peaks);        /* peaks of each kind reported */
 
 #define WS_MAX_PEAK_WINDOW  1000000
 #define WS_MAX_PEAK_THRESH  1000
 #define WS_MAX_HOT          100000
+#define WS_MAX_PEAKS        1000
 
 extern UInt         WS_(page_shift);     /* log2(clo_pagesize) */
 
@@ -234,6 +238,9 @@ extern WS_PageTable WS_(tables)[2];
    down, and a copy of WS_(cur_stamp).  Offsets into that area. */
 #define WS_SHADOW_LEFT   0      /* Long */
 #define WS_SHADOW_STAMP  8      /* Stamp */
+#define WS_SHADOW_REP    16     /* Addr: the rep-prefixed string
+                                   instruction whose next iteration
+                                   comes, or 0 (--ws-count-rep=once) */
 
 void  WS_(sampler_init)(void);
 /* The clock passes to thread |tid|'s shadow area as it starts running
@@ -309,6 +316,9 @@ typedef struct {
    ULong data_checks;      /* inline data checks emitted */
    ULong data_elided;      /* data checks left out */
    ULong insn_checks;      /* inline code-page checks emitted */
+   ULong rises;            /* stacks taken where a window rose */
+   ULong peak_records;     /* peak records made (a window's page list) */
+   ULong breakdowns;       /* of those, broken down by owner */
 } WS_Counters;
 extern WS_Counters WS_(counters);
 void WS_(print_counters)(void);
@@ -322,6 +332,14 @@ void  WS_(measure_stop)(void);
 /* Change T or tau from now on (a new epoch begins at once). */
 void  WS_(set_every)(ULong every);
 void  WS_(set_tau)(ULong tau);
+/* Takes the final sample, when measurement stops (WS_STOP, "ws stop",
+   exit): over the window the last sample's began, at the current time
+   (unless a sample was just taken at that time). */
+void  WS_(final_sample)(void);
+/* The pages of |kind| in the current window (the last sample's, up to
+   now), as page numbers in an XArray of Addr that the caller frees. */
+struct _XArray;
+struct _XArray* WS_(window_pages)(WS_Kind kind);
 /* Pages with a stamp in the window of the last sample or later: the
    working set over a window that started at the last sample's window
    start (between tau and tau + T long). */
@@ -334,6 +352,10 @@ typedef struct { ULong t, insn, data; } WS_Sample;
 /* Copies the last min(n, kept) samples, oldest first; returns how many.
    The last 1024 samples are kept. */
 ULong WS_(series)(ULong n, WS_Sample* out);
+
+/* Samples taken so far in this process, a forked child's included
+   (never reset: it orders heap blocks' lives against samples). */
+extern ULong WS_(sample_seq);
 
 /* Run-wide statistics for the summaries. */
 typedef struct {
@@ -424,6 +446,10 @@ void  WS_(thread_running)(ThreadId tid);
 /*--- Instrumentation (ws_instrument.c)                    ---*/
 /*------------------------------------------------------------*/
 
+/* Whether the |len| bytes at |a| are a rep-prefixed string instruction
+   (ws_rep.c says how the instrumenter counts them). */
+Bool  WS_(is_rep_string)(Addr a, UInt len);
+
 IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
                       const VexGuestLayout* layout,
                       const VexGuestExtents* vge,
@@ -470,22 +496,57 @@ void WS_(out_where)(Addr ip);
    not go to the output file. */
 #define WS_TEXT_MAX 4096
 void WS_(where_text)(Addr ip, HChar* buf, SizeT size);
-/* The same for the gdb/vgdb output, and whole stacks there. */
+/* The same for the gdb/vgdb output, and whole stacks there (with
+   |own|, the line to mark as the first in the program's code, or -1). */
 void WS_(monitor_where)(Addr ip);
 void WS_(monitor_stack)(ExeContext* ec, const HChar* indent);
+void WS_(monitor_stack_own)(ExeContext* ec, const HChar* indent, Int own);
+/* Finds the program's executable, at start-up. */
+void WS_(stacks_init)(void);
+/* The running thread's stack at code address |ip| (0: where the guest
+   state says), without the frames past the real end of the stack;
+   when no thread runs, the first thread's where it waits; NULL if
+   there is none. */
+ExeContext* WS_(stack_here)(Addr ip);
+/* How many of the |n| frames of |ips| are real: the unwinder's frames
+   past the outermost one are not code addresses. */
+UInt WS_(real_stack_depth)(const Addr* ips, UInt n);
+/* The first line (frame or inline, as a stack block has them) that is
+   the program's own code: in its executable, not a C++ library
+   template; -1 if none. */
+Int  WS_(own_level)(ExeContext* ec);
+/* One lasting copy of |s| (the same for equal strings). */
+const HChar* WS_(intern)(const HChar* s);
+/* |name| demangled (C++, as --demangle says), interned. */
+const HChar* WS_(demangled)(const HChar* name);
 
 /*------------------------------------------------------------*/
 /*--- Peaks (ws_peaks.c)                                   ---*/
 /*------------------------------------------------------------*/
 
 /* Called after every sample is written, with its sizes. */
-void  WS_(peaks_sample)(ULong t, ULong insn, ULong data);
+void  WS_(peaks_sample)(ULong t, ULong insn, ULong data, Bool final);
+/* Measurement starts and stops (after the final sample); a region
+   closes, named |label| (NULL: no name). */
+void  WS_(peaks_init)(void);
+void  WS_(peaks_started)(void);
+void  WS_(peaks_stopped)(void);
+void  WS_(peaks_region_closed)(const HChar* label);
 void  WS_(set_peak_thresh)(ULong thresh);
-ULong WS_(peaks_count)(void);
+ULong WS_(peaks_count)(void);           /* reported, as things stand */
+ULong WS_(peaks_found)(void);           /* runs the detector flagged */
 void  WS_(peaks_to_monitor)(void);      /* "ws peaks" */
-void  WS_(peaks_trailer)(void);         /* the "peaks N" line */
+void  WS_(peaks_trailer)(void);         /* the peaks and "peaks N" */
 /* In a forked child: no peaks yet (its file has none of the parent's). */
 void  WS_(peaks_after_fork)(void);
+/* Where the working set rose: WS_(rising) counts the pages that came
+   into the next sample's window since it began (the working-set misses
+   of ws_misses.c); when it reaches WS_(rise_mark), the slow path calls
+   WS_(window_rose) with the instruction that brought the page in, and
+   ws_peaks.c records the stack there. */
+extern ULong WS_(rising)[2];
+extern ULong WS_(rise_mark)[2];
+void  WS_(window_rose)(WS_Kind kind, Addr ip);
 
 /*------------------------------------------------------------*/
 /*--- Access counts and hot pages (ws_hot.c)               ---*/
@@ -497,6 +558,11 @@ void  WS_(flush_access_counts)(void);
 /* Slow-path hooks: the first touch ever of |page| of |kind|, by the
    instruction at |ip|; |n| accesses to data page |page|. */
 void  WS_(first_touch)(WS_Kind kind, Addr page, Addr ip);
+/* |page| entered the window (or was mapped anew) through an access to
+   byte |a| (for code, the instruction at |a|); the byte that names the
+   page's owner, and 0 if none was recorded. */
+void  WS_(entered_window)(WS_Kind kind, Addr page, Addr a);
+Addr  WS_(entry_byte)(WS_Kind kind, Addr page);
 void  WS_(add_accesses)(Addr page, ULong n);
 ULong WS_(page_accesses)(WS_Kind kind, Addr page);
 Addr  WS_(page_first_ip)(WS_Kind kind, Addr page);
@@ -513,24 +579,36 @@ void  WS_(hot_to_monitor)(ULong n, UInt kinds);
 /*--- Heap blocks and owners (ws_heap.c, ws_owners.c)      ---*/
 /*------------------------------------------------------------*/
 
+/* In the order of the owner table of docs/output-format.md; code
+   owners only name code pages. */
 typedef enum {
-   WS_OwnHeap, WS_OwnHeapOther, WS_OwnGlobal, WS_OwnStack, WS_OwnFile,
-   WS_OwnAnon, WS_OwnUnknown
+   WS_OwnHeap, WS_OwnFreed, WS_OwnHeapOther, WS_OwnGlobal, WS_OwnStack,
+   WS_OwnFile, WS_OwnAnon, WS_OwnUnknown, WS_OwnCode
 } WS_OwnerKind;
 
 typedef struct {
    WS_OwnerKind kind;
-   ExeContext*  site;      /* WS_OwnHeap: the allocating stack */
-   Addr         block;     /* WS_OwnHeap: the block */
+   ExeContext*  site;      /* WS_OwnHeap, WS_OwnFreed: the allocating
+                              stack */
+   Addr         block;     /* WS_OwnHeap, WS_OwnFreed: the block */
    SizeT        size;
    ThreadId     tid;       /* WS_OwnStack */
-   const HChar* name;      /* WS_OwnGlobal: symbol; WS_OwnFile: path */
+   const HChar* name;      /* WS_OwnGlobal: symbol (demangled);
+                              WS_OwnFile: path; WS_OwnCode: function */
+   const HChar* object;    /* WS_OwnCode: the object file's path */
 } WS_Owner;
 
 void WS_(heap_init)(void);
-/* The live heap block containing |a|, if any. */
-Bool WS_(heap_block_of)(Addr a, Addr* block, SizeT* size, ExeContext** site);
+/* Freed blocks are remembered, to name the pages they leave in a
+   window, until they were freed before the sample of sequence number
+   |before| (WS_(sample_seq)). */
+void WS_(heap_forget_freed)(ULong before);
+/* What lives in the data page holding |a|: named by the byte through
+   which the page last entered the window (the owner of the bytes the
+   program accessed), or |a| if none is known. */
 void WS_(owner_of)(Addr a, WS_Owner* o);
+/* The stack an owner names (a heap block's, live or freed), or NULL. */
+ExeContext* WS_(owner_stack)(const WS_Owner* o);
 /* A thread ends: its stack keeps its name afterwards. */
 void WS_(owners_thread_exited)(ThreadId tid);
 /* Writes a whole "<prefix> <owner>" line (stack blocks first). */
@@ -541,8 +619,30 @@ void WS_(monitor_owner)(const WS_Owner* o);
    stack is written to |stacks| first, if it is not there). */
 void WS_(owner_text)(const WS_Owner* o, Bool with_block,
                      WS_StackFile* stacks, HChar* buf, SizeT size);
-/* The "owner" lines of peak |n|: the data window by owner. */
-void WS_(out_breakdown)(ULong n);
+/* A window's pages by owner: for data pages what lives there, for code
+   pages the object file and function; the largest first, at most
+   WS_BREAKDOWN_LINES groups, the last of them "rest" when there are
+   more. */
+#define WS_BREAKDOWN_LINES 10
+typedef struct {
+   WS_Owner owner;          /* its strings are the breakdown's own */
+   ULong    pages;
+   Bool     rest;           /* the other owners' pages together */
+} WS_OwnerPages;
+typedef struct {
+   UInt          n;
+   WS_OwnerPages lines[WS_BREAKDOWN_LINES];
+} WS_Breakdown;
+/* The |pages| (page numbers) of |kind| by owner as at the sample of
+   sequence number |sample| (WS_(sample_seq)): heap blocks as they were
+   then (live, or freed by then), everything else as it is now. */
+WS_Breakdown* WS_(breakdown)(WS_Kind kind, const struct _XArray* pages,
+                             ULong sample);
+void WS_(breakdown_free)(WS_Breakdown* b);
+/* The "owner <n> <pages> <owner>" lines of peak |n|, and for people. */
+void WS_(out_breakdown)(ULong n, const WS_Breakdown* b);
+void WS_(monitor_breakdown)(const WS_Breakdown* b, ULong total,
+                            const HChar* indent);
 
 /*------------------------------------------------------------*/
 /*--- Working-set misses (ws_misses.c)                     ---*/

@@ -71,6 +71,7 @@
 #include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_vki.h"
+#include "pub_tool_xarray.h"
 
 #include "ws_heap.h"
 
@@ -86,6 +87,9 @@ typedef struct {
    SizeT       len;
    SizeT       size;      /* blocks: the size asked for */
    ExeContext* site;      /* blocks: the allocating stack */
+   ULong       born;      /* blocks: samples taken before it was made */
+   ULong       died;      /* freed blocks: samples taken before it was
+                             freed; 0 while it lives */
 } Interval;
 
 /* Key |a| against an interval: equal when the interval contains it.
@@ -137,6 +141,7 @@ static Interval* insert_interval(OSet* set, Addr start, SizeT len)
    iv->len = len;
    iv->size = 0;
    iv->site = NULL;
+   iv->born = iv->died = 0;
    VG_(OSetGen_Insert)(set, iv);
    return iv;
 }
@@ -147,6 +152,14 @@ static Interval* insert_interval(OSet* set, Addr start, SizeT len)
 
 static OSet* blocks;    /* live blocks */
 static OSet* arenas;    /* the parts of arenas that held blocks */
+/* The blocks freed since the window of a sample some way back began
+   (WS_(heap_forget_freed)), in the order they were freed: a free costs
+   an append.  Only a peak's breakdown, a dump or the hot pages look
+   them up, through an index by address made then (freed_index). */
+static XArray* freed;           /* of Interval */
+static Interval** freed_by_addr = NULL;
+static Word      freed_indexed = -1;    /* freed's size when indexed */
+static SizeT     freed_longest = 0;     /* the longest freed block */
 
 static struct {
    ULong allocs;        /* blocks recorded */
@@ -201,6 +214,82 @@ static void note_arena(Addr block)
    known_len = end - start + 1;
 }
 
+/* Sample sequence numbers: born and died count the samples taken
+   before; 0 as |died| means alive, so they start at 1. */
+static ULong seq(void)
+{
+   return WS_(sample_seq) + 1;
+}
+
+void WS_(heap_forget_freed)(ULong before)
+{
+   Word n = 0, total;
+   if (freed == NULL)
+      return;
+   total = VG_(sizeXA)(freed);
+   while (n < total && ((Interval*)VG_(indexXA)(freed, n))->died < before)
+      n++;
+   if (n > 0) {
+      VG_(dropHeadXA)(freed, n);
+      freed_indexed = -1;
+   }
+}
+
+static Int by_start(const void* a, const void* b)
+{
+   const Interval* p = *(const Interval* const*)a;
+   const Interval* q = *(const Interval* const*)b;
+   if (p->start != q->start)
+      return p->start < q->start ? -1 : 1;
+   return p->died < q->died ? -1 : p->died > q->died ? 1 : 0;
+}
+
+/* The freed blocks sorted by address (then by when they were freed),
+   made again when a block was freed or forgotten since. */
+static void freed_index(void)
+{
+   Word i, n = VG_(sizeXA)(freed);
+   if (freed_indexed == n)
+      return;
+   if (freed_by_addr != NULL)
+      VG_(free)(freed_by_addr);
+   freed_by_addr = VG_(malloc)("ws.heap.freed_by_addr",
+                               (n + 1) * sizeof *freed_by_addr);
+   freed_longest = 0;
+   for (i = 0; i < n; i++) {
+      freed_by_addr[i] = VG_(indexXA)(freed, i);
+      if (freed_by_addr[i]->len > freed_longest)
+         freed_longest = freed_by_addr[i]->len;
+   }
+   VG_(ssort)(freed_by_addr, n, sizeof *freed_by_addr, by_start);
+   freed_indexed = n;
+}
+
+/* The freed block that overlaps [from, to) and was made by the sample
+   |sample| (freed since or not), the latest made if several; or NULL. */
+static const Interval* freed_block_in(Addr from, Addr to, ULong sample)
+{
+   const Interval* best = NULL;
+   Word lo = 0, hi;
+   freed_index();
+   hi = freed_indexed;
+   while (lo < hi) {            /* the first that starts at or after |to| */
+      Word mid = lo + (hi - lo) / 2;
+      if (freed_by_addr[mid]->start < to)
+         lo = mid + 1;
+      else
+         hi = mid;
+   }
+   while (--lo >= 0 && (freed_by_addr[lo]->start >= from
+                        || from - freed_by_addr[lo]->start < freed_longest)) {
+      const Interval* iv = freed_by_addr[lo];
+      if (iv->start + iv->len > from && iv->born <= sample
+          && (best == NULL || iv->born > best->born))
+         best = iv;
+   }
+   return best;
+}
+
 /* The block of the latest free, until a block is made there again. */
 static Addr last_freed;
 
@@ -212,6 +301,7 @@ static void add_block(Addr block, SizeT size, ExeContext* site)
    iv = insert_interval(blocks, block, len);
    iv->size = size;
    iv->site = site;
+   iv->born = seq();
    stats.allocs++;
    if (block == last_freed)
       last_freed = 0;
@@ -230,6 +320,8 @@ static void remove_block(Addr block)
       stats.unknown_frees++;
       return;
    }
+   iv->died = seq();
+   VG_(addToXA)(freed, iv);
    VG_(OSetGen_FreeNode)(blocks, iv);
    stats.frees++;
 }
@@ -243,31 +335,51 @@ static void free_block(Addr block)
    last_freed = block;
 }
 
-Bool WS_(heap_block_of)(Addr a, Addr* block, SizeT* size, ExeContext** site)
+static void block_owner(const Interval* iv, WS_OwnerKind kind, WS_Owner* o)
 {
-   const Interval* iv;
-   if (blocks == NULL || (iv = VG_(OSetGen_Lookup)(blocks, &a)) == NULL)
+   o->kind = kind;
+   o->block = iv->start;
+   o->size = iv->size;
+   o->site = iv->site;
+}
+
+/* The owner a freed block overlapping [from, to) makes of its bytes at
+   the sample |sample|: still live then, or freed by then. */
+static Bool freed_owner_in(Addr from, Addr to, ULong sample, WS_Owner* o)
+{
+   const Interval* iv = freed_block_in(from, to, sample);
+   if (iv == NULL)
       return False;
-   *block = iv->start;
-   *size = iv->size;
-   *site = iv->site;
+   block_owner(iv, iv->died > sample ? WS_OwnHeap : WS_OwnFreed, o);
    return True;
 }
 
-Bool WS_(heap_first_block_in)(Addr from, Addr to, Addr* block, SizeT* size,
-                              ExeContext** site)
+Bool WS_(heap_owner_at)(Addr a, ULong sample, WS_Owner* o)
+{
+   const Interval* iv;
+   if (blocks == NULL)
+      return False;
+   iv = VG_(OSetGen_Lookup)(blocks, &a);
+   if (iv != NULL && iv->born <= sample) {
+      block_owner(iv, WS_OwnHeap, o);
+      return True;
+   }
+   /* a block made after the sample was not there: what was? */
+   return freed_owner_in(a, a + 1, sample, o);
+}
+
+Bool WS_(heap_block_in)(Addr from, Addr to, ULong sample, WS_Owner* o)
 {
    const Interval* iv;
    if (blocks == NULL)
       return False;
    VG_(OSetGen_ResetIterAt)(blocks, &from);
-   iv = VG_(OSetGen_Next)(blocks);
-   if (iv == NULL || iv->start >= to)
-      return False;
-   *block = iv->start;
-   *size = iv->size;
-   *site = iv->site;
-   return True;
+   while ((iv = VG_(OSetGen_Next)(blocks)) != NULL && iv->start < to)
+      if (iv->born <= sample) {
+         block_owner(iv, WS_OwnHeap, o);
+         return True;
+      }
+   return freed_owner_in(from, to, sample, o);
 }
 
 Bool WS_(heap_arena_contains)(Addr a)
@@ -378,7 +490,8 @@ static ExeContext* caller_stack(ThreadId tid)
                                 NULL, NULL, 0);
    if (n <= 1)
       return VG_(make_ExeContext_from_StackTrace)(trace, n);
-   return VG_(make_ExeContext_from_StackTrace)(trace + 1, n - 1);
+   return VG_(make_ExeContext_from_StackTrace)(
+             trace + 1, WS_(real_stack_depth)(trace + 1, n - 1));
 }
 
 static void drop_pending(Pending* p)
@@ -595,6 +708,8 @@ void WS_(heap_init)(void)
       return;
    blocks = new_interval_set("ws.heap.blocks");
    arenas = new_interval_set("ws.heap.arenas");
+   freed = VG_(newXA)(VG_(malloc), "ws.heap.freed", VG_(free),
+                      sizeof(Interval));
    pending = VG_(calloc)("ws.heap.pending", VG_N_THREADS, sizeof(Pending));
    trace = VG_(malloc)("ws.heap.trace",
                        (VG_(clo_backtrace_size) + 1) * sizeof(Addr));

@@ -35,9 +35,16 @@
 IRSB* WS_(heap_instrument)(IRSB* sb, const VexGuestLayout* layout,
                            const VexGuestExtents* vge);
 
-/* The first live block that starts in [from, to), if any. */
-Bool WS_(heap_first_block_in)(Addr from, Addr to, Addr* block, SizeT* size,
-                              ExeContext** site);
+/* The heap block that held |a| when the sample of sequence number
+   |sample| (WS_(sample_seq)) was taken: a live block then, or one freed
+   by then whose pages may still be in a window.  True and |o| filled in
+   (WS_OwnHeap or WS_OwnFreed), or False. */
+Bool WS_(heap_owner_at)(Addr a, ULong sample, WS_Owner* o);
+
+/* The first block that starts in [from, to) and was live at the sample
+   |sample|, else the latest freed block made by then that overlaps
+   [from, to): True and |o| filled in, or False. */
+Bool WS_(heap_block_in)(Addr from, Addr to, ULong sample, WS_Owner* o);
 
 /* Whether |a| lies in memory the allocator manages (the brk heap, or
    an anonymous mapping in which ws has seen blocks: an arena). */

@@ -17,8 +17,9 @@
 */
 
 /* Owns what ws knows of each page beyond its stamp: how often it was
-   accessed and which instruction touched it first; and the hot pages
-   made from that (--ws-hot, "ws hot", --ws-list-pages).
+   accessed, which instruction touched it first, and the byte through
+   which it last entered the window (what names its owner); and the
+   hot pages made from that (--ws-hot, "ws hot", --ws-list-pages).
 
    The counts cost the fast path one add each, never a call: a code
    page's counter has a fixed address, known when the superblock is
@@ -44,6 +45,8 @@
 typedef struct {
    ULong accesses;
    Addr  first_ip;      /* 0: never touched */
+   Addr  entry;         /* the byte through which the page last entered
+                           the window: what names its owner */
 } PageRecord;
 
 static WS_PageTable records[2];
@@ -79,6 +82,17 @@ void WS_(first_touch)(WS_Kind kind, Addr page, Addr ip)
    PageRecord* r = record(kind, page);
    if (r->first_ip == 0)
       r->first_ip = ip;
+}
+
+void WS_(entered_window)(WS_Kind kind, Addr page, Addr a)
+{
+   record(kind, page)->entry = a;
+}
+
+Addr WS_(entry_byte)(WS_Kind kind, Addr page)
+{
+   const PageRecord* r = record_if_any(kind, page);
+   return r ? r->entry : 0;
 }
 
 ULong WS_(page_accesses)(WS_Kind kind, Addr page)
@@ -289,8 +303,8 @@ void WS_(hot_prepare)(void)
    for (i = 0; i < at_exit[WS_Data].n; i++) {
       WS_Owner* o = &at_exit_owners[i];
       WS_(owner_of)(at_exit[WS_Data].heap[i].page << WS_(page_shift), o);
-      if (o->kind == WS_OwnHeap)
-         WS_(out_stack)(o->site);
+      if (WS_(owner_stack)(o) != NULL)
+         WS_(out_stack)(WS_(owner_stack)(o));
    }
 }
 

@@ -34,6 +34,9 @@
        instruction on that page (a page after a taken side exit is not
        counted); its table slot is known at translation time, so the
        check is a load from a constant address and a compare.
+   A rep-prefixed string instruction (rep movs, rep stos, ...) is one
+   instruction however often it iterates (--ws-count-rep=once, as the
+   processor retires it): ws_rep.c says how.
    Per data access: one load from the data TLB (pages current in this
    epoch, indexed by the page of the access's last byte) and one compare
    with the page of its first byte; a miss, and so any access that
@@ -111,6 +114,13 @@ typedef struct {
    Addr     guest_ip;     /* ...this, where the output now stands */
    Int      shadow_left;  /* guest state offsets of the clock's */
    Int      shadow_stamp; /* countdown and the stamp (ws_global.h) */
+   Int      shadow_rep;   /* the rep instruction whose iteration comes */
+   Addr     rep;          /* the rep string instruction counted once in
+                             this superblock (its last), or 0 */
+   IRTemp   rep_fresh;    /* I1: the superblock starts with it and a new
+                             execution of it begins; IRTemp_INVALID if
+                             the superblock does not start with it */
+   Bool     rep_uncounted;   /* rep_fresh not yet added to the clock */
    UInt     insns;        /* IMarks seen so far */
    UInt     insns_clocked;   /* of which added to the clock */
    Addr     ip;           /* address of the current instruction */
@@ -409,10 +419,22 @@ static IRExpr* stale(SBState* s, IRExpr* slot_addr)
 /* The boundary handler rewrites both shadow fields: declared, so that
    VEX neither keeps them in registers across the call nor reads the
    stamp before it. */
-static void prologue(SBState* s)
+static void prologue(SBState* s, Bool starts_rep, Addr ip)
 {
    IRExpr* left = bind(s, Ity_I64, IRExpr_Get(s->shadow_left, Ity_I64));
    IRExpr* due = bind(s, Ity_I1, IRExpr_Binop(Iop_CmpLE64S, left, c64(0)));
+   if (starts_rep) {
+      /* No boundary between two iterations of one execution: a sample
+         there would hold part of the instruction's accesses. */
+      IRExpr* looping = bind(s, Ity_I64, IRExpr_Get(s->shadow_rep,
+                                                    Ity_I64));
+      s->rep_fresh = newIRTemp(s->sb->tyenv, Ity_I1);
+      addStmtToIRSB(s->sb, IRStmt_WrTmp(s->rep_fresh,
+                    IRExpr_Binop(Iop_CmpNE64, looping, c64(ip))));
+      due = bind(s, Ity_I1, IRExpr_Binop(Iop_And1, due,
+                                         IRExpr_RdTmp(s->rep_fresh)));
+      s->rep_uncounted = True;
+   }
    IRDirty* di = unsafeIRDirty_0_N(0, "ws_boundary",
                                    VG_(fnptr_to_fnentry)(WS_(boundary)),
                                    mkIRExprVec_0());
@@ -431,13 +453,21 @@ static void prologue(SBState* s)
                  IRExpr_Get(s->shadow_stamp, Ity_I32)));
 }
 
-/* counter += n, for a counter at a constant address. */
-static void add_to_counter(SBState* s, ULong* counter, ULong n)
+/* counter += n (an I64 atom), for a counter at a constant address. */
+static void add_to_counter(SBState* s, ULong* counter, IRExpr* n)
 {
    IRExpr* old = bind(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
                                               c64((Addr)counter)));
    addStmtToIRSB(s->sb, IRStmt_Store(Iend_LE, c64((Addr)counter),
-                 bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, old, c64(n)))));
+                 bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, old, n))));
+}
+
+/* 1 if a superblock that starts with a rep string instruction begins
+   a new execution of it, else 0 (an I64 atom). */
+static IRExpr* rep_fresh_count(SBState* s)
+{
+   return bind(s, Ity_I64, IRExpr_Unop(Iop_1Uto64,
+                                       IRExpr_RdTmp(s->rep_fresh)));
 }
 
 /* Counts the instructions run since the last call off the clock's
@@ -449,12 +479,15 @@ static void add_to_counter(SBState* s, ULong* counter, ULong n)
 static void advance_clock(SBState* s)
 {
    IRExpr* left;
-   if (s->insns == s->insns_clocked)
+   IRExpr* n;
+   if (s->insns == s->insns_clocked && !s->rep_uncounted)
       return;
    left = bind(s, Ity_I64, IRExpr_Get(s->shadow_left, Ity_I64));
+   n = c64(s->insns - s->insns_clocked);
+   if (s->rep_uncounted)
+      n = bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, n, rep_fresh_count(s)));
    addStmtToIRSB(s->sb, IRStmt_Put(s->shadow_left,
-                 bind(s, Ity_I64, IRExpr_Binop(Iop_Sub64, left,
-                      c64(s->insns - s->insns_clocked)))));
+                 bind(s, Ity_I64, IRExpr_Binop(Iop_Sub64, left, n))));
    s->insns_clocked = s->insns;
 }
 
@@ -467,9 +500,27 @@ static void count_code_accesses(SBState* s)
    Int i;
    for (i = 0; i < s->n_code_pages; i++) {
       if (s->code_pending[i] != 0)
-         add_to_counter(s, s->code_counter[i], s->code_pending[i]);
+         add_to_counter(s, s->code_counter[i], c64(s->code_pending[i]));
       s->code_pending[i] = 0;
    }
+   /* A superblock that starts with a rep instruction: its first code
+      page is the instruction's. */
+   if (s->rep_uncounted)
+      add_to_counter(s, s->code_counter[0], rep_fresh_count(s));
+   s->rep_uncounted = False;
+}
+
+/* Before an exit (or the end) of a superblock that holds the rep
+   instruction: whether that way goes on with it (|again|). */
+static Bool jumps_to(IRExpr* dst, Addr a)
+{
+   return dst->tag == Iex_Const && dst->Iex.Const.con->tag == Ico_U64
+          && dst->Iex.Const.con->Ico.U64 == a;
+}
+
+static void note_rep_path(SBState* s, Bool again)
+{
+   addStmtToIRSB(s->sb, IRStmt_Put(s->shadow_rep, c64(again ? s->rep : 0)));
 }
 
 /* The code page of the instruction being instrumented; checked the
@@ -515,13 +566,14 @@ static void check_code_page(SBState* s, Addr page, Bool counts)
       s->code_pending[i]++;
 }
 
-/* An instruction counts one access, on the page of its first byte. */
-static void check_insn(SBState* s, Addr a, UInt len)
+/* An instruction counts one access, on the page of its first byte
+   (unless |counts| is False: a rep instruction's later iterations). */
+static void check_insn(SBState* s, Addr a, UInt len, Bool counts)
 {
    Addr first = a >> WS_(page_shift);
    Addr last  = (a + (len ? len : 1) - 1) >> WS_(page_shift);
    s->ip = a;
-   check_code_page(s, first, True);
+   check_code_page(s, first, counts);
    if (last != first)
       check_code_page(s, last, False);
 }
@@ -764,6 +816,8 @@ IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    s.guest_ip = vge->base[0];
    s.shadow_left = layout->total_sizeB + WS_SHADOW_LEFT;
    s.shadow_stamp = layout->total_sizeB + WS_SHADOW_STAMP;
+   s.shadow_rep = layout->total_sizeB + WS_SHADOW_REP;
+   s.rep_fresh = IRTemp_INVALID;
    s.n_tmps = sbIn->tyenv->types_used;
    s.tmp = VG_(malloc)("ws.instrument.tmp", (s.n_tmps + 1) * sizeof(SymAddr));
    for (i = 0; i < s.n_tmps; i++) {
@@ -785,13 +839,28 @@ IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
       if (st == NULL || st->tag == Ist_NoOp)
          continue;
       if (st->tag == Ist_IMark) {
+         Addr a = st->Ist.IMark.addr;
+         Bool counted;
+         Bool rep = WS_(clo_count_rep_once)
+                    && WS_(is_rep_string)(a, st->Ist.IMark.len);
          addStmtToIRSB(s.sb, st);
          if (!started) {
-            prologue(&s);
+            prologue(&s, rep, a);
             started = True;
          }
-         s.insns++;
-         check_insn(&s, st->Ist.IMark.addr, st->Ist.IMark.len);
+         if (rep && s.rep == a) {
+            /* another iteration (loop unrolling): counts nothing */
+            s.ip = a;
+            continue;
+         }
+         if (rep)
+            s.rep = a;
+         /* A superblock that starts with the rep instruction counts it
+            in advance_clock, if it begins afresh. */
+         counted = !rep || s.rep_fresh == IRTemp_INVALID;
+         if (counted)
+            s.insns++;
+         check_insn(&s, a, st->Ist.IMark.len, counted);
          continue;
       }
       if (started) {
@@ -800,6 +869,9 @@ IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
          if (st->tag == Ist_Exit) {
             advance_clock(&s);
             count_code_accesses(&s);
+            if (s.rep != 0)
+               note_rep_path(&s, st->Ist.Exit.dst->tag == Ico_U64
+                                 && st->Ist.Exit.dst->Ico.U64 == s.rep);
             s.segment++;
          }
       }
@@ -809,6 +881,8 @@ IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    if (started) {
       advance_clock(&s);
       count_code_accesses(&s);
+      if (s.rep != 0)
+         note_rep_path(&s, jumps_to(s.sb->next, s.rep));
    }
    finish_checks(&s);
    VG_(free)(s.part_check);

@@ -178,12 +178,16 @@ static void ws_post_clo_init(void)
    WS_(threads_init)();
    WS_(syscalls_init)();
    WS_(heap_init)();
+   WS_(stacks_init)();
+   WS_(peaks_init)();
    WS_(out_header)();
    VG_(atfork)(NULL, NULL, ws_after_fork_child);
 }
 
 static void ws_fini(Int exitcode)
 {
+   WS_(final_sample)();
+   WS_(peaks_stopped)();
    WS_(region_close)();
    WS_(out_trailer)(NULL);
    WS_(out_stderr_summary)();

@@ -48,6 +48,8 @@ const HChar* WS_(clo_miss_file)  = NULL;
 UInt         WS_(image)          = 0;
 Bool         WS_(image_out)      = True;
 Bool         WS_(image_miss)     = True;
+Bool         WS_(clo_count_rep_once) = True;
+ULong        WS_(clo_peaks)      = 10;
 
 UInt         WS_(page_shift)     = 12;
 
@@ -233,6 +235,16 @@ Bool WS_(process_cmd_line_option)(const HChar* arg)
       WS_(image_out) = end[1] == '1';
       WS_(image_miss) = end[3] == '1';
    }
+   else if (is_option(arg, "--ws-count-rep")) {
+      const HChar* val = arg + VG_(strlen)("--ws-count-rep=");
+      if (VG_STREQ(val, "once"))       WS_(clo_count_rep_once) = True;
+      else if (VG_STREQ(val, "each"))  WS_(clo_count_rep_once) = False;
+      else VG_(fmsg_bad_option)(arg, "--ws-count-rep takes once (a rep-"
+                                "prefixed string instruction is one "
+                                "instruction) or each (one per iteration)\n");
+   }
+   else if (is_option(arg, "--ws-peaks"))
+      parse_number(arg, "--ws-peaks", 1, WS_MAX_PEAKS, &WS_(clo_peaks));
    else if (is_option(arg, "--ws-miss-file")) {
       const HChar* val = VG_(strchr)(arg, '=') + 1;
       if (val[0] == '\0')
@@ -263,6 +275,10 @@ void WS_(print_usage)(void)
 "    --ws-pagesize=<n>         page size in bytes, a power of two from 64\n"
 "                              (a cache line) to 2097152 (a huge page) [4096]\n"
 "    --ws-time-unit=i|ms       time unit: instructions or milliseconds [i]\n"
+"    --ws-count-rep=once|each  a rep-prefixed string instruction (rep movs,\n"
+"                              rep stos, ...) counts once, as the processor\n"
+"                              retires it, or once per iteration, as lackey\n"
+"                              and cachegrind count it [once]\n"
 "    --ws-file=<file>          output file name [ws.out.%%p]\n"
 "                              (also --ws-out-file; %%p, %%q{VAR}, %%n expanded)\n"
 "    --ws-per-thread=no|yes    per-thread columns in each sample [no]\n"
@@ -273,6 +289,9 @@ void WS_(print_usage)(void)
 "    --ws-peak-window=<n>      peak detector window, in samples [30]\n"
 "    --ws-peak-thresh=<n>      peak detector threshold, lower is more\n"
 "                              sensitive [5]\n"
+"    --ws-peaks=<n>            peaks of each kind reported with stacks and\n"
+"                              owners: the largest samples, then the most\n"
+"                              prominent the detector found [10]\n"
 "    --ws-hot=<n>              hot pages of each kind to report [20]\n"
 "    --ws-list-pages=no|yes    list every page ever touched [no]\n"
 "    --ws-locations=yes|no     source locations of hot and listed pages [yes]\n"

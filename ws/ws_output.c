@@ -176,10 +176,11 @@ void WS_(write_header)(WS_File* f, Bool dump_file)
    if (dump_file)
       return;
    WS_(file_printf)(f, "syscalls: %s\nper-thread: %s\ninstr-atstart: %s\n"
-                    "columns: t insn data%s\n",
+                    "count-rep: %s\ncolumns: t insn data%s\n",
                     WS_(clo_syscalls) ? "yes" : "no",
                     WS_(clo_per_thread) ? "yes" : "no",
                     WS_(clo_instr_atstart) ? "yes" : "no",
+                    WS_(clo_count_rep_once) ? "once" : "each",
                     WS_(clo_per_thread) ? " shared {tid insn data}..." : "");
 }
 
@@ -277,7 +278,8 @@ void WS_(out_stderr_summary)(void)
    print_sizes("", WS_(stats).sum, WS_(stats).peak, WS_(stats).total,
                WS_(stats).samples);
    VG_(umsg)("Samples: %llu\n", WS_(stats).samples);
-   VG_(umsg)("Peaks: %llu\n", WS_(peaks_count)());
+   VG_(umsg)("Peaks: %llu (the detector found %llu)\n", WS_(peaks_count)(),
+             WS_(peaks_found)());
    WS_(regions_report)(print_region);
    VG_(umsg)("Output file: %s%s\n", out.name ? out.name : "(none)",
              out.failed ? " (incomplete: writing it failed)" : "");

@@ -34,6 +34,7 @@
 #include "pub_tool_oset.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_vki.h"
+#include "pub_tool_xarray.h"
 
 #include "ws_heap.h"
 
@@ -65,15 +66,13 @@ void WS_(owners_thread_exited)(ThreadId tid)
          exited_stack_max[tid] = stack_max;
 }
 
-/* What lives at |a|, in the order of the table in output-format.md: a
-   page can hold several things and the first found names it.  The
-   heap block is the one containing |a| or, failing that, the first
-   block that starts further on in a's page, so that the owner of a
-   page of small blocks is one of them rather than the allocator's
-   header before the first.  A thread's stack is named for any
-   address in its page.  o->name is the debug info's or the address
-   space manager's string: use it before asking them anything else. */
-void WS_(owner_of)(Addr a, WS_Owner* o)
+/* What lived at |a| at the sample of sequence number |sample|, in the
+   order of the table in output-format.md (a page can hold several
+   things; the bytes at |a| name it): a heap block as it was then (live,
+   or freed by then), the rest as it is now.  A thread's stack is named
+   for any address in its page.  Names are interned (WS_(intern)): they
+   stay valid. */
+static void data_owner_at(Addr a, ULong sample, WS_Owner* o)
 {
    Addr page_end = (a | (WS_(clo_pagesize) - 1)) + 1;
    const HChar* name;
@@ -83,13 +82,14 @@ void WS_(owner_of)(Addr a, WS_Owner* o)
    NSegment const* seg;
 
    VG_(memset)(o, 0, sizeof *o);
-   if (WS_(heap_block_of)(a, &o->block, &o->size, &o->site)
-       || (page_end > a
-           && WS_(heap_first_block_in)(a, page_end, &o->block, &o->size,
-                                       &o->site))) {
-      o->kind = WS_OwnHeap;
+   if (WS_(heap_owner_at)(a, sample, o))
       return;
-   }
+   /* The allocator's own bytes (a chunk's header, the top chunk) are
+      what a page of blocks is often first touched through, by the
+      malloc that made them: a block in the page names it better. */
+   if (WS_(heap_block_in)(a & ~(Addr)(WS_(clo_pagesize) - 1), page_end,
+                          sample, o))
+      return;
    if (WS_(heap_arena_contains)(a)) {
       o->kind = WS_OwnHeapOther;
       return;
@@ -97,7 +97,7 @@ void WS_(owner_of)(Addr a, WS_Owner* o)
    if (VG_(get_datasym_and_offset)(VG_(current_DiEpoch)(), a, &name,
                                    &offset)) {
       o->kind = WS_OwnGlobal;
-      o->name = name;
+      o->name = WS_(demangled)(name);
       return;
    }
    seg = VG_(am_find_nsegment)(a);
@@ -120,13 +120,48 @@ void WS_(owner_of)(Addr a, WS_Owner* o)
    if (seg != NULL && seg->kind == SkFileC
        && (name = VG_(am_get_filename)(seg)) != NULL) {
       o->kind = WS_OwnFile;
-      o->name = name;
+      o->name = WS_(intern)(name);
    } else if (seg != NULL && (seg->kind == SkAnonC
                               || seg->kind == SkShmC)) {
       o->kind = WS_OwnAnon;
    } else {
       o->kind = WS_OwnUnknown;
    }
+}
+
+/* A code page: the object file and the function of the instruction
+   through which it entered the window. */
+static void code_owner(Addr a, WS_Owner* o)
+{
+   DiEpoch ep = VG_(current_DiEpoch)();
+   const HChar* s;
+   VG_(memset)(o, 0, sizeof *o);
+   o->kind = WS_OwnCode;
+   o->object = WS_(intern)(VG_(get_objname)(ep, a, &s) ? s : "???");
+   o->name = WS_(intern)(VG_(get_fnname)(ep, a, &s) ? s : "???");
+}
+
+/* The byte that names |page|'s owner. */
+static Addr naming_byte(WS_Kind kind, Addr page)
+{
+   Addr a = WS_(entry_byte)(kind, page);
+   return a != 0 && a >> WS_(page_shift) == page ? a
+                                                 : page << WS_(page_shift);
+}
+
+ExeContext* WS_(owner_stack)(const WS_Owner* o)
+{
+   return o->kind == WS_OwnHeap || o->kind == WS_OwnFreed ? o->site : NULL;
+}
+
+void WS_(owner_of)(Addr a, WS_Owner* o)
+{
+   Addr page = a >> WS_(page_shift);
+   Addr named = WS_(entry_byte)(WS_Data, page);
+   if (named == 0 || named >> WS_(page_shift) != page)
+      named = a;
+   /* now: as if a sample were taken */
+   data_owner_at(named, WS_(sample_seq) + 1, o);
 }
 
 /*------------------------------------------------------------*/
@@ -140,17 +175,43 @@ static void tidy_name(const HChar* s, HChar* buf, SizeT size)
    WS_(escape_into)(s[0] ? s : "???", WS_EscText, buf, size);
 }
 
+/* An object file's base name as one word (blanks and control
+   characters as '_'), as output-format.md's locations write it. */
+static SizeT location_word(const HChar* path, HChar* buf, SizeT size)
+{
+   const HChar* slash = VG_(strrchr)(path, '/');
+   SizeT i = 0;
+   for (path = slash ? slash + 1 : path; *path && i + 1 < size; path++)
+      buf[i++] = (UChar)*path <= ' ' || *path == 0x7f ? '_' : *path;
+   if (i == 0 && size > 3) {
+      VG_(strcpy)(buf, "???");
+      return 3;
+   }
+   if (size > 0)
+      buf[i] = '\0';
+   return i;
+}
+
 void WS_(owner_text)(const WS_Owner* o, Bool with_block,
                      WS_StackFile* stacks, HChar* buf, SizeT size)
 {
    SizeT n;
    switch (o->kind) {
    case WS_OwnHeap:
-      if (with_block)
-         VG_(snprintf)(buf, size, "heap %u %#lx %lu",
-                       WS_(stack_id)(stacks, o->site), o->block, o->size);
-      else
-         VG_(snprintf)(buf, size, "heap %u", WS_(stack_id)(stacks, o->site));
+   case WS_OwnFreed:
+      n = VG_(snprintf)(buf, size, "%s %u",
+                        o->kind == WS_OwnHeap ? "heap" : "freed",
+                        WS_(stack_id)(stacks, o->site));
+      if (with_block && n < size)
+         VG_(snprintf)(buf + n, size - n, " %#lx %lu", o->block, o->size);
+      return;
+   case WS_OwnCode:
+      n = VG_(snprintf)(buf, size, "code ");
+      n += location_word(o->object, buf + n, size - n);
+      if (n + 1 < size) {
+         buf[n++] = ' ';
+         tidy_name(o->name, buf + n, size - n);
+      }
       return;
    case WS_OwnGlobal:
    case WS_OwnFile:
@@ -195,7 +256,15 @@ void WS_(monitor_owner)(const WS_Owner* o)
    case WS_OwnHeap:
       VG_(gdb_printf)("    owner: heap block %#lx of %lu bytes, "
                       "allocated at\n", o->block, o->size);
-      WS_(monitor_stack)(o->site, "      ");
+      WS_(monitor_stack_own)(o->site, "      ", WS_(own_level)(o->site));
+      break;
+   case WS_OwnFreed:
+      VG_(gdb_printf)("    owner: freed block %#lx of %lu bytes, "
+                      "allocated at\n", o->block, o->size);
+      WS_(monitor_stack_own)(o->site, "      ", WS_(own_level)(o->site));
+      break;
+   case WS_OwnCode:
+      VG_(gdb_printf)("    owner: %s in %s\n", o->name, o->object);
       break;
    case WS_OwnHeapOther:
       VG_(gdb_printf)("    owner: heap memory in no live block\n");
@@ -222,76 +291,82 @@ void WS_(monitor_owner)(const WS_Owner* o)
 /*--- The breakdown at a peak                              ---*/
 /*------------------------------------------------------------*/
 
-/* The pages of one owner, as the breakdown sums them: heap blocks by
-   allocating stack, globals by symbol, stacks by thread, files by
-   path. */
+/* The pages of one owner, as the breakdown sums them: heap blocks
+   (live or freed) by allocating stack, globals by symbol, stacks by
+   thread, files by path, code by object and function.  Names are
+   interned, so pointers compare. */
 typedef struct {
-   WS_OwnerKind kind;
-   UWord        key;      /* heap: the stack; stack: the tid */
-   HChar*       name;     /* global, file: a copy */
-   ULong        pages;
+   WS_Owner owner;
+   ULong    pages;
 } Group;
+
+static UWord group_key(const WS_Owner* o)
+{
+   return o->kind == WS_OwnHeap || o->kind == WS_OwnFreed ? (UWord)o->site
+        : o->kind == WS_OwnStack ? o->tid : 0;
+}
 
 static Word cmp_group(const void* keyV, const void* elemV)
 {
-   const Group* k = keyV;
-   const Group* e = elemV;
+   const WS_Owner* k = &((const Group*)keyV)->owner;
+   const WS_Owner* e = &((const Group*)elemV)->owner;
+   UWord kk = group_key(k), ek = group_key(e);
    if (k->kind != e->kind)
       return k->kind < e->kind ? -1 : 1;
-   if (k->key != e->key)
-      return k->key < e->key ? -1 : 1;
-   if (k->name == NULL || e->name == NULL)
-      return 0;
-   return VG_(strcmp)(k->name, e->name);
+   if (kk != ek)
+      return kk < ek ? -1 : 1;
+   if (k->name != e->name)
+      return (UWord)k->name < (UWord)e->name ? -1 : 1;
+   if (k->object != e->object)
+      return (UWord)k->object < (UWord)e->object ? -1 : 1;
+   return 0;
 }
 
 typedef struct {
-   OSet* groups;
-   Stamp first;          /* the window's first epoch */
-   /* The heap block of the last page counted: pages are visited in
-      address order, and every page that starts inside that block is
-      the block's (owner_of would say so), so a big block costs one
-      lookup rather than one per page. */
-   Group* block_group;
-   Addr   block, block_end;
+   OSet*   groups;
+   WS_Kind kind;
+   ULong   sample;
+   /* The heap block of the last page counted: pages come in address
+      order, and every later page that starts inside that block is the
+      block's whatever byte names it (no other block overlaps it), so a
+      big block costs one lookup rather than one per page. */
+   Group*  block_group;
+   Addr    block, block_end;
 } BreakdownWalk;
 
-static void count_page(Stamp* slot, Addr page, void* opaque)
+static void count_page(BreakdownWalk* w, Addr page)
 {
-   BreakdownWalk* w = opaque;
-   Stamp s = *slot & WS_STAMP_MASK;
-   WS_Owner o;
+   Addr a = page << WS_(page_shift);
    Group key;
    Group* g;
-   Addr a = page << WS_(page_shift);
-   if (s == WS_STAMP_NEVER || s < w->first)
-      return;
    if (w->block_group != NULL && a >= w->block && a < w->block_end) {
       w->block_group->pages++;
       return;
    }
-   WS_(owner_of)(a, &o);
-   key.kind = o.kind;
-   key.key = o.kind == WS_OwnHeap ? (UWord)o.site
-           : o.kind == WS_OwnStack ? o.tid : 0;
-   key.name = o.kind == WS_OwnGlobal || o.kind == WS_OwnFile
-            ? (HChar*)o.name : NULL;
+   if (w->kind == WS_Insn)
+      code_owner(naming_byte(WS_Insn, page), &key.owner);
+   else
+      data_owner_at(naming_byte(WS_Data, page), w->sample, &key.owner);
    g = VG_(OSetGen_Lookup)(w->groups, &key);
    if (g == NULL) {
       g = VG_(OSetGen_AllocNode)(w->groups, sizeof(Group));
       *g = key;
-      if (key.name != NULL)
-         g->name = VG_(strdup)("ws.owners.name", key.name);
       g->pages = 0;
       VG_(OSetGen_Insert)(w->groups, g);
    }
    g->pages++;
    w->block_group = NULL;
-   if (o.kind == WS_OwnHeap && o.block <= a) {
+   if ((key.owner.kind == WS_OwnHeap || key.owner.kind == WS_OwnFreed)
+       && key.owner.block <= a) {
       w->block_group = g;
-      w->block = o.block;
-      w->block_end = o.block + o.size;
+      w->block = key.owner.block;
+      w->block_end = key.owner.block + key.owner.size;
    }
+}
+
+static UInt site_number(const WS_Owner* o)
+{
+   return VG_(get_ECU_from_ExeContext)(o->site);
 }
 
 /* Largest first; ties in the order of the owner table, then by stack
@@ -301,40 +376,43 @@ static Int cmp_pages_down(const void* aV, const void* bV)
 {
    const Group* a = *(const Group* const*)aV;
    const Group* b = *(const Group* const*)bV;
+   const WS_Owner* oa = &a->owner;
+   const WS_Owner* ob = &b->owner;
+   Int c;
    if (a->pages != b->pages)
       return a->pages > b->pages ? -1 : 1;
-   if (a->kind != b->kind)
-      return a->kind < b->kind ? -1 : 1;
-   if (a->kind == WS_OwnHeap) {
-      UInt ua = VG_(get_ECU_from_ExeContext)((ExeContext*)a->key);
-      UInt ub = VG_(get_ECU_from_ExeContext)((ExeContext*)b->key);
-      return ua < ub ? -1 : ua > ub ? 1 : 0;
-   }
-   if (a->key != b->key)
-      return a->key < b->key ? -1 : 1;
-   if (a->name != NULL && b->name != NULL)
-      return VG_(strcmp)(a->name, b->name);
+   if (oa->kind != ob->kind)
+      return oa->kind < ob->kind ? -1 : 1;
+   if (oa->kind == WS_OwnHeap || oa->kind == WS_OwnFreed)
+      return site_number(oa) < site_number(ob) ? -1
+             : site_number(oa) > site_number(ob) ? 1 : 0;
+   if (oa->tid != ob->tid)
+      return oa->tid < ob->tid ? -1 : 1;
+   if (oa->object != ob->object
+       && (c = VG_(strcmp)(oa->object, ob->object)) != 0)
+      return c;
+   if (oa->name != ob->name && oa->name != NULL && ob->name != NULL)
+      return VG_(strcmp)(oa->name, ob->name);
    return 0;
 }
 
-/* At most this many owner lines, the last one "rest" when there are
-   more owners. */
-#define WS_BREAKDOWN_LINES 10
-
-void WS_(out_breakdown)(ULong n)
+WS_Breakdown* WS_(breakdown)(WS_Kind kind, const XArray* pages,
+                             ULong sample)
 {
    BreakdownWalk w;
+   WS_Breakdown* b = VG_(calloc)("ws.owners.breakdown", 1, sizeof *b);
    Group** sorted;
    Group* g;
-   UInt n_groups, i;
-   ULong rest = 0;
-   HChar prefix[64];
+   Word i, n_pages = VG_(sizeXA)(pages);
+   UInt n_groups;
 
    w.groups = VG_(OSetGen_Create)(0, cmp_group, VG_(malloc),
                                   "ws.owners.groups", VG_(free));
+   w.kind = kind;
+   w.sample = sample;
    w.block_group = NULL;
-   w.first = WS_(window_first_stamp)();
-   WS_(pt_for_window)(&WS_(tables)[WS_Data], w.first, count_page, &w);
+   for (i = 0; i < n_pages; i++)
+      count_page(&w, *(const Addr*)VG_(indexXA)(pages, i));
 
    n_groups = VG_(OSetGen_Size)(w.groups);
    sorted = VG_(malloc)("ws.owners.sorted", (n_groups + 1) * sizeof *sorted);
@@ -343,33 +421,95 @@ void WS_(out_breakdown)(ULong n)
    while ((g = VG_(OSetGen_Next)(w.groups)) != NULL)
       sorted[i++] = g;
    VG_(ssort)(sorted, n_groups, sizeof *sorted, cmp_pages_down);
-
    for (i = 0; i < n_groups; i++) {
-      WS_Owner o;
-      g = sorted[i];
+      WS_OwnerPages* line = &b->lines[b->n];
       if (n_groups > WS_BREAKDOWN_LINES && i >= WS_BREAKDOWN_LINES - 1) {
-         rest += g->pages;
+         line->rest = True;
+         line->pages += sorted[i]->pages;
          continue;
       }
-      VG_(memset)(&o, 0, sizeof o);
-      o.kind = g->kind;
-      o.site = g->kind == WS_OwnHeap ? (ExeContext*)g->key : NULL;
-      o.tid = g->kind == WS_OwnStack ? (ThreadId)g->key : 0;
-      o.name = g->name;
-      VG_(snprintf)(prefix, sizeof prefix, "owner %llu %llu", n, g->pages);
-      WS_(out_owner_line)(prefix, &o, False);
+      line->owner = sorted[i]->owner;
+      line->pages = sorted[i]->pages;
+      b->n++;
    }
-   if (n_groups > WS_BREAKDOWN_LINES) {
-      WS_(out_printf)("owner %llu %llu rest", n, rest);
-      WS_(out_end_line)();
-   }
-
-   for (i = 0; i < n_groups; i++) {
-      if (sorted[i]->name != NULL)
-         VG_(free)(sorted[i]->name);
-   }
+   if (n_groups > WS_BREAKDOWN_LINES)
+      b->n++;
    VG_(free)(sorted);
    VG_(OSetGen_Destroy)(w.groups);
+   return b;
+}
+
+void WS_(breakdown_free)(WS_Breakdown* b)
+{
+   VG_(free)(b);
+}
+
+void WS_(out_breakdown)(ULong n, const WS_Breakdown* b)
+{
+   HChar prefix[64];
+   UInt i;
+   for (i = 0; i < b->n; i++) {
+      const WS_OwnerPages* line = &b->lines[i];
+      if (line->rest) {
+         WS_(out_printf)("owner %llu %llu rest", n, line->pages);
+         WS_(out_end_line)();
+         continue;
+      }
+      VG_(snprintf)(prefix, sizeof prefix, "owner %llu %llu", n,
+                    line->pages);
+      WS_(out_owner_line)(prefix, &line->owner, False);
+   }
+}
+
+/* "  2000 pages (97.4%): heap blocks allocated at" and the stack, for
+   people. */
+void WS_(monitor_breakdown)(const WS_Breakdown* b, ULong total,
+                            const HChar* indent)
+{
+   UInt i;
+   HChar deeper[VG_(strlen)(indent) + 3];
+   VG_(sprintf)(deeper, "%s  ", indent);
+   for (i = 0; i < b->n; i++) {
+      const WS_OwnerPages* line = &b->lines[i];
+      const WS_Owner* o = &line->owner;
+      ULong tenths = total ? (line->pages * 1000 + total / 2) / total : 0;
+      VG_(gdb_printf)("%s%llu page%s (%llu.%llu%%): ", indent, line->pages,
+                      line->pages == 1 ? "" : "s", tenths / 10,
+                      tenths % 10);
+      if (line->rest) {
+         VG_(gdb_printf)("other owners\n");
+         continue;
+      }
+      switch (o->kind) {
+      case WS_OwnHeap:
+      case WS_OwnFreed:
+         VG_(gdb_printf)("%s allocated at\n", o->kind == WS_OwnHeap
+                         ? "heap blocks" : "freed blocks");
+         WS_(monitor_stack_own)(o->site, deeper, WS_(own_level)(o->site));
+         break;
+      case WS_OwnHeapOther:
+         VG_(gdb_printf)("heap memory in no block\n");
+         break;
+      case WS_OwnGlobal:
+         VG_(gdb_printf)("global variable %s\n", o->name);
+         break;
+      case WS_OwnStack:
+         VG_(gdb_printf)("stack of thread %u\n", o->tid);
+         break;
+      case WS_OwnFile:
+         VG_(gdb_printf)("mapping of %s\n", o->name);
+         break;
+      case WS_OwnAnon:
+         VG_(gdb_printf)("anonymous memory\n");
+         break;
+      case WS_OwnUnknown:
+         VG_(gdb_printf)("unknown\n");
+         break;
+      case WS_OwnCode:
+         VG_(gdb_printf)("%s in %s\n", o->name, o->object);
+         break;
+      }
+   }
 }
 
 /*--------------------------------------------------------------------*/

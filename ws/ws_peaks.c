@@ -1,5 +1,6 @@
 /*--------------------------------------------------------------------*/
-/*--- ws: the online peak detector.                   ws_peaks.c ---*/
+/*--- ws: peaks: the detector, the largest samples, what   ws_peaks.c ---*/
+/*--- is kept and reported.                                            ---*/
 /*--------------------------------------------------------------------*/
 
 /*
@@ -16,16 +17,14 @@
    The GNU General Public License is contained in the file COPYING.
 */
 
-/* Owns peak detection: which samples stand out, and what is recorded
-   about them (the running thread's stack; the data window by owner is
-   ws_owners.c's).  It runs once per sample and per kind, after the
-   sample is written, and costs a few floating-point operations; it
-   keeps no window of samples, only two moving statistics per kind.
+/* Owns the peaks (docs/manual.md, "Peaks"): which samples are
+   reported as peaks, and what is recorded about them (a call stack,
+   the window's pages by owner).  It runs once per sample and per kind.
 
    The detector is the valgrind-ws paper's (section 2.2), adapted
-   because its formula cannot work as printed; docs/manual.md, "Peaks",
-   gives the reasons and the constants.  For each kind, with x the
-   sample's size in pages:
+   because its formula cannot work as printed; docs/manual.md gives the
+   reasons and the constants.  For each kind, with x the sample's size
+   in pages:
 
      mu, var   exponential moving average and variance of the samples,
                weight a = 2/(window+1) (the plain mean and variance of
@@ -36,22 +35,30 @@
      flagged   x - mu > E and x - mu >= 16 KiB (4 pages of 4 KiB, at
                least 1 page), once 5 samples have been seen
 
-   A wildly varying working set (F large) is judged by how many
-   standard deviations it rises above its mean, a steady one (F small)
-   by how far above its mean it rises relative to that mean.  Only
-   rises count.  While samples are flagged they enter the statistics
-   damped, as mu + (x - mu)/4, so that one huge peak does not blind the
-   detector to the next one.
+   Only rises count.  Flagged samples enter the statistics damped, as
+   mu + (x - mu)/4.  A run of consecutive flagged samples is one
+   detected peak, recorded at its first sample and again at each later
+   sample of the run at least 1/16 larger than its record so far.
 
-   A run of consecutive flagged samples is one peak.  It is recorded
-   when its first sample is flagged, with the stack of the thread
-   running at that moment, and recorded again (same number, new size,
-   time and stack) whenever a later sample of the run is at least 1/16
-   larger than the peak so far.  So a peak ends within 1/16 of the
-   largest sample of its run, each record made online, at the sample it describes, with the stack
-   of that moment.  Each record is an "event t peak n kind size stack"
-   line right after its sample; the last one of a number is the peak
-   (docs/output-format.md, "Peaks"). */
+   What is reported, per kind: the largest sample of the run and of
+   each named region (always), and the detected peaks that stand out
+   most (prominence: size minus the mean it was compared with), up to
+   --ws-peaks in all.  So the detector may flag thousands of samples of
+   a real program and the report still holds a few, the largest first
+   among them.  Only a record that may be reported gets a stack and a
+   breakdown; a ramp of ever larger samples costs a list of pages per
+   sample, not a breakdown (see "Breakdowns").
+
+   The stack of a peak is where its window rose: while the window of
+   the next sample fills, the slow path calls WS_(window_rose) each
+   time the window has grown by a step more than at the last sample
+   (the first step a quarter of the mean, at least the minimum rise;
+   each next step twice the last), and the stack of the access that
+   crossed it is kept.  The last one kept when the sample is taken is
+   where at least half of the interval's growth had come in: inside a
+   burst, a memset, a container's copy, however long after it the
+   sample is taken.  A sample whose window grew less than one step has
+   the stack of the moment it was taken. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_execontext.h"
@@ -70,6 +77,8 @@
 #define WS_PEAK_SIGMA_UNIT  5.0   /* threshold g: g/5 standard deviations */
 #define WS_PEAK_MEAN_UNIT   10.0  /*  ... or g/10 of the mean */
 #define WS_PEAK_DAMPING     0.25  /* weight of a flagged sample's rise */
+#define WS_PEAK_MOVE_DIV    16    /* a record moves at 1/16 larger */
+#define WS_RISE_FIRST_DIV   4     /* the first rise step: mean / 4 */
 
 /*------------------------------------------------------------*/
 /*--- Arithmetic (a tool has no libm)                      ---*/
@@ -116,135 +125,462 @@ static Double exp_minus(Double y)
 }
 
 /*------------------------------------------------------------*/
-/*--- Peaks                                                ---*/
+/*--- Peak records                                         ---*/
 /*------------------------------------------------------------*/
 
+/* A sample that is, or may end up, reported as a peak of one kind.
+   Its roles say why; it is freed when it has none left. */
 typedef struct {
-   ULong       t;        /* the sample the peak is at */
-   ULong       size;     /* its size in pages */
-   ExeContext* stack;    /* the running thread's stack then */
-   WS_Kind     kind;
-} Peak;
+   WS_Kind       kind;
+   ULong         t;
+   ULong         seq;          /* the sample's WS_(sample_seq) */
+   ULong         size;
+   Double        baseline;     /* the mean the detector compared it with */
+   ExeContext*   stack;        /* where the window rose, or at the sample */
+   Bool          from_rise;
+   Bool          detected;     /* in its kind's list of detected peaks */
+   Bool          largest;      /* the largest sample of the run */
+   Bool          open_region;  /* the largest of the open region */
+   UInt          n_labels;     /* named regions whose largest it is */
+   XArray*       pending;      /* its window's pages until its breakdown */
+   WS_Breakdown* owners;
+} PeakRec;
 
-/* Every peak so far, numbered by position (the n of its events). */
-static XArray* peaks = NULL;
-
-/* The detector's state for one kind. */
+/* Per kind: the detector, the records, where the window rises. */
 typedef struct {
-   Double mean;          /* moving average of the (damped) samples */
-   Double var;           /* moving variance */
-   ULong  seen;          /* samples so far */
-   Bool   in_peak;       /* the last sample was flagged */
-   Word   peak;          /* then: the index of its peak in |peaks| */
-} Detector;
+   Double      mean;         /* moving average of the (damped) samples */
+   Double      var;          /* moving variance */
+   ULong       seen;         /* samples so far */
+   Bool        in_peak;      /* the last sample was flagged */
+   ULong       run_size;     /* the open run's record's size */
+   PeakRec*    run_rec;      /* that record, while it is listed */
+   ULong       found;        /* runs flagged */
+   XArray*     listed;       /* PeakRec*: the most prominent detected
+                                peaks, most prominent first, at most
+                                --ws-peaks */
+   PeakRec*    largest;
+   PeakRec*    open_largest;
+   ULong       rise_step;    /* pages coming in to the next mark */
+   ExeContext* rise_stack;
+} KindState;
 
-static Detector detectors[2];
+static KindState kinds[2];
 
-ULong WS_(peaks_count)(void)
+ULong WS_(rise_mark)[2] = { ~0ULL, ~0ULL };
+
+/* Records made at the last sample, whose breakdown is due at the next
+   one (or when measurement stops). */
+static XArray* pending_recs = NULL;
+
+/* The largest samples of named regions, in the order the names first
+   closed. */
+typedef struct {
+   HChar*   label;
+   PeakRec* rec[2];
+} RegionPeaks;
+static XArray* region_peaks = NULL;
+
+static Bool unused(const PeakRec* r)
 {
-   return peaks ? VG_(sizeXA)(peaks) : 0;
+   return !r->detected && !r->largest && !r->open_region && r->n_labels == 0;
 }
 
-/* Whether |x| stands out from what |d| has seen. */
-static Bool stands_out(const Detector* d, Double x)
+static void rec_free(PeakRec* r)
 {
-   Double rise = x - d->mean, fano, c, limit;
-   ULong  min_rise = WS_PEAK_MIN_RISE >> WS_(page_shift);
-   if (d->seen < WS_PEAK_WARMUP || rise < (Double)(min_rise ? min_rise : 1))
-      return False;
+   if (r->pending)
+      VG_(deleteXA)(r->pending);
+   if (r->owners)
+      WS_(breakdown_free)(r->owners);
+   VG_(free)(r);
+}
+
+/* After a role of |r| is dropped.  A record whose breakdown is due is
+   freed by the sweep that would have made it. */
+static void release(PeakRec* r)
+{
+   if (r != NULL && unused(r) && r->pending == NULL)
+      rec_free(r);
+}
+
+static Double prominence(const PeakRec* r)
+{
+   return (Double)r->size - r->baseline;
+}
+
+/* Whether |a| stands out more than |b|: by pages above its baseline,
+   then relative to it, then the earlier sample (then insn first). */
+static Bool more_prominent(const PeakRec* a, const PeakRec* b)
+{
+   Double pa = prominence(a), pb = prominence(b), ra, rb;
+   if (pa != pb)
+      return pa > pb;
+   ra = pa / (a->baseline > 1.0 ? a->baseline : 1.0);
+   rb = pb / (b->baseline > 1.0 ? b->baseline : 1.0);
+   if (ra != rb)
+      return ra > rb;
+   if (a->t != b->t)
+      return a->t < b->t;
+   return a->kind < b->kind;
+}
+
+static void unlist(KindState* k, PeakRec* r)
+{
+   Word i, n = VG_(sizeXA)(k->listed);
+   for (i = 0; i < n; i++)
+      if (*(PeakRec**)VG_(indexXA)(k->listed, i) == r) {
+         VG_(removeIndexXA)(k->listed, i);
+         break;
+      }
+   r->detected = False;
+   if (k->run_rec == r)
+      k->run_rec = NULL;
+   release(r);
+}
+
+/* Whether a detected peak like |probe| would be listed. */
+static Bool would_list(const KindState* k, const PeakRec* probe)
+{
+   Word n = VG_(sizeXA)(k->listed);
+   return n < (Word)WS_(clo_peaks)
+          || more_prominent(probe, *(PeakRec**)VG_(indexXA)(k->listed, n - 1));
+}
+
+static void list(KindState* k, PeakRec* r)
+{
+   Word i, n = VG_(sizeXA)(k->listed);
+   for (i = 0; i < n; i++)
+      if (more_prominent(r, *(PeakRec**)VG_(indexXA)(k->listed, i)))
+         break;
+   VG_(insertIndexXA)(k->listed, i, &r);
+   r->detected = True;
+   if (n + 1 > (Word)WS_(clo_peaks))
+      unlist(k, *(PeakRec**)VG_(indexXA)(k->listed, n));
+}
+
+/*------------------------------------------------------------*/
+/*--- The detector                                         ---*/
+/*------------------------------------------------------------*/
+
+static ULong min_rise_pages(void)
+{
+   ULong pages = WS_PEAK_MIN_RISE >> WS_(page_shift);
+   return pages ? pages : 1;
+}
+
+/* How far above the mean a sample must rise to stand out. */
+static Double limit(const KindState* k)
+{
    /* No mean yet (nothing was touched): only the spread can judge. */
-   fano = d->mean > 0.0 ? d->var / d->mean : 1.0e9;
-   c = 1.0 - exp_minus(fano / 2.0);
-   limit = (Double)WS_(clo_peak_thresh)
-           * (c * square_root(d->var) / WS_PEAK_SIGMA_UNIT
-              + (1.0 - c) * d->mean / WS_PEAK_MEAN_UNIT);
-   return rise > limit;
+   Double fano = k->mean > 0.0 ? k->var / k->mean : 1.0e9;
+   Double c = 1.0 - exp_minus(fano / 2.0);
+   return (Double)WS_(clo_peak_thresh)
+          * (c * square_root(k->var) / WS_PEAK_SIGMA_UNIT
+             + (1.0 - c) * k->mean / WS_PEAK_MEAN_UNIT);
 }
 
-static void learn(Detector* d, Double x)
+/* Whether |x| stands out from what |k| has seen. */
+static Bool stands_out(const KindState* k, Double x)
+{
+   Double rise = x - k->mean;
+   if (k->seen < WS_PEAK_WARMUP || rise < (Double)min_rise_pages())
+      return False;
+   return rise > limit(k);
+}
+
+static void learn(KindState* k, Double x)
 {
    Double alpha = 2.0 / ((Double)WS_(clo_peak_window) + 1.0);
    Double delta;
-   d->seen++;
+   k->seen++;
    /* Until there are 1/alpha samples, the plain mean and variance of
       those seen: the first sample alone (start-up) must not weigh as
       much as the many the average would otherwise assume. */
-   if (alpha < 1.0 / (Double)d->seen)
-      alpha = 1.0 / (Double)d->seen;
-   delta = x - d->mean;
-   d->mean += alpha * delta;
-   d->var = (1.0 - alpha) * (d->var + alpha * delta * delta);
+   if (alpha < 1.0 / (Double)k->seen)
+      alpha = 1.0 / (Double)k->seen;
+   delta = x - k->mean;
+   k->mean += alpha * delta;
+   k->var = (1.0 - alpha) * (k->var + alpha * delta * delta);
 }
 
-/* Writes peak |n|'s event (and its stack, the first time), then the
-   data window broken down by owner, into the output file, at its sample's time (in ms mode the clock may have
-   moved on since the sample was taken). */
-static void write_peak(Word n)
+/*------------------------------------------------------------*/
+/*--- Where the window rises                               ---*/
+/*------------------------------------------------------------*/
+
+/* The smallest sample of |kind| that would be reported as things
+   stand: flagged by the detector, or larger than the largest sample
+   (of the run, or of the open region).  A window smaller than that
+   needs no stack. */
+static ULong candidate_size(WS_Kind kind)
 {
-   const Peak* p = VG_(indexXA)(peaks, n);
-   UInt stack_id = WS_(out_stack)(p->stack);
-   WS_(out_printf)("event %llu peak %ld %s %llu %u", p->t, n,
-                   WS_(kind_name)(p->kind), p->size, stack_id);
-   WS_(out_end_line)();
-   WS_(out_breakdown)(n);
+   const KindState* k = &kinds[kind];
+   Word   listed = VG_(sizeXA)(k->listed);
+   Double flagged = k->mean + limit(k);
+   ULong  least = k->largest ? k->largest->size + 1 : 0;
+   if (flagged < k->mean + (Double)min_rise_pages())
+      flagged = k->mean + (Double)min_rise_pages();
+   /* with --ws-peaks listed, only one more prominent than the last */
+   if (listed >= (Word)WS_(clo_peaks)) {
+      const PeakRec* last = *(PeakRec**)VG_(indexXA)(k->listed, listed - 1);
+      if (flagged < k->mean + prominence(last))
+         flagged = k->mean + prominence(last);
+   }
+   if (k->seen >= WS_PEAK_WARMUP && flagged < (Double)least)
+      least = (ULong)flagged + 1;
+   if (WS_(region_first) != 0 && k->open_largest != NULL
+       && k->open_largest->size + 1 < least)
+      least = k->open_largest->size + 1;
+   if (WS_(region_first) != 0 && k->open_largest == NULL)
+      least = 0;
+   return least;
 }
 
-static void record(Peak* p, WS_Kind kind, ULong t, ULong size)
+/* After a sample, for the next one's window: the first mark is a step
+   of pages coming in (a quarter of the mean, at least the minimum
+   rise), and no fewer than a window that could be reported holds;
+   each later one doubles it. */
+static void rise_from(WS_Kind kind)
 {
-   p->t = t;
-   p->size = size;
-   p->kind = kind;
-   p->stack = VG_(record_ExeContext)(VG_(get_running_tid)(), 0);
+   KindState* k = &kinds[kind];
+   ULong step = (ULong)(k->mean / WS_RISE_FIRST_DIV);
+   ULong least = candidate_size(kind);
+   if (step < min_rise_pages())
+      step = min_rise_pages();
+   if (step < least)
+      step = least;
+   k->rise_step = step;
+   k->rise_stack = NULL;
+   WS_(rise_mark)[kind] = WS_(clo_peak_detect) ? step : ~0ULL;
 }
 
-static void detect(WS_Kind kind, ULong t, ULong size)
+void WS_(window_rose)(WS_Kind kind, Addr ip)
 {
-   Detector* d = &detectors[kind];
-   Double    x = (Double)size;
-   Bool      flagged = stands_out(d, x);
+   KindState* k = &kinds[kind];
+   ExeContext* ec = WS_(stack_here)(ip);
+   if (ec != NULL)
+      k->rise_stack = ec;
+   WS_(counters).rises++;
+   k->rise_step *= 2;
+   WS_(rise_mark)[kind] = k->rise_step;
+}
 
-   if (flagged && !d->in_peak) {
-      Peak fresh;
-      record(&fresh, kind, t, size);
-      if (peaks == NULL)
-         peaks = VG_(newXA)(VG_(malloc), "ws.peaks", VG_(free), sizeof(Peak));
-      d->peak = VG_(addToXA)(peaks, &fresh);
-      write_peak(d->peak);
-   } else if (flagged) {
-      Peak* p = VG_(indexXA)(peaks, d->peak);
+/*------------------------------------------------------------*/
+/*--- Samples                                              ---*/
+/*------------------------------------------------------------*/
+
+static PeakRec* new_rec(WS_Kind kind, ULong t, ULong size, Double baseline)
+{
+   KindState* k = &kinds[kind];
+   PeakRec* r = VG_(calloc)("ws.peaks.rec", 1, sizeof *r);
+   r->kind = kind;
+   r->t = t;
+   r->seq = WS_(sample_seq);
+   r->size = size;
+   r->baseline = baseline;
+   r->from_rise = k->rise_stack != NULL;
+   r->stack = r->from_rise ? k->rise_stack : WS_(stack_here)(0);
+   r->pending = WS_(window_pages)(kind);
+   WS_(counters).peak_records++;
+   return r;
+}
+
+/* The sample of |size| pages at |t|: its roles, if any, and the
+   detector's statistics.  Returns the record made, or NULL. */
+static PeakRec* sample_kind(WS_Kind kind, ULong t, ULong size)
+{
+   KindState* k = &kinds[kind];
+   Double   x = (Double)size;
+   Bool     flagged = stands_out(k, x);
+   Bool     to_list = False, largest, region;
+   PeakRec  probe;
+   PeakRec* r = NULL;
+
+   probe.kind = kind;
+   probe.t = t;
+   probe.size = size;
+   probe.baseline = k->mean;
+   if (flagged && !k->in_peak) {
+      k->found++;
+      k->run_size = size;
+      k->run_rec = NULL;
+      to_list = would_list(k, &probe);
+   } else if (flagged
+              && size >= k->run_size
+                         + (k->run_size + WS_PEAK_MOVE_DIV - 1)
+                           / WS_PEAK_MOVE_DIV) {
       /* Only a clear rise moves the record: the samples that straddle
-         the end of a spike hold the spike's pages and the next phase's,
-         so they are often a little larger, while the stack then is the
-         next phase's. */
-      if (size >= p->size + (p->size + 15) / 16) {
-         record(p, kind, t, size);
-         write_peak(d->peak);
+         the end of a spike hold the spike's pages and the next
+         phase's, so they are often a little larger. */
+      k->run_size = size;
+      if (k->run_rec != NULL)
+         unlist(k, k->run_rec);
+      to_list = would_list(k, &probe);
+   }
+   largest = k->largest == NULL || size > k->largest->size;
+   region = WS_(region_first) != 0
+            && (k->open_largest == NULL || size > k->open_largest->size);
+   if (to_list || largest || region) {
+      r = new_rec(kind, t, size, k->mean);
+      if (largest) {
+         if (k->largest != NULL) {
+            k->largest->largest = False;
+            release(k->largest);
+         }
+         k->largest = r;
+         r->largest = True;
+      }
+      if (region) {
+         if (k->open_largest != NULL) {
+            k->open_largest->open_region = False;
+            release(k->open_largest);
+         }
+         k->open_largest = r;
+         r->open_region = True;
+      }
+      if (to_list) {
+         list(k, r);
+         k->run_rec = r;
       }
    }
-   d->in_peak = flagged;
-   learn(d, flagged ? d->mean + WS_PEAK_DAMPING * (x - d->mean) : x);
+   k->in_peak = flagged;
+   if (!flagged)
+      k->run_rec = NULL;
+   learn(k, flagged ? k->mean + WS_PEAK_DAMPING * (x - k->mean) : x);
+   return r;
 }
 
-void WS_(peaks_sample)(ULong t, ULong insn, ULong data)
+/* Breaks down the records made at the last sample that still have a
+   role, as they were at their own time, and frees the others. */
+static void sweep_pending(void)
 {
+   Word i;
+   if (pending_recs == NULL)
+      return;
+   for (i = 0; i < VG_(sizeXA)(pending_recs); i++) {
+      PeakRec* r = *(PeakRec**)VG_(indexXA)(pending_recs, i);
+      if (unused(r)) {
+         rec_free(r);
+         continue;
+      }
+      r->owners = WS_(breakdown)(r->kind, r->pending, r->seq);
+      WS_(counters).breakdowns++;
+      VG_(deleteXA)(r->pending);
+      r->pending = NULL;
+   }
+   VG_(deleteXA)(pending_recs);
+   pending_recs = NULL;
+}
+
+void WS_(peaks_sample)(ULong t, ULong insn, ULong data, Bool final)
+{
+   XArray* made;
+   Int kind;
    if (!WS_(clo_peak_detect))
       return;
-   detect(WS_Insn, t, insn);
-   detect(WS_Data, t, data);
+   made = VG_(newXA)(VG_(malloc), "ws.peaks.pending", VG_(free),
+                     sizeof(PeakRec*));
+   for (kind = 0; kind < 2; kind++) {
+      PeakRec* r = sample_kind(kind, t, kind == WS_Insn ? insn : data);
+      if (r != NULL)
+         VG_(addToXA)(made, &r);
+   }
+   sweep_pending();
+   pending_recs = made;
+   rise_from(WS_Insn);
+   rise_from(WS_Data);
+   if (final)
+      sweep_pending();
 }
 
-/* The child's file numbers its peaks from 0 and counts only its own;
-   the detector's statistics go on, as the working set does (the
-   child's windows hold the parent's pages).  A peak the parent was in
-   is not the child's: the child's next flagged sample begins one. */
+void WS_(peaks_started)(void)
+{
+   rise_from(WS_Insn);
+   rise_from(WS_Data);
+}
+
+void WS_(peaks_stopped)(void)
+{
+   sweep_pending();
+}
+
+void WS_(peaks_region_closed)(const HChar* label)
+{
+   RegionPeaks* rp = NULL;
+   Word i;
+   Int kind;
+   if (label != NULL) {
+      if (region_peaks == NULL)
+         region_peaks = VG_(newXA)(VG_(malloc), "ws.peaks.regions",
+                                   VG_(free), sizeof(RegionPeaks));
+      for (i = 0; i < VG_(sizeXA)(region_peaks) && rp == NULL; i++) {
+         RegionPeaks* q = VG_(indexXA)(region_peaks, i);
+         if (VG_STREQ(q->label, label))
+            rp = q;
+      }
+      if (rp == NULL) {
+         RegionPeaks fresh;
+         fresh.label = VG_(strdup)("ws.peaks.label", label);
+         fresh.rec[0] = fresh.rec[1] = NULL;
+         VG_(addToXA)(region_peaks, &fresh);
+         rp = VG_(indexXA)(region_peaks, VG_(sizeXA)(region_peaks) - 1);
+      }
+   }
+   for (kind = 0; kind < 2; kind++) {
+      KindState* k = &kinds[kind];
+      PeakRec* r = k->open_largest;
+      if (r == NULL)
+         continue;
+      k->open_largest = NULL;
+      r->open_region = False;
+      if (rp != NULL && (rp->rec[kind] == NULL
+                         || r->size > rp->rec[kind]->size)) {
+         if (rp->rec[kind] != NULL) {
+            rp->rec[kind]->n_labels--;
+            release(rp->rec[kind]);
+         }
+         rp->rec[kind] = r;
+         r->n_labels++;
+      }
+      release(r);
+   }
+}
+
+/* The child's file holds only its own peaks; the detector's statistics
+   go on, as the working set does.  A peak the parent was in is not the
+   child's: the child's next flagged sample begins one. */
 void WS_(peaks_after_fork)(void)
 {
    Int kind;
-   if (peaks != NULL)
-      VG_(deleteXA)(peaks);
-   peaks = NULL;
-   for (kind = 0; kind < 2; kind++)
-      detectors[kind].in_peak = False;
+   Word i;
+   for (kind = 0; kind < 2; kind++) {
+      KindState* k = &kinds[kind];
+      while (k->listed != NULL && VG_(sizeXA)(k->listed) > 0)
+         unlist(k, *(PeakRec**)VG_(indexXA)(k->listed, 0));
+      if (k->largest != NULL) {
+         k->largest->largest = False;
+         release(k->largest);
+      }
+      if (k->open_largest != NULL) {
+         k->open_largest->open_region = False;
+         release(k->open_largest);
+      }
+      k->largest = k->open_largest = NULL;
+      k->in_peak = False;
+      k->run_rec = NULL;
+      k->found = 0;
+   }
+   for (i = 0; region_peaks != NULL && i < VG_(sizeXA)(region_peaks); i++) {
+      RegionPeaks* rp = VG_(indexXA)(region_peaks, i);
+      for (kind = 0; kind < 2; kind++)
+         if (rp->rec[kind] != NULL) {
+            rp->rec[kind]->n_labels--;
+            release(rp->rec[kind]);
+         }
+      VG_(free)(rp->label);
+   }
+   if (region_peaks != NULL)
+      VG_(deleteXA)(region_peaks);
+   region_peaks = NULL;
+   sweep_pending();
 }
 
 void WS_(set_peak_thresh)(ULong thresh)
@@ -253,9 +589,143 @@ void WS_(set_peak_thresh)(ULong thresh)
    WS_(out_event)("set peak-thresh %llu", thresh);
 }
 
+void WS_(peaks_init)(void)
+{
+   Int kind;
+   for (kind = 0; kind < 2; kind++) {
+      kinds[kind].listed = VG_(newXA)(VG_(malloc), "ws.peaks.listed",
+                                      VG_(free), sizeof(PeakRec*));
+      rise_from(kind);
+   }
+}
+
+/*------------------------------------------------------------*/
+/*--- What is reported                                     ---*/
+/*------------------------------------------------------------*/
+
+static void add_once(XArray* out, PeakRec* r)
+{
+   Word i;
+   if (r == NULL)
+      return;
+   for (i = 0; i < VG_(sizeXA)(out); i++)
+      if (*(PeakRec**)VG_(indexXA)(out, i) == r)
+         return;
+   VG_(addToXA)(out, &r);
+}
+
+static Int cmp_prominence(const void* a, const void* b)
+{
+   const PeakRec* p = *(const PeakRec* const*)a;
+   const PeakRec* q = *(const PeakRec* const*)b;
+   return p == q ? 0 : more_prominent(p, q) ? -1 : 1;
+}
+
+/* The peaks of |kind| reported as things stand, most prominent first:
+   the largest samples (of the run, of each named region and of the
+   open one), then the listed detected peaks while there are fewer
+   than --ws-peaks. */
+static XArray* reported(WS_Kind kind)
+{
+   KindState* k = &kinds[kind];
+   XArray* out = VG_(newXA)(VG_(malloc), "ws.peaks.reported", VG_(free),
+                            sizeof(PeakRec*));
+   Word i;
+   add_once(out, k->largest);
+   add_once(out, k->open_largest);
+   for (i = 0; region_peaks != NULL && i < VG_(sizeXA)(region_peaks); i++)
+      add_once(out, ((RegionPeaks*)VG_(indexXA)(region_peaks, i))->rec[kind]);
+   for (i = 0; i < VG_(sizeXA)(k->listed)
+               && VG_(sizeXA)(out) < (Word)WS_(clo_peaks); i++)
+      add_once(out, *(PeakRec**)VG_(indexXA)(k->listed, i));
+   if (VG_(sizeXA)(out) > 1)    /* (a run with no sample has none) */
+      VG_(ssort)(VG_(indexXA)(out, 0), VG_(sizeXA)(out), sizeof(PeakRec*),
+                 cmp_prominence);
+   return out;
+}
+
+ULong WS_(peaks_count)(void)
+{
+   ULong n = 0;
+   Int kind;
+   if (!WS_(clo_peak_detect))
+      return 0;
+   for (kind = 0; kind < 2; kind++) {
+      XArray* r = reported(kind);
+      n += VG_(sizeXA)(r);
+      VG_(deleteXA)(r);
+   }
+   return n;
+}
+
+ULong WS_(peaks_found)(void)
+{
+   return kinds[WS_Insn].found + kinds[WS_Data].found;
+}
+
+/* "largest,region,detected": why |r| is reported. */
+static const HChar* why(const PeakRec* r)
+{
+   static HChar buf[40];
+   buf[0] = '\0';
+   if (r->largest)
+      VG_(strcat)(buf, ",largest");
+   if (r->n_labels > 0 || r->open_region)
+      VG_(strcat)(buf, ",region");
+   if (r->detected)
+      VG_(strcat)(buf, ",detected");
+   return buf + 1;
+}
+
+static ULong rounded(Double x)
+{
+   return x <= 0.0 ? 0 : (ULong)(x + 0.5);
+}
+
+static void write_peak(ULong n, const PeakRec* r)
+{
+   UInt  stack_id = r->stack ? WS_(out_stack)(r->stack) : 0;
+   Int   own = r->stack ? WS_(own_level)(r->stack) : -1;
+   Word  i;
+   if (r->owners != NULL)       /* their stacks first */
+      for (i = 0; i < r->owners->n; i++)
+         if (WS_(owner_stack)(&r->owners->lines[i].owner) != NULL)
+            WS_(out_stack)(WS_(owner_stack)(&r->owners->lines[i].owner));
+   WS_(out_printf)("peak %llu %s %llu %llu %llu %s %s %u ", n,
+                   WS_(kind_name)(r->kind), r->t, r->size, rounded(r->baseline),
+                   why(r), r->from_rise ? "rise" : "sample", stack_id);
+   if (own >= 0)
+      WS_(out_printf)("%d", own);
+   else
+      WS_(out_printf)("-");
+   WS_(out_end_line)();
+   for (i = 0; region_peaks != NULL && i < VG_(sizeXA)(region_peaks); i++) {
+      const RegionPeaks* rp = VG_(indexXA)(region_peaks, i);
+      if (rp->rec[r->kind] == r) {
+         WS_(out_printf)("peak-region %llu ", n);
+         WS_(out_text)(rp->label);
+         WS_(out_end_line)();
+      }
+   }
+   if (r->owners != NULL)
+      WS_(out_breakdown)(n, r->owners);
+}
+
 void WS_(peaks_trailer)(void)
 {
-   WS_(out_printf)("peaks %llu", WS_(peaks_count)());
+   ULong n = 0;
+   Int kind;
+   Word i;
+   if (WS_(clo_peak_detect)) {
+      sweep_pending();
+      for (kind = 0; kind < 2; kind++) {
+         XArray* r = reported(kind);
+         for (i = 0; i < VG_(sizeXA)(r); i++)
+            write_peak(n++, *(PeakRec**)VG_(indexXA)(r, i));
+         VG_(deleteXA)(r);
+      }
+   }
+   WS_(out_printf)("peaks %llu found %llu", n, WS_(peaks_found)());
    WS_(out_end_line)();
 }
 
@@ -263,105 +733,50 @@ void WS_(peaks_trailer)(void)
 /*--- "ws peaks"                                           ---*/
 /*------------------------------------------------------------*/
 
-/* Peaks with the same stack are shown together, once per stack, in
-   the order of each stack's first peak. */
-static Int by_stack(const void* a, const void* b)
+static void show_peak(ULong rank, ULong of, const PeakRec* r)
 {
-   const Peak* p = *(const Peak* const*)a;
-   const Peak* q = *(const Peak* const*)b;
-   UInt ep = VG_(get_ECU_from_ExeContext)(p->stack);
-   UInt eq = VG_(get_ECU_from_ExeContext)(q->stack);
-   if (ep != eq)
-      return ep < eq ? -1 : 1;
-   return p < q ? -1 : p > q ? 1 : 0;
-}
-
-static Int by_first_peak(const void* a, const void* b)
-{
-   const Peak* const* p = *(const Peak* const* const*)a;
-   const Peak* const* q = *(const Peak* const* const*)b;
-   return *p < *q ? -1 : *p > *q ? 1 : 0;
-}
-
-/* At most this many times are listed for one stack. */
-#define WS_PEAK_TIMES_SHOWN 10
-
-/* "3 peaks (data 512..514 pages) at t=..., ...:" and the stack, for
-   the |n| peaks at |group| (pointers into |peaks|, in order). */
-static void show_group(const Peak* const* group, Word n)
-{
-   Word  i;
-   Int   kind;
-   const Peak* first = VG_(indexXA)(peaks, 0);
-   const HChar* sep = "";
-   VG_(gdb_printf)("  %ld peak%s (", n, n == 1 ? "" : "s");
-   for (kind = 0; kind < 2; kind++) {
-      ULong lo = ~0ULL, hi = 0;
-      Word  of_kind = 0;
-      for (i = 0; i < n; i++)
-         if (group[i]->kind == kind) {
-            of_kind++;
-            if (group[i]->size < lo) lo = group[i]->size;
-            if (group[i]->size > hi) hi = group[i]->size;
-         }
-      if (of_kind == 0)
-         continue;
-      if (lo == hi)
-         VG_(gdb_printf)("%s%s %llu page%s", sep, WS_(kind_name)(kind),
-                         lo, lo == 1 ? "" : "s");
-      else
-         VG_(gdb_printf)("%s%s %llu..%llu pages", sep, WS_(kind_name)(kind),
-                         lo, hi);
-      sep = ", ";
+   Double prom = prominence(r);
+   ULong  base = rounded(r->baseline);
+   VG_(gdb_printf)("  %s peak %llu of %llu: %llu page%s at t=%llu, %llu "
+                   "above a baseline of %llu (%s)\n", WS_(kind_name)(r->kind),
+                   rank, of, r->size, r->size == 1 ? "" : "s", r->t,
+                   rounded(prom), base, why(r));
+   if (r->stack != NULL) {
+      VG_(gdb_printf)("    %s:\n", r->from_rise
+                      ? "the working set rose here"
+                      : "the program was here when the sample was taken");
+      WS_(monitor_stack_own)(r->stack, "      ", WS_(own_level)(r->stack));
    }
-   VG_(gdb_printf)(") at");
-   for (i = 0; i < n && i < WS_PEAK_TIMES_SHOWN; i++)
-      VG_(gdb_printf)("%s t=%llu (#%ld %s)", i ? "," : "", group[i]->t,
-                      (Word)(group[i] - first),
-                      WS_(kind_name)(group[i]->kind));
-   if (n > WS_PEAK_TIMES_SHOWN)
-      VG_(gdb_printf)(" and %ld more", n - WS_PEAK_TIMES_SHOWN);
-   VG_(gdb_printf)(":\n");
-   WS_(monitor_stack)(group[0]->stack, "    ");
+   if (r->owners != NULL) {
+      VG_(gdb_printf)("    by owner:\n");
+      WS_(monitor_breakdown)(r->owners, r->size, "      ");
+   } else {
+      VG_(gdb_printf)("    by owner: known at the next sample\n");
+   }
 }
 
 void WS_(peaks_to_monitor)(void)
 {
-   Word n = (Word)WS_(peaks_count)(), i, start, groups = 0;
-   const Peak** order;
-   const Peak*** heads;
+   Int kind;
+   Word i;
    if (!WS_(clo_peak_detect)) {
       VG_(gdb_printf)("ws peaks: peak detection is off "
                       "(--ws-peak-detect=no)\n");
       return;
    }
-   VG_(gdb_printf)("ws peaks at t=%llu: %ld peak%s\n", WS_(now)(), n,
-                   n == 1 ? "" : "s");
-   VG_(gdb_printf)("  (detector: window %llu samples, threshold %llu; "
-                   "#n is the peak's number in the output file)\n",
+   VG_(gdb_printf)("ws peaks at t=%llu: %llu peak%s (the detector found "
+                   "%llu)\n", WS_(now)(), WS_(peaks_count)(),
+                   WS_(peaks_count)() == 1 ? "" : "s", WS_(peaks_found)());
+   VG_(gdb_printf)("  (of each kind the largest sample and the most "
+                   "prominent, at most %llu; detector: window %llu "
+                   "samples, threshold %llu)\n", WS_(clo_peaks),
                    WS_(clo_peak_window), WS_(clo_peak_thresh));
-   if (n == 0)
-      return;
-   order = VG_(malloc)("ws.peaks.order", n * sizeof *order);
-   heads = VG_(malloc)("ws.peaks.heads", n * sizeof *heads);
-   for (i = 0; i < n; i++)
-      order[i] = VG_(indexXA)(peaks, i);
-   VG_(ssort)(order, n, sizeof *order, by_stack);
-   for (start = 0; start < n; start = i) {
-      for (i = start; i < n && order[i]->stack == order[start]->stack; i++)
-         ;
-      heads[groups++] = &order[start];
+   for (kind = 0; kind < 2; kind++) {
+      XArray* r = reported(kind);
+      for (i = 0; i < VG_(sizeXA)(r); i++)
+         show_peak(i + 1, VG_(sizeXA)(r), *(PeakRec**)VG_(indexXA)(r, i));
+      VG_(deleteXA)(r);
    }
-   VG_(ssort)(heads, groups, sizeof *heads, by_first_peak);
-   for (i = 0; i < groups; i++) {
-      const Peak* const* g = heads[i];
-      Word len = 1;
-      while (g + len < order + n && g[len]->stack == g[0]->stack)
-         len++;
-      show_group(g, len);
-   }
-   VG_(free)(heads);
-   VG_(free)(order);
 }
 
 /*--------------------------------------------------------------------*/

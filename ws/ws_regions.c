@@ -107,6 +107,7 @@ void WS_(region_close)(void)
    if (WS_(region_first) == 0)
       return;
    WS_(region_first) = 0;
+   WS_(peaks_region_closed)(last_mark);
    if (last_mark == NULL)
       return;
    r = region_named(last_mark);

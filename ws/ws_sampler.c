@@ -45,6 +45,7 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_transtab.h"
+#include "pub_tool_xarray.h"
 
 #include "ws_global.h"
 
@@ -132,6 +133,8 @@ static Stamp  window_first   = 1;   /* oldest stamp in the window */
    set was brought in by exactly one miss. */
 static Stamp miss_first = WS_STAMP_MASK;
 static ULong miss_bound = 0;         /* the next window starts here */
+ULong        WS_(rising)[2];         /* misses since the next sample's
+                                        window was planned or began */
 
 static ULong next_sample_k;         /* next sample at k*T */
 static ULong next_window_j;         /* next epoch at j*T - tau */
@@ -310,8 +313,10 @@ void WS_(new_stamp)(void)
    WS_(cur_stamp)++;
    stamp_to_shadow();
    set_stamp_time(WS_(cur_stamp), WS_(now)());
-   if (miss_first == WS_STAMP_MASK && WS_(now)() >= miss_bound)
+   if (miss_first == WS_STAMP_MASK && WS_(now)() >= miss_bound) {
       miss_first = WS_(cur_stamp);
+      WS_(rising)[WS_Insn] = WS_(rising)[WS_Data] = 0;
+   }
    empty_dtlb();
 }
 
@@ -324,6 +329,7 @@ static void plan_miss_window(void)
    Stamp s;
    miss_bound = at > tau ? at - tau : 0;
    miss_first = WS_STAMP_MASK;
+   WS_(rising)[WS_Insn] = WS_(rising)[WS_Data] = 0;
    for (s = window_first; s <= WS_(cur_stamp); s++)
       if (get_stamp_time(s) >= miss_bound) {
          miss_first = s;
@@ -335,7 +341,9 @@ static void plan_miss_window(void)
 /*--- Touching pages (the slow path)                       ---*/
 /*------------------------------------------------------------*/
 
-static void touch_page(WS_Kind kind, Addr page, Addr ip)
+/* |a|: a byte of the page that the access reaches (for code, the
+   instruction's first byte on it). */
+static void touch_page(WS_Kind kind, Addr page, Addr ip, Addr a)
 {
    Stamp* slot = WS_(pt_slot)(&WS_(tables)[kind], page);
    Stamp  old  = *slot;
@@ -343,11 +351,19 @@ static void touch_page(WS_Kind kind, Addr page, Addr ip)
       return;
    if (old == WS_STAMP_NEVER)
       WS_(first_touch)(kind, page, ip);
+   /* A page that enters the window (or is a new mapping) is named by
+      the bytes this access reaches: what it holds may have changed
+      since it was last in the window. */
+   if ((old & WS_STAMP_MASK) < windows[kind].first || (old & WS_STAMP_DEAD))
+      WS_(entered_window)(kind, page, kind == WS_Insn ? ip : a);
    if (old == WS_STAMP_NEVER || (old & WS_STAMP_DEAD))
       WS_(stats).total[kind]++;
-   if (WS_(clo_miss_file) && WS_(cur_stamp) >= miss_first
-       && (old & WS_STAMP_MASK) < miss_first)
-      WS_(miss_at)(kind, ip);
+   if (WS_(cur_stamp) >= miss_first && (old & WS_STAMP_MASK) < miss_first) {
+      if (WS_(clo_miss_file))
+         WS_(miss_at)(kind, ip);
+      if (++WS_(rising)[kind] >= WS_(rise_mark)[kind])
+         WS_(window_rose)(kind, ip);
+   }
    /* Stamps only grow, so a page is new to the open region exactly
       when its stamp is older than the region's first epoch. */
    if ((old & WS_STAMP_MASK) < WS_(region_first) || (old & WS_STAMP_DEAD))
@@ -368,7 +384,8 @@ void WS_(touch_range)(WS_Kind kind, Addr a, SizeT size, Addr ip)
        || last >= beyond_user_space())
       last = beyond_user_space() - 1;
    for (page = a >> WS_(page_shift); page <= last; page++) {
-      touch_page(kind, page, ip);
+      touch_page(kind, page, ip, page == a >> WS_(page_shift)
+                                 ? a : page << WS_(page_shift));
       if (page == last)
          break;
    }
@@ -526,7 +543,7 @@ const WS_SizedMiss* WS_(data_miss_of_size)(UInt size)
 VG_REGPARM(1) void WS_(insn_miss)(Addr a)
 {
    WS_(counters).insn_misses++;
-   touch_page(WS_Insn, a >> WS_(page_shift), a);
+   touch_page(WS_Insn, a >> WS_(page_shift), a, a);
 }
 
 void WS_(insn_miss_at_ip)(void)
@@ -536,8 +553,9 @@ void WS_(insn_miss_at_ip)(void)
 
 VG_REGPARM(1) void WS_(insn_miss_straddling)(Addr ip)
 {
+   Addr page = (ip >> WS_(page_shift)) + 1;
    WS_(counters).insn_misses++;
-   touch_page(WS_Insn, (ip >> WS_(page_shift)) + 1, ip);
+   touch_page(WS_Insn, page, ip, page << WS_(page_shift));
 }
 
 static void mark_dead(Stamp* slot, Addr page, void* opaque)
@@ -574,6 +592,51 @@ static void remember_sample(ULong t)
    series_count++;
 }
 
+/* The time of the last sample since measurement (re)started, if any:
+   a final sample at that same time would repeat it. */
+static ULong last_sample_t;
+static Bool  sampled_since_start = False;
+
+/* Counts, writes and hands on the sample at |t| over the current
+   window; a final sample is marked as one. */
+ULong WS_(sample_seq) = 0;
+
+static void record_sample(ULong t, Bool final)
+{
+   Int kind;
+   WS_(sample_seq)++;
+   WS_(stats).samples++;
+   for (kind = 0; kind < 2; kind++) {
+      ULong size = windows[kind].size;
+      WS_(stats).sum[kind] += size;
+      if (size > WS_(stats).peak[kind])
+         WS_(stats).peak[kind] = size;
+   }
+   remember_sample(t);
+   WS_(region_sample)(windows[WS_Insn].size, windows[WS_Data].size);
+   WS_(out_printf)("%llu %llu %llu", t, windows[WS_Insn].size,
+                   windows[WS_Data].size);
+   if (WS_(clo_per_thread))
+      WS_(threads_write_columns)();
+   WS_(out_end_line)();
+   if (final)
+      WS_(out_event)("final");
+   last_sample_t = t;
+   sampled_since_start = True;
+   WS_(peaks_sample)(t, windows[WS_Insn].size, windows[WS_Data].size,
+                     final);
+   /* Freed blocks can leave pages in this window (tau back: a few
+      samples when tau is T), and the peaks just recorded are broken
+      down at the next sample: those freed since it began are still
+      needed, one sample more for the rounding. */
+   {
+      ULong back = (WS_(clo_tau) + WS_(clo_every) - 1) / WS_(clo_every) + 1;
+      if (WS_(sample_seq) > back)
+         WS_(heap_forget_freed)(WS_(sample_seq) - back);
+   }
+   WS_(out_maybe_flush)();
+}
+
 static void take_sample(ULong t, ULong k)
 {
    ULong  w = k * WS_(clo_every);
@@ -596,23 +659,7 @@ static void take_sample(ULong t, ULong k)
    if (WS_(clo_per_thread))
       WS_(threads_advance)(first);
    window_first = first;
-
-   WS_(stats).samples++;
-   for (kind = 0; kind < 2; kind++) {
-      ULong size = windows[kind].size;
-      WS_(stats).sum[kind] += size;
-      if (size > WS_(stats).peak[kind])
-         WS_(stats).peak[kind] = size;
-   }
-   remember_sample(t);
-   WS_(region_sample)(windows[WS_Insn].size, windows[WS_Data].size);
-   WS_(out_printf)("%llu %llu %llu", t, windows[WS_Insn].size,
-                   windows[WS_Data].size);
-   if (WS_(clo_per_thread))
-      WS_(threads_write_columns)();
-   WS_(out_end_line)();
-   WS_(peaks_sample)(t, windows[WS_Insn].size, windows[WS_Data].size);
-   WS_(out_maybe_flush)();
+   record_sample(t, False);
 }
 
 static void schedule_next(void)
@@ -711,6 +758,26 @@ static void retranslate_all(void)
    VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "ws");
 }
 
+/* When measurement stops (WS_STOP, "ws stop", exit, a fatal signal),
+   the accesses since the last sample would otherwise go unseen: a
+   final sample is taken now, over the window the last sample's began
+   (the current window counters: the epochs that began at or after
+   k*T - tau for the last multiple k*T the clock passed, or at the
+   start of measurement if that came later).  It holds every page of
+   (t - tau, t] and is between tau and tau + T long; docs/manual.md,
+   "Final samples", says why this window and not the exact one. */
+void WS_(final_sample)(void)
+{
+   ULong t;
+   if (!WS_(measuring))
+      return;
+   catch_up();
+   t = WS_(now)();
+   if (sampled_since_start && last_sample_t == t)
+      return;
+   record_sample(t, True);
+}
+
 void WS_(measure_start)(void)
 {
    Int kind;
@@ -727,6 +794,8 @@ void WS_(measure_start)(void)
       WS_(threads_advance)(window_first);
    reschedule();
    retranslate_all();
+   sampled_since_start = False;
+   WS_(peaks_started)();
    WS_(region_open)();
    WS_(out_event)("start");
 }
@@ -735,7 +804,8 @@ void WS_(measure_stop)(void)
 {
    if (!WS_(measuring))
       return;
-   catch_up();
+   WS_(final_sample)();
+   WS_(peaks_stopped)();
    WS_(out_event)("stop");
    WS_(region_close)();
    ms_stopped_at = VG_(read_millisecond_timer)();
@@ -752,6 +822,20 @@ void WS_(current_sizes)(ULong sizes[2])
 Stamp WS_(window_first_stamp)(void)
 {
    return window_first;
+}
+
+static void collect_page(Stamp* slot, Addr page, void* opaque)
+{
+   VG_(addToXA)((XArray*)opaque, &page);
+}
+
+XArray* WS_(window_pages)(WS_Kind kind)
+{
+   XArray* pages = VG_(newXA)(VG_(malloc), "ws.window.pages", VG_(free),
+                              sizeof(Addr));
+   WS_(pt_for_window)(&WS_(tables)[kind], window_first, collect_page,
+                      pages);
+   return pages;
 }
 
 ULong WS_(stamp_start_time)(Stamp s)
@@ -802,6 +886,9 @@ void WS_(print_counters)(void)
              "%'llu boundaries\n", c->data_misses, c->insn_misses,
              c->boundaries);
    VG_(dmsg)("ws: epochs: %u\n", WS_(cur_stamp));
+   VG_(dmsg)("ws: stacks taken where a window rose: %'llu\n", c->rises);
+   VG_(dmsg)("ws: peak records: %'llu, broken down by owner: %'llu\n",
+             c->peak_records, c->breakdowns);
 }
 
 /*--------------------------------------------------------------------*/

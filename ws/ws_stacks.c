@@ -36,16 +36,166 @@
    --fullpath-after) does not change the output. */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_clientstate.h"
 #include "pub_tool_debuginfo.h"
+#include "pub_tool_deduppoolalloc.h"
 #include "pub_tool_execontext.h"
 #include "pub_tool_gdbserver.h"
 #include "pub_tool_hashtable.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
+#include "pub_tool_guest.h"
+#include "pub_tool_options.h"
+#include "pub_tool_stacktrace.h"
+#include "pub_tool_threadstate.h"
 
 #include "ws_global.h"
+
+/*------------------------------------------------------------*/
+/*--- Taking stacks                                        ---*/
+/*------------------------------------------------------------*/
+
+/* Whether |ip| can be a frame's code address: in a mapping that may be
+   executed.  The unwinder follows the frame pointers and CFI it finds;
+   past the real outermost frame (the dynamic linker's entry, a
+   thread's start routine) it reads whatever the stack holds there,
+   argc and argv and the environment: "frames" at 0x2 or on the stack
+   itself. */
+static Bool is_code(Addr ip)
+{
+   NSegment const* seg = VG_(am_find_nsegment)(ip);
+   return seg != NULL && seg->hasX
+          && (seg->kind == SkFileC || seg->kind == SkAnonC);
+}
+
+UInt WS_(real_stack_depth)(const Addr* ips, UInt n)
+{
+   UInt i;
+   for (i = 1; i < n; i++)
+      if (!is_code(ips[i]))
+         return i;
+   return n;
+}
+
+ExeContext* WS_(stack_here)(Addr ip)
+{
+   ThreadId tid = VG_(get_running_tid)();
+   Addr     ips[VG_(clo_backtrace_size)];
+   Addr     saved, stack_min, stack_max;
+   UInt     n;
+   PtrdiffT rip = offsetof(VexGuestArchState, guest_RIP);
+   if (tid == VG_INVALID_THREADID) {
+      /* None runs (a monitor command while the program waits in a
+         system call): the first thread, where it waits. */
+      VG_(thread_stack_reset_iter)(&tid);
+      if (!VG_(thread_stack_next)(&tid, &stack_min, &stack_max))
+         return NULL;
+      ip = 0;
+   }
+   /* The guest state's instruction pointer is brought up to date only
+      where an instruction may fault, and not at all in code a
+      superblock chased into (a called function): unwinding from a
+      stale one with the current stack pointer reads the wrong return
+      addresses.  The caller knows the instruction. */
+   if (ip != 0) {
+      VG_(get_shadow_regs_area)(tid, (UChar*)&saved, 0, rip, sizeof saved);
+      VG_(set_shadow_regs_area)(tid, 0, rip, sizeof ip, (const UChar*)&ip);
+   }
+   n = VG_(get_StackTrace)(tid, ips, VG_(clo_backtrace_size), NULL, NULL, 0);
+   if (ip != 0)
+      VG_(set_shadow_regs_area)(tid, 0, rip, sizeof saved,
+                                (const UChar*)&saved);
+   if (n == 0)
+      return NULL;
+   return VG_(make_ExeContext_from_StackTrace)(ips,
+                                              WS_(real_stack_depth)(ips, n));
+}
+
+/* The program's own code: the executable Valgrind started (its file's
+   device and inode, found at start-up), not the libraries it uses. */
+static Bool  exe_known = False;
+static ULong exe_dev, exe_ino;
+
+static Bool found_exe(const HChar* path)
+{
+   struct vg_stat st;
+   SysRes res = VG_(stat)(path, &st);
+   if (sr_isError(res) || !VKI_S_ISREG(st.mode))
+      return False;
+   exe_known = True;
+   exe_dev = st.dev;
+   exe_ino = st.ino;
+   return True;
+}
+
+/* The name as typed, looked up in $PATH when it has no '/', as the
+   launcher does. */
+void WS_(stacks_init)(void)
+{
+   const HChar* exe = VG_(args_the_exename);
+   const HChar* path = VG_(getenv)("PATH");
+   if (exe == NULL)
+      return;
+   if (VG_(strchr)(exe, '/') != NULL || path == NULL) {
+      found_exe(exe);
+      return;
+   }
+   while (*path) {
+      const HChar* end = VG_(strchr)(path, ':');
+      SizeT len = end ? (SizeT)(end - path) : VG_(strlen)(path);
+      HChar full[len + VG_(strlen)(exe) + 3];
+      if (len == 0) {
+         VG_(strcpy)(full, ".");
+      } else {
+         VG_(memcpy)(full, path, len);
+         full[len] = '\0';
+      }
+      VG_(strcat)(full, "/");
+      VG_(strcat)(full, exe);
+      if (found_exe(full))
+         return;
+      path += len + (end ? 1 : 0);
+   }
+}
+
+static Bool in_executable(Addr ip)
+{
+   NSegment const* seg = VG_(am_find_nsegment)(ip);
+   return exe_known && seg != NULL && seg->kind == SkFileC
+          && seg->dev == exe_dev && seg->ino == exe_ino;
+}
+
+/* Demangled names of data symbols: the debug info demangles function
+   names only.  Only the core's header declares the demangler (as for
+   --read-inline-info in ws_main.c); it follows --demangle. */
+extern void VG_(demangle)(Bool do_cxx_demangling, Bool do_z_demangling,
+                          const HChar* orig, const HChar** result);
+
+/* Names kept for the rest of the run, one copy each: an owner's name
+   must outlive the debug info's and the demangler's buffers. */
+static DedupPoolAlloc* names = NULL;
+
+const HChar* WS_(intern)(const HChar* s)
+{
+   if (names == NULL)
+      names = VG_(newDedupPA)(16384, 1, VG_(malloc), "ws.stacks.names",
+                              VG_(free));
+   return VG_(allocEltDedupPA)(names, VG_(strlen)(s) + 1, s);
+}
+
+const HChar* WS_(demangled)(const HChar* name)
+{
+   const HChar* out = name;
+   VG_(demangle)(True, False, name, &out);
+   return WS_(intern)(out);
+}
 
 /*------------------------------------------------------------*/
 /*--- Describing one code address                          ---*/
@@ -192,6 +342,71 @@ static void collect_ip(UInt i, DiEpoch ep, Addr ip, void* opaque)
    f->ips[f->n++] = ip;
 }
 
+/* Whether a level is code of the program's own sources rather than of
+   a header: C++ templates and inline functions of the standard library
+   (std::vector's growth, an allocator) end up in the program's own
+   file, with their own lines; the program's own code is what its
+   source files hold.  Without line information the function's name
+   tells library code apart. */
+static Bool is_source_level(const Level* l)
+{
+   static const HChar* const headers[] = {
+      "h", "hh", "hpp", "hxx", "h++", "tcc", "inl", "ipp", "tpp"
+   };
+   static const HChar* const library[] = {
+      "std::", "__gnu_cxx::", "__cxxabiv1::", "operator new",
+      "operator delete"
+   };
+   const HChar* name;
+   const HChar* dot;
+   UInt i;
+   if (l->file == NULL) {
+      for (i = 0; i < sizeof library / sizeof library[0]; i++)
+         if (VG_(strncmp)(l->function, library[i],
+                          VG_(strlen)(library[i])) == 0)
+            return False;
+      return True;
+   }
+   name = VG_(strrchr)(l->file, '/') ? VG_(strrchr)(l->file, '/') + 1
+                                     : l->file;
+   dot = VG_(strrchr)(name, '.');
+   if (dot == NULL)               /* <vector>, <memory>, ... */
+      return False;
+   for (i = 0; i < sizeof headers / sizeof headers[0]; i++)
+      if (VG_(strcasecmp)(dot + 1, headers[i]) == 0)
+         return False;
+   return True;
+}
+
+typedef struct {
+   Int  level;      /* levels seen so far */
+   Int  own;        /* the first own one, or -1 */
+   Bool in_exe;     /* the current ip is in the executable */
+} OwnSearch;
+
+static void own_level(Addr ip, const Level* l, void* opaque)
+{
+   OwnSearch* o = opaque;
+   if (o->own < 0 && o->in_exe && is_source_level(l))
+      o->own = o->level;
+   o->level++;
+}
+
+Int WS_(own_level)(ExeContext* ec)
+{
+   DiEpoch   ep = VG_(get_ExeContext_epoch)(ec);
+   Addr      ips[VG_(get_ExeContext_n_ips)(ec)];
+   Frames    f = { ips, 0 };
+   OwnSearch o = { 0, -1, False };
+   UInt      i;
+   VG_(apply_ExeContext)(collect_ip, &f, ec);
+   for (i = 0; i < f.n && o.own < 0; i++) {
+      o.in_exe = in_executable(f.ips[i]);
+      for_each_level(ep, f.ips[i], False, own_level, &o);
+   }
+   return o.own;
+}
+
 /*------------------------------------------------------------*/
 /*--- Stack blocks in the output file and dump files       ---*/
 /*------------------------------------------------------------*/
@@ -320,33 +535,39 @@ void WS_(monitor_where)(Addr ip)
    "at 0xIP: function (file:line)", then "by ..." for each caller. */
 typedef struct {
    const HChar* indent;
-   Bool         first;
+   Int          level;     /* lines shown so far */
+   Int          own;       /* the line to mark, or -1 */
 } MonitorStack;
 
 static void monitor_stack_level(Addr ip, const Level* l, void* opaque)
 {
    MonitorStack* m = opaque;
-   VG_(gdb_printf)("%s%s 0x%lx: %s", m->indent, m->first ? "at" : "by", ip,
+   VG_(gdb_printf)("%s%s 0x%lx: %s", m->indent, m->level ? "by" : "at", ip,
                    l->function);
    if (l->file)
-      VG_(gdb_printf)(" (%s:%u)\n", base_name(l->file), l->line);
+      VG_(gdb_printf)(" (%s:%u)", base_name(l->file), l->line);
    else if (l->object)
-      VG_(gdb_printf)(" (in %s)\n", l->object);
-   else
-      VG_(gdb_printf)("\n");
-   m->first = False;
+      VG_(gdb_printf)(" (in %s)", l->object);
+   VG_(gdb_printf)("%s\n", m->level == m->own
+                            ? "   <- first in the program's code" : "");
+   m->level++;
 }
 
-void WS_(monitor_stack)(ExeContext* ec, const HChar* indent)
+void WS_(monitor_stack_own)(ExeContext* ec, const HChar* indent, Int own)
 {
    DiEpoch      ep = VG_(get_ExeContext_epoch)(ec);
    Addr         ips[VG_(get_ExeContext_n_ips)(ec)];
    Frames       f = { ips, 0 };
-   MonitorStack m = { indent, True };
+   MonitorStack m = { indent, 0, own };
    UInt         i;
    VG_(apply_ExeContext)(collect_ip, &f, ec);
    for (i = 0; i < f.n; i++)
       for_each_level(ep, f.ips[i], False, monitor_stack_level, &m);
+}
+
+void WS_(monitor_stack)(ExeContext* ec, const HChar* indent)
+{
+   WS_(monitor_stack_own)(ec, indent, -1);
 }
 
 /*--------------------------------------------------------------------*/

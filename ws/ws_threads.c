@@ -128,8 +128,14 @@ void WS_(threads_write_columns)(void)
                          threads[tid].windows[WS_Data].size);
 }
 
+/* Threads alive, per-thread mode or not: when the last one ends, the
+   process does, and the final sample is taken while its columns (and
+   its stack) are still there. */
+static UInt n_alive = 0;
+
 void WS_(thread_created)(ThreadId parent, ThreadId child)
 {
+   n_alive++;
    WS_(out_event)("thread-start %u", child);
    if (WS_(clo_per_thread))
       thread_state(child);
@@ -149,6 +155,10 @@ static void forget_thread(ThreadId tid)
 
 void WS_(thread_exited)(ThreadId tid)
 {
+   if (n_alive == 1)
+      WS_(final_sample)();
+   if (n_alive > 0)
+      n_alive--;
    WS_(out_event)("thread-exit %u", tid);
    WS_(owners_thread_exited)(tid);
    if (WS_(clo_per_thread))
@@ -162,6 +172,7 @@ void WS_(thread_exited)(ThreadId tid)
 void WS_(threads_after_fork)(ThreadId tid)
 {
    ThreadId t;
+   n_alive = 1;
    if (!WS_(clo_per_thread))
       return;
    for (t = 1; t < VG_N_THREADS; t++)

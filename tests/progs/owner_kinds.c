@@ -1,6 +1,6 @@
-/* owner_kinds: pages of three owners a dump names (tests/test_owner_kinds.py):
-   a mapped file, heap memory in no live block, and memory unmapped since
-   it was touched.
+/* owner_kinds: pages of four owners a dump names (tests/test_owner_kinds.py):
+   a mapped file, a freed heap block, heap memory that no block was ever
+   in, and memory unmapped since it was touched.
 
    usage: owner_kinds FILE
 
@@ -11,16 +11,24 @@
        one after it (so that freeing the first does not give it back to
        the top of the heap), writes a byte at the block's start and
        every 4096 bytes after it, PAGES bytes in all, and frees the
-       block: those pages hold no live block, owner `heap-other`;
+       block: those pages hold no live block, but the block freed there
+       is named by its allocating stack while they stay in the window,
+       owner `freed`;
+     - writes a byte to each of PAGES pages that start two pages after
+       the small block, in the top chunk of malloc's brk heap (the
+       heap is grown by 132 KiB at a time, so they lie inside it): heap
+       memory in which no block ever was, owner `heap-other`;
      - maps PAGES anonymous pages, writes a byte to each, and unmaps
        them: owner `unknown`;
    then dumps the working set (WS_DUMP("owners")) and prints on stdout
-   one line per region, "file ADDR", "freed ADDR", "unmapped ADDR": the
+   one line per region, "file ADDR", "freed ADDR", "raw ADDR",
+   "unmapped ADDR": the
    address of the first byte touched.  Everything happens in far fewer
    instructions than the test's tau, so the dump holds every page
    touched.  Exit status 0, 2 on bad arguments, 3 if a call fails. */
 
 #include <fcntl.h>
+#include <stdint.h>
 #include <unistd.h>
 
 #include "wsprog.h"
@@ -51,14 +59,16 @@ int main(int argc, char **argv)
    owner_kinds_read(file, PAGES, PAGE, 1, 1);
    owner_kinds_write(block, PAGES, PAGE, 1, 1);
    free(block);
+   char *raw = (char *)(((uintptr_t)after + 2 * PAGE) & ~(uintptr_t)(PAGE - 1));
+   owner_kinds_write(raw, PAGES, PAGE, 1, 1);
    owner_kinds_write(gone, PAGES, PAGE, 1, 1);
    if (munmap(gone, PAGES * PAGE) != 0) {
       perror("owner_kinds: munmap");
       return 3;
    }
    WS_DUMP("owners");
-   printf("file %p\nfreed %p\nunmapped %p\n", (void *)file, (void *)block,
-          (void *)gone);
+   printf("file %p\nfreed %p\nraw %p\nunmapped %p\n", (void *)file,
+          (void *)block, (void *)raw, (void *)gone);
    free(after);
    return 0;
 }

@@ -1,0 +1,249 @@
+"""docs/example.md, run again: every command it shows is run as it is
+written (from a folder that has the build's demo/reindex as demo/reindex),
+and every output line it quotes must be in that command's output; the
+figures its prose quotes are recomputed from the run's output file.
+
+The doc's conventions: a line `$ command` starts a command and the lines
+up to the next command or the end of the block are excerpts of its output
+(standard error for valgrind, standard output otherwise); a block without
+a command quotes more of the last command's output; a line `...` leaves
+lines out (the lines between two `...` are consecutive in the output), a
+`…` inside a line stands for any text (used for paths that depend on
+where the tree is).  ==PID== prefixes match whatever the pid.
+
+demo/reindex measures only its requests (WS_START/WS_STOP with
+--ws-instr-atstart=no) and starts them at the same offset in a stack page
+whatever the environment, so the figures do not depend on the shell
+(demo/reindex.cc says why), and this test compares them exactly.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+import wslib
+
+DOC = os.path.join(wslib.TOP_SRCDIR, "docs", "example.md")
+PROGRAM = os.path.join(wslib.TOP_BUILDDIR, "demo", "reindex")
+SOURCE = os.path.join(wslib.TOP_SRCDIR, "demo", "reindex.cc")
+WS_PRINT = os.path.join(wslib.TOP_BUILDDIR, "print", "ws_print")
+
+
+def doc_blocks(text):
+    """The doc's fenced blocks without a language, as lists of lines."""
+    blocks, cur = [], None
+    for line in text.splitlines():
+        if cur is None:
+            if line == "```":
+                cur = []
+        elif line == "```":
+            blocks.append(cur)
+            cur = None
+        else:
+            cur.append(line)
+    return blocks
+
+
+def commands(blocks):
+    """[(command, [excerpt, ...])]: an excerpt is the quoted lines ('...'
+    included) under a command in one block; a block without a command
+    adds an excerpt to the last command."""
+    out = []
+    for block in blocks:
+        if not block[0].startswith("$ "):
+            assert out, "a block quotes output before any command"
+            out[-1][1].append([])
+        for line in block:
+            if line.startswith("$ "):
+                out.append((line[2:], [[]]))
+            else:
+                out[-1][1][-1].append(line)
+    return [(c, [e for e in ex if e]) for c, ex in out]
+
+
+def normalise(line):
+    return re.sub(r"^==[0-9]+==", "==PID==", line)
+
+
+def line_matches(want, got):
+    want, got = normalise(want), normalise(got)
+    if "…" not in want:
+        return want == got
+    pattern = ".*".join(re.escape(p) for p in want.split("…"))
+    return re.fullmatch(pattern, got) is not None
+
+
+def find_excerpt(excerpt, lines):
+    """Assert the excerpt's segments (split at '...') are in lines, in
+    order, each one consecutive."""
+    segments, seg = [], []
+    for line in excerpt:
+        if line == "...":
+            segments.append(seg)
+            seg = []
+        else:
+            seg.append(line)
+    segments.append(seg)
+    at = 0
+    for seg in segments:
+        if not seg:
+            continue
+        for start in range(at, len(lines) - len(seg) + 1):
+            if all(line_matches(w, lines[start + k])
+                   for k, w in enumerate(seg)):
+                at = start + len(seg)
+                break
+        else:
+            raise AssertionError(
+                "docs/example.md quotes lines that the run does not "
+                "print:\n%s\n--- the run printed:\n%s"
+                % ("\n".join(seg), "\n".join(lines)))
+
+
+@pytest.fixture(scope="module")
+def example(tmp_path_factory):
+    """Run the doc's commands in a folder of their own; returns the doc's
+    text, [(command, excerpts, output lines)] and the folder."""
+    wslib.require_built(PROGRAM, WS_PRINT)
+    where = tmp_path_factory.mktemp("example")
+    os.mkdir(where / "demo")
+    os.symlink(PROGRAM, where / "demo" / "reindex")
+    os.symlink(SOURCE, where / "demo" / "reindex.cc")
+    with open(DOC, encoding="utf-8") as f:
+        text = f.read()
+    runs = []
+    for command, excerpts in commands(doc_blocks(text)):
+        argv = command.split()
+        valgrind = argv[0] == "./vg-in-place"
+        if valgrind:
+            argv[0] = wslib.VG_IN_PLACE
+        elif argv[0] == "print/ws_print":
+            argv[0] = WS_PRINT
+        elif argv[0] == "callgrind_annotate":
+            if not shutil.which(argv[0]):
+                pytest.skip("callgrind_annotate is not installed")
+        else:
+            raise AssertionError("the doc runs an unknown command: %s"
+                                 % command)
+        p = subprocess.run(argv, cwd=str(where), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=300)
+        assert p.returncode == 0, (command, p.stderr.decode())
+        shown = (p.stderr if valgrind else p.stdout).decode()
+        runs.append((command, excerpts, shown.splitlines()))
+    return text, runs, where
+
+
+def test_commands_print_what_the_doc_quotes(example):
+    text, runs, _ = example
+    assert [c.split()[0] for c, _, _ in runs] == [
+        "./vg-in-place", "print/ws_print", "./vg-in-place",
+        "callgrind_annotate", "print/ws_print"]
+    for command, excerpts, lines in runs:
+        for excerpt in excerpts:
+            find_excerpt(excerpt, lines)
+
+
+def test_figures_in_the_prose(example):
+    """The numbers the prose gives, from the run's output file."""
+    text, _, where = example
+    prose = re.sub(r"\s+", " ", text)
+    out = wslib.read_output(str(where / "ws.out"))
+    T = out.every
+    data = [p for p in out.peaks if p.kind == "data"]
+    insn = [p for p in out.peaks if p.kind == "insn"]
+    big, small = data
+    (final,) = out.finals
+    assert out.found == len(out.peaks) == 4
+    regular = [s for s in out.samples if s.t not in out.finals]
+    flat = {s.data for s in regular if s.t not in (big.t, small.t)}
+    assert flat == {65}
+    want = [
+        "averages %d pages but peaks at %s" % (
+            round(out.summary["data"][0]), "{:,}".format(big.size)),
+        "ws kept %d peaks" % len(out.peaks),
+        "the detector found %d and every one is kept" % out.found,
+        "a flat working set of about %d pages" % flat.pop(),
+        "one sample at %.1f M instructions (peak %d)" % (small.t / 1e6,
+                                                          small.n),
+        "at %.1f M (peak %d, the largest" % (big.t / 1e6, big.n),
+        "`WS_STOP` came at t = {:,}".format(final),
+        "the last {:,} instructions".format(final - final // T * T),
+        "`event %d final`" % final,
+        "`peak 2 data %d %d %d largest,region,detected rise %d 0`" % (
+            big.t, big.size, big.baseline, big.stack),
+        "`stack %d`'s `frame` lines" % big.stack,
+        "The largest instruction sample is the same window, t = {:,}: "
+        "{} pages against a baseline of {}".format(
+            insn[0].t, insn[0].size, insn[0].baseline),
+    ]
+    for phrase in want:
+        assert phrase in prose, phrase
+    assert big.n == 2 and small.n == 3 and insn[0].n == 0
+    assert big.t == insn[0].t
+    # peak 2's owners: the new index live, the old one freed, the table
+    owners = [(pages, o.kind, o.stack if o.kind in ("heap", "freed")
+               else o.name) for pages, o in big.owners[:3]]
+    alloc = owners[0][2]
+    assert owners == [(4097, "heap", alloc), (4096, "freed", alloc),
+                      (64, "global", "(anonymous namespace)::table")]
+    frames = out.stacks[alloc]
+    assert [(w.location, w.inline) for w in frames][-3:] == [
+        ("reindex.cc:46", False), ("reindex.cc:67", False),
+        ("reindex.cc:89", False)]
+    assert "4,097 pages are the new index" in prose
+    assert "4,096 more belong to a block from the same line" in prose
+    assert [(pages, o.kind) for pages, o in small.owners[:1]] == [
+        (4097, "heap")]
+    assert not any(o.kind == "freed" for _, o in small.owners)
+    # the source lines the prose names
+    with open(SOURCE, encoding="utf-8") as f:
+        source = f.read().splitlines()
+    assert source[46 - 1].strip().startswith(
+        "std::vector<std::uint32_t> fresh(kSlots);")
+    assert "Line 46 is `std::vector<std::uint32_t> fresh(kSlots);`" in prose
+    assert source[48 - 1].strip().startswith("fresh[i] = mix(")
+    assert source[67 - 1].strip().startswith("rebuild(index, request);")
+
+
+def test_miss_profile_shares(example):
+    """The shares the prose gives for the miss profile: the callgrind
+    file's own totals, rounded as the prose rounds them."""
+    text, _, where = example
+    prose = re.sub(r"\s+", " ", text)
+    with open(where / "ws.miss", encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    (summary,) = [l for l in lines if l.startswith("summary: ")]
+    data_total = int(summary.split()[2])
+    names, fns, fn = {}, {}, None
+    for line in lines:
+        m = re.match(r"fn=\(([0-9]+)\)(?: (.*))?\Z", line)
+        if m:
+            fn = names.setdefault(m.group(1), m.group(2))
+        elif fn and re.match(r"0x[0-9a-f]+ [0-9]+ [0-9]+ [0-9]+\Z", line):
+            fns[fn] = fns.get(fn, 0) + int(line.split()[-1])
+    memset = sum(v for k, v in fns.items() if "memset" in k)
+    lookup = sum(v for k, v in fns.items() if "::lookup(" in k)
+    rebuild = sum(v for k, v in fns.items() if "::rebuild(" in k)
+    assert "57 % of the data pages" in prose
+    assert round(100 * memset / data_total) == 57
+    assert "`memset` (8,192 over the two rebuilds)" in prose
+    assert memset == 8192
+    assert round(100 * rebuild / data_total) == 29
+    assert round(100 * lookup / data_total) == 14
+    assert "29 % by line 48" in prose and "14 % by the lookups" in prose
+
+
+def test_html_report(example):
+    """Section 8's command: the page has the controls the doc names."""
+    text, _, where = example
+    command = "print/ws_print --html ws.html ws.out"
+    assert "`%s`" % command in text
+    argv = command.split()
+    argv[0] = WS_PRINT
+    subprocess.run(argv, cwd=str(where), check=True, timeout=60)
+    with open(where / "ws.html", encoding="utf-8") as f:
+        page = f.read()
+    assert "Jump to the largest peak" in page and "log scale" in page
