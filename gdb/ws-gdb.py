@@ -173,19 +173,25 @@ nothing.  See docs/control.md of ws."""
         words = text.split()
         index = len(words) if (not words or text[-1].isspace()) \
             else len(words) - 1         # the word being completed
+        # gdb's word may be the end of ours ("thresh" of "peak-thresh":
+        # gdb breaks words at '-'); what is returned completes gdb's.
+        ours = "" if index == len(words) else words[-1]
         if index == 0:
-            return [c for c in _commands if c.startswith(word or "")]
-        command = _resolve(words[0], list(_commands))
-        if command is None:
-            return gdb.COMPLETE_NONE
-        candidates, file_name = _after(command, words[1:index])
+            candidates, file_name = list(_commands), False
+        else:
+            command = _resolve(words[0], list(_commands))
+            if command is None:
+                return gdb.COMPLETE_NONE
+            candidates, file_name = _after(command, words[1:index])
         if file_name and not candidates:
             # A file name is one word, '/' and '.' included.
             if word is None:
                 return gdb.COMPLETE_FILENAME
             return _file_names(word)
-        word = word or ""
-        return [c for c in candidates or [] if c.startswith(word)]
+        if word is None or not ours.endswith(word):
+            word = ours
+        return [word + c[len(ours):] for c in candidates or []
+                if c.startswith(ours)]
 
 
 WsCommand()
