@@ -36,9 +36,11 @@
      ws_heap.c        the program's heap blocks (wrapped malloc/free)
      ws_owners.c      what lives in a data page; breakdowns by owner
      ws_misses.c      working-set misses per code address (--ws-miss-file)
-     ws_control.c     what steering can do: marks, labels, dumps
-     ws_clientreq.c   the client requests of valgrind/ws.h    } two doors
-     ws_monitor.c     the "ws ..." monitor commands           } onto it
+     ws_control.c     the one control API: start/stop, the settable
+                      parameters, marks and labels, status, dumps
+     ws_clientreq.c   the client requests of valgrind/ws.h    } doors
+     ws_monitor.c     the "ws ..." monitor commands (a table) } onto it
+                      (and v.clo, through ws_options.c)
      ws_output.c      the output file and the stderr summary
      ws_file.c        how every file is opened, escaped and written
      ws_main.c        tool registration, start-up and exit

@@ -492,30 +492,30 @@ static Bool cmd_set(Words* w)
    return True;
 }
 
-static Bool cmd_start(Words* w)
+/* "ws start" and "ws stop": measurement to |state| ("on", "off"). */
+static Bool switch_measurement(Words* w, WS_CtlResult (*ctl)(void),
+                               const HChar* state)
 {
    if (!no_more_words(w))
       return False;
-   if (WS_(ctl_start)() == WS_Ctl_AlreadyOn) {
-      VG_(gdb_printf)("ws start: measurement is already on; nothing "
-                      "changed\n");
+   if (ctl() != WS_Ctl_OK) {
+      VG_(gdb_printf)("%s: measurement is already %s; nothing changed\n",
+                      w->cmd, state);
       return False;
    }
-   VG_(gdb_printf)("ws start: measurement on at t=%llu\n", WS_(now)());
+   VG_(gdb_printf)("%s: measurement %s at t=%llu\n", w->cmd, state,
+                   WS_(now)());
    return True;
+}
+
+static Bool cmd_start(Words* w)
+{
+   return switch_measurement(w, WS_(ctl_start), "on");
 }
 
 static Bool cmd_stop(Words* w)
 {
-   if (!no_more_words(w))
-      return False;
-   if (WS_(ctl_stop)() == WS_Ctl_AlreadyOff) {
-      VG_(gdb_printf)("ws stop: measurement is already off; nothing "
-                      "changed\n");
-      return False;
-   }
-   VG_(gdb_printf)("ws stop: measurement off at t=%llu\n", WS_(now)());
-   return True;
+   return switch_measurement(w, WS_(ctl_stop), "off");
 }
 
 static Bool cmd_mark(Words* w)

@@ -18,8 +18,10 @@
 
 /* Owns the option variables, their parsing and their checking.  Every
    bad value is refused here, before the client runs, with Valgrind's
-   own "Bad option" message (which exits with status 1).  Nothing here
-   measures or prints results. */
+   own "Bad option" message (which exits with status 1).  The options
+   that may also change at run time (v.clo) are the settable parameters
+   of ws_control.c, whose table gives their names and ranges.  Nothing
+   here measures or prints results. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcbase.h"
