@@ -13,7 +13,8 @@
 # on where ws was installed), in gdb or in ~/.gdbinit.  Then, once gdb is
 # connected to the program ("target remote | vgdb --pid=N"), "ws status"
 # does what "monitor ws status" does, and Tab completes ws's commands and
-# the parameters of "ws set".  docs/control.md describes the commands.
+# their arguments, as the connected ws describes them ("ws help
+# internal").  docs/control.md describes the commands.
 #
 # gdb's own "ws" is an alias of "while-stepping", used only in tracepoint
 # action lists; this command takes its place, so spell that one out.
@@ -22,40 +23,43 @@ import os
 
 import gdb
 
-# ws's commands, as "monitor ws help" lists them in this version of ws;
-# replaced by what the connected ws says the first time completion runs.
-_COMMANDS = ["help", "status", "dump", "series", "set", "start", "stop",
-             "mark", "hot", "peaks"]
-_SET_PARAMS = ["tau", "every"]
-_learned = False
+# What the connected ws knows, from its "ws help internal" (one record
+# a line, docs/control.md "For programs"): {command: [argument]}, each
+# argument a dict of "kind", "optional" and "choices", and the names of
+# the settable parameters.  Learned the first time completion runs while
+# gdb is connected; this script has no list of its own.
+_INTERNAL_VERSION = "1"
+_commands = {}
+_params = []
 
 
-def _learn_commands():
-    """Reads the commands from the connected ws, once."""
-    global _COMMANDS, _SET_PARAMS, _learned
-    if _learned:
+def _learn():
+    """Reads what the connected ws knows, once."""
+    global _commands, _params
+    if _commands:
         return
     try:
         if gdb.selected_inferior().pid <= 0:
             return
-        text = gdb.execute("monitor ws help", to_string=True)
+        text = gdb.execute("monitor ws help internal", to_string=True)
     except (gdb.error, RuntimeError):
         return
-    commands, params = [], []
+    commands, params, version = {}, [], None
     for line in text.split("\n"):
-        words = line.split()
-        if not line.startswith("  ws ") or len(words) < 2:
+        w = line.split()
+        if len(w) == 2 and w[0] == "ws-internal":
+            version = w[1]
+        elif version != _INTERNAL_VERSION:
             continue
-        if words[1] not in commands:
-            commands.append(words[1])
-        if (words[1] == "set" and len(words) > 2
-                and not words[2].startswith("<")
-                and words[2] not in params):
-            params.append(words[2])
-    if commands:
-        _COMMANDS = commands
-        _SET_PARAMS = params or _SET_PARAMS
-        _learned = True
+        elif len(w) == 2 and w[0] == "command":
+            commands[w[1]] = []
+        elif len(w) >= 5 and w[0] == "arg" and w[1] in commands \
+                and w[2] == str(len(commands[w[1]]) + 1):
+            commands[w[1]].append({"optional": w[3] == "optional",
+                                   "kind": w[4], "choices": w[5:]})
+        elif len(w) >= 2 and w[0] == "param":
+            params.append(w[1])
+    _commands, _params = commands, params
 
 
 def _file_names(word):
@@ -77,12 +81,56 @@ def _file_names(word):
     return res
 
 
-def _resolve(word):
-    """The one command that word names or abbreviates, or None."""
-    if word in _COMMANDS:
+def _resolve(word, names):
+    """The one name that word names or abbreviates, or None (as ws's
+    VG_(keyword_id) takes it)."""
+    if word in names:
         return word
-    found = [c for c in _COMMANDS if c.startswith(word)]
+    found = [n for n in names if n.startswith(word)]
     return found[0] if len(found) == 1 else None
+
+
+def _fits(arg, word):
+    """Whether a word of the line may be the argument arg."""
+    if arg["kind"] == "number":
+        return word.isdigit()
+    if arg["kind"] == "choice":
+        return word in arg["choices"]
+    if arg["kind"] == "param":
+        return _resolve(word, _params) is not None
+    return True
+
+
+def _after(command, given):
+    """What may come after the words given to command: (candidate words,
+    whether a file name may come there); (None, False) if nothing."""
+    args, i = _commands[command], 0
+    # Each word given takes the first argument it may be, passing over
+    # optional ones it may not.
+    for word in given:
+        while i < len(args):
+            if args[i]["kind"] == "text":
+                return None, False        # the rest of the line is text
+            if _fits(args[i], word):
+                break
+            if not args[i]["optional"]:
+                return None, False
+            i += 1
+        if i >= len(args):
+            return None, False            # one word too many
+        i += 1
+    words, file_name = [], False
+    # The next argument, and those after it while they are optional.
+    for arg in args[i:]:
+        if arg["kind"] == "choice":
+            words += arg["choices"]
+        elif arg["kind"] == "param":
+            words += _params
+        elif arg["kind"] == "file":
+            file_name = True
+        if not arg["optional"]:
+            break
+    return words, file_name
 
 
 class WsCommand(gdb.Command):
@@ -94,18 +142,11 @@ Sends "monitor ws COMMAND ARGUMENTS" to the Valgrind gdbserver of the
 program, which must run under valgrind --tool=ws, with gdb connected to
 it ("target remote | vgdb --pid=<pid>").  "ws" alone is "ws help".
 Commands may be abbreviated while they stay unambiguous; Tab completes
-them, the parameters of "ws set" and the file name of "ws dump".
+them and their arguments (the parameters of "ws set", a file name).
 
-  ws help                 ws's list of commands
-  ws status               time, tau, T, page size, on/off, current sizes,
-                          samples so far, output file
-  ws dump [<file>]        the pages of the current window, here or into
-                          a file
-  ws series [<n>]         the last n samples
-  ws set tau <n>          the window tau from now on
-  ws set every <n>        the sampling interval T from now on
-  ws start, ws stop       measurement on (with a fresh window) or off
-  ws mark <label>         a labelled event now; it names the region
+"ws help" lists the commands of the ws the program runs under; this
+command learns them, their arguments and the parameters of "ws set"
+from it ("ws help internal") for completion.
 
 A refused command answers with one line that says why and changes
 nothing.  See docs/control.md of ws."""
@@ -128,26 +169,29 @@ nothing.  See docs/control.md of ws."""
     def complete(self, text, word):
         # gdb calls this twice: first with word None, to learn how to
         # split the line into words, then with the word to complete.
-        _learn_commands()
+        _learn()
         words = text.split()
         index = len(words) if (not words or text[-1].isspace()) \
             else len(words) - 1         # the word being completed
-        command = _resolve(words[0]) if index > 0 else None
-        if index == 1 and command == "dump":
+        # gdb's word may be the end of ours ("thresh" of "peak-thresh":
+        # gdb breaks words at '-'); what is returned completes gdb's.
+        ours = "" if index == len(words) else words[-1]
+        if index == 0:
+            candidates, file_name = list(_commands), False
+        else:
+            command = _resolve(words[0], list(_commands))
+            if command is None:
+                return gdb.COMPLETE_NONE
+            candidates, file_name = _after(command, words[1:index])
+        if file_name and not candidates:
             # A file name is one word, '/' and '.' included.
             if word is None:
                 return gdb.COMPLETE_FILENAME
             return _file_names(word)
-        word = word or ""
-        if index == 0:
-            return [c for c in _COMMANDS if c.startswith(word)]
-        if index == 1 and command == "set":
-            return [p for p in _SET_PARAMS if p.startswith(word)]
-        # ws hot's kind: right after it, or after its count.
-        if command == "hot" and (index == 1
-                                 or (index == 2 and words[1].isdigit())):
-            return [k for k in ("insn", "data") if k.startswith(word)]
-        return gdb.COMPLETE_NONE
+        if word is None or not ours.endswith(word):
+            word = ours
+        return [word + c[len(ours):] for c in candidates or []
+                if c.startswith(ours)]
 
 
 WsCommand()

@@ -563,6 +563,136 @@ def test_vgdb_help_and_abbreviations(server):
     assert server.vgdb("ma x").startswith("ws mark: 'x' at t=")
 
 
+# The machine-readable table front-ends learn from (docs/control.md, "For
+# programs"), exactly: the commands in the order of `ws help`, their
+# arguments, the settable parameters with their options and ranges.
+HELP_INTERNAL = """\
+ws-internal 1
+command help
+command status
+command dump
+arg dump 1 optional file
+command series
+arg series 1 optional number 1 1024
+command peaks
+command set
+arg set 1 required param
+arg set 2 required value
+command start
+command stop
+command mark
+arg mark 1 required text
+command hot
+arg hot 1 optional number 1 100000
+arg hot 2 optional choice insn data
+param tau --ws-tau 1 1000000000000000
+param every --ws-every 1 1000000000000000
+param peak-thresh --ws-peak-thresh 1 1000
+end
+"""
+
+
+def test_vgdb_help_internal(server):
+    """`ws help internal` is the table above, whatever the state; it
+    agrees with `ws help` (one syntax line per command, one per
+    parameter of `ws set`) and with what the commands accept."""
+    assert server.vgdb("ws help internal") == HELP_INTERNAL
+    assert server.vgdb("ws help internal now") == \
+        "ws help: unexpected argument 'now'; nothing changed\n"
+    server.vgdb("ws stop")
+    server.vgdb("ws set tau 5000")
+    assert server.vgdb("ws help internal") == HELP_INTERNAL
+    records = [l.split() for l in HELP_INTERNAL.split("\n") if l]
+    commands = [r[1] for r in records if r[0] == "command"]
+    params = {r[1]: (r[2], int(r[3]), int(r[4]))
+              for r in records if r[0] == "param"}
+    syntax = [l.split()[1:3] for l in server.vgdb("ws help").split("\n")
+              if l.startswith("  ws ")]
+    assert [s[0] for s in syntax] == [c for c in commands for _ in
+                                      (params if c == "set" else [c])]
+    assert [s[1] for s in syntax if s[0] == "set"] == list(params)
+    # each parameter's range is the one ws set, the option and v.clo take
+    for name, (option, lo, hi) in params.items():
+        for bad in (lo - 1, hi + 1):
+            assert server.vgdb("ws set %s %d" % (name, bad)) == (
+                "ws set %s: '%d' is not a whole number from %d to %d; "
+                "nothing changed\n" % (name, bad, lo, hi))
+            assert "Bad option: %s=%d" % (option, bad) in \
+                server.vgdb("v.clo %s=%d" % (option, bad))
+        assert server.vgdb("ws set %s %d" % (name, hi)).startswith(
+            "ws set %s: %s is now %d" % (name, name, hi))
+    # the numbers' ranges are the ones the commands take
+    assert "'1025' is not a number of samples from 1 to 1024" in \
+        server.vgdb("ws series 1025")
+    assert "'100001' is not a number of pages from 1 to 100000" in \
+        server.vgdb("ws hot 100001")
+
+
+# Commands sent as "WS <command>", and the status line that ends the
+# reply: (command, status, the reply before it as a regular expression).
+STATUS_LINES = [
+    ("status", "ok", r"ws status \(pid [0-9]+\):\n(  .*\n){10}"),
+    ("help internal", "ok", re.escape(HELP_INTERNAL)),
+    ("stat", "ok", r"ws status \(pid [0-9]+\):\n(  .*\n){10}"),
+    ("series 1", "ok", r"ws series: the last 1 of [0-9]+ samples .*\n"
+     r"[0-9]+ [0-9]+ [0-9]+\n"),
+    ("set tau 0", "refused", r"ws set tau: '0' is not a whole number .*\n"),
+    ("set", "refused", r"ws set: say what to set: .*\n"),
+    ("set colour 3", "refused", r"colour does not match any of 'tau every "
+     r"peak-thresh'\n"),
+    ("st", "refused", r"st can match status start stop\n"),
+    ("frobnicate", "refused", r"frobnicate does not match any of 'help "
+     r"status dump series peaks set start stop mark hot'\n"),
+    ("", "refused", r"ws: the command is missing; 'ws help' lists them\n"),
+    ("ws status", "refused", r"ws does not match any of .*\n"),
+    ("v.info n_errs_found", "refused", r"v.info does not match any of .*\n"),
+    ("start", "refused", r"ws start: measurement is already on; nothing "
+     r"changed\n"),
+    ("mark", "refused", r"ws mark: the label is missing .*\n"),
+    ("mark " + "z" * 256, "refused", r"ws mark: the label is longer than "
+     r"255 characters; nothing recorded\n"),
+    ("dump d.%z", "refused", r"ws dump: cannot use the file name .*\n"),
+    ("hot 0", "refused", r"ws hot: '0' is not a number of pages .*\n"),
+    ("hot 2 insn", "ok", r"Code pages: the 2 hottest of [0-9]+ touched .*"),
+    ("peaks x", "refused", r"ws peaks: unexpected argument 'x'; nothing "
+     r"changed\n"),
+    ("peaks", "ok", r"ws peaks at t=[0-9]+: .*"),
+    ("mark status lines", "ok", r"ws mark: 'status lines' at t=[0-9]+\n"),
+    ("stop", "ok", r"ws stop: measurement off at t=[0-9]+\n"),
+    ("stop", "refused", r"ws stop: measurement is already off; nothing "
+     r"changed\n"),
+    ("start", "ok", r"ws start: measurement on at t=[0-9]+\n"),
+    ("set every 50000", "ok", r"ws set every: every is now 50000 .*\n"),
+    ("dump", "ok", r"ws dump at t=[0-9]+: [0-9]+ insn pages, .*"),
+    ("dump d.%p", "ok", r"ws dump: [0-9]+ insn pages, [0-9]+ data pages "
+     r"written to .*/d\.[0-9]+\n"),
+]
+
+
+def test_vgdb_status_lines(server):
+    """"WS <command>" answers what "ws <command>" answers, then one last
+    line "ws-reply ok" or "ws-reply refused" (and nothing else says
+    so); "ws" and "WS" alone, and commands without either, give none."""
+    server.touch(0, 10)
+    for command, status, reply in STATUS_LINES:
+        got = server.vgdb(("WS " + command).rstrip(" "))
+        assert got.endswith("ws-reply %s\n" % status), (command, got)
+        body = got[:-len("ws-reply %s\n" % status)]
+        assert re.fullmatch(reply, body, re.S), (command, got)
+        assert "ws-reply" not in body, (command, got)
+    # without the capitals, no status line: the same replies as before
+    for command in ("ws status", "ws st", "ws set tau 0", "status", "ws"):
+        assert "ws-reply" not in server.vgdb(command), command
+    # a refused command through WS changed nothing, an accepted one did
+    assert server.finish() == 0
+    out = server.output()
+    assert [(k, a) for _, k, a in ctl_util.events(out)
+            if k not in ("thread-start", "thread-exit")] == [
+        ("mark", "status lines"), ("stop", ""), ("start", ""),
+        ("set", "every 50000"), ("dump", "monitor"),
+        ("dump", "file %s/d.%d" % (server.dir, server.pid))]
+
+
 # ----------------------------------------------------------------------
 # gdb
 

@@ -165,6 +165,37 @@ def test_exit_status_follows_the_reply(server):
                      % (EVERY, server.pid), text), text[-600:]
 
 
+def test_exit_status_from_the_status_line(server, tmp_path):
+    """ws-monitor sends "WS <command>" and takes its exit status from the
+    status line at the end of the reply, which it does not print; the
+    English before it does not count.  A reply with no status line
+    (a ws that does not give one) is said to be one, exit status 2."""
+    reply = tmp_path / "reply"
+    fake = tmp_path / "vgdb"
+    fake.write_text('#!/bin/sh\nfor a; do case "$a" in "WS "*) echo "$a" > '
+                    '%s.sent; exec cat %s;; esac; done\nexec vgdb "$@"\n'
+                    % (reply, reply))
+    fake.chmod(0o755)
+    for text, status in (
+            ("ws stop: measurement off at t=5\nws-reply refused\n", 1),
+            ("ws stop: measurement is already off; nothing changed\n"
+             "ws-reply ok\n", 0),
+            ("two\nlines\nws-reply refused\n", 1),
+            ("ws-reply ok\n", 0)):
+        reply.write_text(text)
+        rc, out, err = monitor(server, "--vgdb=%s" % fake, "stop")
+        assert (rc, out, err) == (status, text.rsplit("ws-reply", 1)[0],
+                                  ""), (text, rc, out, err)
+        with open(str(reply) + ".sent") as f:
+            assert f.read() == "WS stop\n"
+    reply.write_text("ws stop: measurement off at t=5\n")
+    rc, out, err = monitor(server, "--vgdb=%s" % fake, "ws", "stop")
+    assert (rc, out) == (2, "ws stop: measurement off at t=5\n"), (rc, out)
+    assert err == ("ws-monitor: process %d gave no status line (a ws of "
+                   "another version?)\n" % server.pid), err
+    assert server.status()["measurement"] == "on"     # nothing was sent
+
+
 def test_batch_mode_and_quit(server):
     """Commands on a standard input that is not a terminal: no prompt,
     each reply in turn, the exit status the worst of theirs (1: one was
@@ -362,7 +393,7 @@ class Console:
     """ws-monitor --pid N in a pseudo-terminal of 100x30 that is its
     controlling terminal (so Ctrl-C is a signal)."""
 
-    def __init__(self, server, home, lang="C.UTF-8"):
+    def __init__(self, server, home, lang="C.UTF-8", options=()):
         self.prompt = "ws(%d)> " % server.pid
         self.history = os.path.join(home, "history")
         env = dict(os.environ, TERM="xterm", INPUTRC="/dev/null",
@@ -377,7 +408,7 @@ class Console:
 
         self.p = subprocess.Popen(
             [MONITOR, "--vgdb-prefix=" + server.prefix,
-             "--pid=%d" % server.pid],
+             "--pid=%d" % server.pid] + list(options),
             stdin=slave, stdout=slave, stderr=slave, env=env,
             preexec_fn=controlling_tty)
         os.close(slave)
@@ -499,6 +530,95 @@ def test_prompt(server, console):
     assert c.finish() == 0
 
 
+def help_internal(server):
+    """What `ws help internal` says: ([command], {command: [argument
+    record words]}, [parameter])."""
+    commands, args, params = [], {}, []
+    for line in server.vgdb("ws help internal").split("\n"):
+        w = line.split()
+        if w[:1] == ["command"]:
+            commands.append(w[1])
+            args[w[1]] = []
+        elif w[:1] == ["arg"]:
+            args[w[1]].append(w[3:])
+        elif w[:1] == ["param"]:
+            params.append(w[1])
+    return commands, args, params
+
+
+def test_prompt_completes_what_ws_lists(server, console):
+    """Tab completes every command `ws help internal` lists, every
+    parameter of a `param` argument and every word of a `choice`
+    argument: ws-monitor has no list of its own to fall behind."""
+    commands, args, params = help_internal(server)
+    assert len(commands) >= 10 and params
+    c = console()
+    for name in commands:
+        c.send(name + "\t")
+        c.expect(re.escape(name) + " ")
+        c.send("\x15")
+        for k, arg in enumerate(args[name]):
+            if arg[1] == "param":
+                for p in params:
+                    c.send("%s %s\t" % (name, p))
+                    c.expect(re.escape("%s %s " % (name, p)))
+                    c.send("\x15")
+            if arg[1] == "choice" and all(a[0] == "optional"
+                                          for a in args[name][:k]):
+                for word in arg[2:]:
+                    c.send("ws %s %s\t" % (name, word[:-1]))
+                    c.expect(re.escape("ws %s %s " % (name, word)))
+                    c.send("\x15")
+    assert c.finish() == 0
+
+
+# A `ws help internal` of a ws that has commands this tree's does not:
+# ws-monitor and the gdb script complete them all the same.
+OTHER_WS = """\
+ws-internal 1
+command frobnicate
+arg frobnicate 1 optional number 1 9
+arg frobnicate 2 required choice alpha beta
+command status
+command tune
+arg tune 1 required param
+arg tune 2 required value
+param gamma --ws-gamma 1 2
+param delta --ws-delta 1 2
+end
+"""
+
+
+def test_prompt_learns_commands_it_has_no_list_of(server, console,
+                                                  tmp_path):
+    """Through a vgdb that answers `ws help internal` with another
+    table (and passes everything else to the real vgdb): completion
+    follows that table, not this tree's commands."""
+    table = tmp_path / "table"
+    table.write_text(OTHER_WS)
+    fake = tmp_path / "vgdb"
+    fake.write_text('#!/bin/sh\nfor a; do [ "$a" = "ws help internal" ] && '
+                    'exec cat %s; done\nexec vgdb "$@"\n' % table)
+    fake.chmod(0o755)
+    c = console(options=["--vgdb=%s" % fake])
+    c.send("fr\t")
+    c.expect("frobnicate ")
+    c.send("3 a\t")                                   # after the number
+    c.expect("3 alpha ")
+    c.send("\x15frobnicate b\t")                      # the number left out
+    c.expect("frobnicate beta ")
+    c.send("\x15tu\t")
+    c.expect("tune ")
+    c.send("\t\t")                                    # its parameters
+    c.expect(r"delta +gamma *\n")
+    c.send("\x15ser\t")                               # not in this table
+    assert "series" not in c.drain(1.0)
+    c.send("\x15st\t")                                # only one is
+    c.expect("status ")
+    c.send("\x15")
+    assert c.finish() == 0
+
+
 def expected_sparkline(values, levels):
     top = max(values)
     return "".join(levels[(v * 7 + top // 2) // top if top else 0]
@@ -569,6 +689,40 @@ def test_gdb_command(server):
                        stdin=subprocess.DEVNULL)
     assert "ws: gdb is not connected to a program running under Valgrind" \
         in p.stderr.decode(), p.stderr
+
+
+def test_gdb_command_completes_what_ws_lists(server):
+    """The gdb command completes every command, parameter and choice
+    that `ws help internal` lists; given another table (the one the
+    connected ws gives, replaced in gdb), it completes that one's."""
+    commands, args, params = help_internal(server)
+    gdb_commands = ["source " + GDB_SCRIPT]
+    gdb_commands += ["complete ws " + name for name in commands]
+    gdb_commands += ["complete ws set " + p for p in params]
+    gdb_commands += ["complete ws hot "]
+    fake = ("python import gdb; _real = gdb.execute; gdb.execute = "
+            "lambda c, *a, **k: %r if c == 'monitor ws help internal' "
+            "else _real(c, *a, **k)" % OTHER_WS)
+    gdb_commands += ["echo --- other\\n", "source " + GDB_SCRIPT, fake,
+                     "complete ws fr", "complete ws frobnicate 3 ",
+                     "complete ws frobnicate b", "complete ws tune ",
+                     "complete ws ser", "detach"]
+    rc, out, err = ctl_util.gdb_batch(ctl_util.SERVER, server.prefix,
+                                      gdb_commands)
+    assert rc == 0, err
+    ours, other = out.split("--- other\n")
+    lines = ours.split("\n")
+    for name in commands:
+        assert "ws " + name in lines, (name, ours)
+    for p in params:
+        assert "ws set " + p in lines, (p, ours)
+    choices = [a[2:] for a in args["hot"] if a[1] == "choice"][0]
+    assert [l for l in lines if l.startswith("ws hot ")] == \
+        ["ws hot " + w for w in sorted(choices)], ours
+    assert other.split("\n")[:6] == [
+        "ws frobnicate", "ws frobnicate 3 alpha", "ws frobnicate 3 beta",
+        "ws frobnicate beta", "ws tune delta", "ws tune gamma"], other
+    assert "series" not in other, other
 
 
 # ----------------------------------------------------------------------

@@ -17,15 +17,15 @@
 */
 
 /* Owns the door of include/valgrind/ws.h: the program scopes what is
-   measured.  Each request is checked, then handed to the sampler or to
-   ws_control.c.  Memory the client names (a label) is read only after
-   the address space manager says it is readable client memory, with a
-   fault catcher for what it does not know, and only up to WS_LABEL_MAX
-   characters.  A request that cannot be used
-   changes nothing and gives one warning per kind of problem (a program
-   may repeat the same mistake in a loop).  Monitor commands sent from
-   inside the program (VALGRIND_MONITOR_COMMAND) pass through here to
-   ws_monitor.c. */
+   measured.  Each request goes to the control API (ws_control.c), and
+   what it answers becomes a warning here.  Memory the client names (a
+   label) is read only after the address space manager says it is
+   readable client memory, with a fault catcher for what it does not
+   know, and only up to WS_LABEL_MAX characters.  A request that cannot
+   be used changes nothing and gives one warning per kind of problem (a
+   program may repeat the same mistake in a loop).  Monitor commands
+   sent from inside the program (VALGRIND_MONITOR_COMMAND) pass through
+   here to ws_monitor.c. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
@@ -142,22 +142,11 @@ static BadKind copy_client_string(Addr a, HChar* buf)
    return whole ? Bad_N : Bad_Unreadable;
 }
 
-/* The label argument of client request |what| into |buf|, or False
-   (with a warning, the first time) if it cannot be used. */
-static Bool client_label(ThreadId tid, const HChar* what, Addr a,
-                         HChar* buf)
+/* Says, the first time, why the label of request |what| at |a| was
+   not used. */
+static void warn_label(ThreadId tid, const HChar* what, Addr a, BadKind bad)
 {
-   BadKind bad = copy_client_string(a, buf);
-   if (bad == Bad_N) {
-      switch (WS_(tidy_label)(buf)) {
-      case WS_Label_Empty:   bad = Bad_Empty;   break;
-      case WS_Label_Control: bad = Bad_Control; break;
-      case WS_Label_OK:      break;
-      }
-   }
    switch (bad) {
-   case Bad_N:
-      return True;
    case Bad_Unreadable:
       warn_once(tid, bad, "ws: %s ignored: its label pointer %#lx does not "
                 "point to a string in readable memory\n", what, a);
@@ -178,7 +167,30 @@ static Bool client_label(ThreadId tid, const HChar* what, Addr a,
    default:
       break;
    }
-   return False;
+}
+
+/* What the control API's label check means for a client's label (one
+   no longer than WS_LABEL_MAX before it was tidied). */
+static BadKind label_problem(WS_LabelCheck check)
+{
+   switch (check) {
+   case WS_Label_Empty:   return Bad_Empty;
+   case WS_Label_Control: return Bad_Control;
+   case WS_Label_TooLong: return Bad_TooLong;
+   default:               return Bad_N;
+   }
+}
+
+/* WS_MARK(label) and WS_DUMP(label): the label at |a| is copied from
+   the client and given to |use| (ws_control.c), which checks it. */
+static void label_request(ThreadId tid, const HChar* what, Addr a,
+                          WS_LabelCheck (*use)(HChar* label))
+{
+   HChar   label[WS_LABEL_MAX + 2];
+   BadKind bad = copy_client_string(a, label);
+   if (bad == Bad_N)
+      bad = label_problem(use(label));
+   warn_label(tid, what, a, bad);
 }
 
 /*------------------------------------------------------------*/
@@ -187,26 +199,21 @@ static Bool client_label(ThreadId tid, const HChar* what, Addr a,
 
 static void client_start(ThreadId tid)
 {
-   if (WS_(measuring))
+   if (WS_(ctl_start)() == WS_Ctl_AlreadyOn)
       warn_once(tid, Bad_StartWhileOn, "ws: WS_START while measurement is "
                 "already on: ignored (to measure only from WS_START on, "
                 "run with --ws-instr-atstart=no)\n");
-   else
-      WS_(measure_start)();
 }
 
 static void client_stop(ThreadId tid)
 {
-   if (!WS_(measuring))
+   if (WS_(ctl_stop)() == WS_Ctl_AlreadyOff)
       warn_once(tid, Bad_StopWhileOff, "ws: WS_STOP while measurement is "
                 "already off: ignored\n");
-   else
-      WS_(measure_stop)();
 }
 
 Bool WS_(handle_client_request)(ThreadId tid, UWord* arg, UWord* ret)
 {
-   HChar label[WS_LABEL_MAX + 2];
    ULong sizes[2];
 
    if (arg[0] == VG_USERREQ__GDB_MONITOR_COMMAND) {
@@ -227,13 +234,11 @@ Bool WS_(handle_client_request)(ThreadId tid, UWord* arg, UWord* ret)
       *ret = 0;
       break;
    case VG_USERREQ__WS_MARK:
-      if (client_label(tid, "WS_MARK", arg[1], label))
-         WS_(mark)(label);
+      label_request(tid, "WS_MARK", arg[1], WS_(ctl_mark));
       *ret = 0;
       break;
    case VG_USERREQ__WS_DUMP:
-      if (client_label(tid, "WS_DUMP", arg[1], label))
-         WS_(dump_to_output)(label);
+      label_request(tid, "WS_DUMP", arg[1], WS_(ctl_dump_label));
       *ret = 0;
       break;
    case VG_USERREQ__WS_CURRENT_DATA_PAGES:

@@ -16,16 +16,19 @@
    The GNU General Public License is contained in the file COPYING.
 */
 
-/* Owns what a running measurement can be asked to do, whichever door
-   the request came in by: client requests (ws_clientreq.c) and monitor
-   commands (ws_monitor.c) check their arguments and call these.  Here:
-   labels (made safe for event lines), marks, and dumps of the current
-   window to the output file, a file of its own, or the gdb/vgdb
-   output.  A dump is the one thing computed here: a walk over the page
-   tables listing the pages of the current window. */
+/* The one control API: what a running measurement can be asked to do,
+   whichever door the request came in by.  The doors (client requests
+   in ws_clientreq.c, monitor commands in ws_monitor.c, "v.clo" and
+   VALGRIND_CLO_CHANGE in ws_options.c) call these and turn the results
+   into warnings, replies or messages; nothing here prints to a person
+   and no door checks again what is checked here.  Here: starting and
+   stopping, the settable parameters (one table, also used by the
+   option parser), labels and marks, the queries, and dumps of the
+   current window to a destination the caller gives.  A dump is the
+   one thing computed here: a walk over the page tables listing the
+   pages of the current window. */
 
 #include "pub_tool_basics.h"
-#include "pub_tool_gdbserver.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
@@ -37,15 +40,75 @@
 #include "ws_global.h"
 
 /*------------------------------------------------------------*/
+/*--- Starting and stopping                                ---*/
+/*------------------------------------------------------------*/
+
+WS_CtlResult WS_(ctl_start)(void)
+{
+   if (WS_(measuring))
+      return WS_Ctl_AlreadyOn;
+   WS_(measure_start)();
+   return WS_Ctl_OK;
+}
+
+WS_CtlResult WS_(ctl_stop)(void)
+{
+   if (!WS_(measuring))
+      return WS_Ctl_AlreadyOff;
+   WS_(measure_stop)();
+   return WS_Ctl_OK;
+}
+
+/*------------------------------------------------------------*/
+/*--- Settable parameters                                  ---*/
+/*------------------------------------------------------------*/
+
+/* The parameters that may change while the program runs: their names
+   for "ws set" and as options, the values accepted, the option
+   variable and what changes it from now on (the sampler and the peak
+   detector record the change as an event).  tau's description is
+   every's (NULL: the next one's). */
+const WS_Param WS_(params)[] = {
+   { "tau", "--ws-tau", 1, WS_MAX_INTERVAL, &WS_(clo_tau), WS_(set_tau),
+     NULL },
+   { "every", "--ws-every", 1, WS_MAX_INTERVAL, &WS_(clo_every),
+     WS_(set_every),
+     "sets the window tau or the sampling interval T from now on\n"
+     "(<n>: a whole number from %llu to %llu)" },
+   { "peak-thresh", "--ws-peak-thresh", 1, WS_MAX_PEAK_THRESH,
+     &WS_(clo_peak_thresh), WS_(set_peak_thresh),
+     "sets the peak detector's threshold from now on; lower is more\n"
+     "sensitive (<n>: a whole number from %llu to %llu)" },
+};
+const UInt WS_(n_params) = sizeof WS_(params) / sizeof WS_(params)[0];
+
+Bool WS_(param_value)(const WS_Param* p, const HChar* text, ULong* out)
+{
+   return WS_(whole_number)(text, p->lo, p->hi, out);
+}
+
+WS_CtlResult WS_(ctl_set)(const WS_Param* p, const HChar* text,
+                          ULong* old, ULong* now)
+{
+   ULong n;
+   if (!WS_(param_value)(p, text, &n))
+      return WS_Ctl_BadValue;
+   *old = *p->value;
+   p->set(n);
+   *now = n;
+   return WS_Ctl_OK;
+}
+
+/*------------------------------------------------------------*/
 /*--- Labels and marks                                     ---*/
 /*------------------------------------------------------------*/
 
 /* Labels go into event lines, whose words are separated by single
    spaces: leading and trailing blanks are dropped and each run of
    blanks inside becomes one space.  A label with a control character
-   (it could break the line) or with nothing left is refused.  |s| is
-   rewritten in place. */
-WS_LabelCheck WS_(tidy_label)(HChar* s)
+   (it could break the line), with nothing left or, once tidied, longer
+   than WS_LABEL_MAX is refused.  |s| is rewritten in place. */
+WS_LabelCheck WS_(ctl_label)(HChar* s)
 {
    HChar* out = s;
    const HChar* in;
@@ -64,16 +127,40 @@ WS_LabelCheck WS_(tidy_label)(HChar* s)
       *out++ = c;
    }
    *out = '\0';
-   return out == s ? WS_Label_Empty : WS_Label_OK;
+   if (out == s)
+      return WS_Label_Empty;
+   return out - s > WS_LABEL_MAX ? WS_Label_TooLong : WS_Label_OK;
 }
 
-void WS_(mark)(const HChar* label)
+WS_LabelCheck WS_(ctl_mark)(HChar* label)
 {
+   WS_LabelCheck check = WS_(ctl_label)(label);
+   if (check != WS_Label_OK)
+      return check;
    WS_(out_printf)("event %llu mark ", WS_(now)());
    WS_(out_text)(label);
    WS_(out_end_line)();
    WS_(out_maybe_flush)();
    WS_(region_mark)(label);
+   return WS_Label_OK;
+}
+
+/*------------------------------------------------------------*/
+/*--- Queries                                              ---*/
+/*------------------------------------------------------------*/
+
+void WS_(ctl_status)(WS_CtlStatus* st)
+{
+   st->measuring = WS_(measuring);
+   st->now = WS_(now)();
+   st->unit = WS_(clo_time_unit);
+   st->tau = WS_(clo_tau);
+   st->every = WS_(clo_every);
+   st->pagesize = WS_(clo_pagesize);
+   WS_(current_sizes)(st->sizes);
+   st->samples = WS_(stats).samples;
+   st->peaks = WS_(peaks_count)();
+   st->out_name = WS_(out_name)();
 }
 
 /*------------------------------------------------------------*/
@@ -86,13 +173,13 @@ void WS_(mark)(const HChar* label)
    increasing address order, with the time at which the epoch of the
    page's last access began (the page was last accessed at or after
    that time), its access count, its first access and, for data, its
-   owner.  Two layouts: "dump-page" lines for files
-   (docs/output-format.md), and an indented list for people. */
+   owner.  Each page goes to a visitor: the one below writes
+   "dump-page" lines into a file (docs/output-format.md); a door may
+   give its own (the list "ws dump" shows people). */
 
 typedef struct {
-   WS_File* file;
-   WS_StackFile* stacks;   /* where owners' stacks go; NULL: the list
-                              for people, which names no stack by id */
+   WS_DumpVisitor visit;
+   void*   opaque;
    WS_Kind kind;
    Stamp   first;       /* the window's first epoch */
    ULong   n;           /* pages listed */
@@ -107,33 +194,62 @@ static Bool in_window(const Stamp* slot, Stamp first)
 static void dump_slot(Stamp* slot, Addr page, void* opaque)
 {
    DumpWalk* w = opaque;
-   Addr  a = page << WS_(page_shift);
-   ULong since, accesses = WS_(page_accesses)(w->kind, page);
-   Addr  first_ip = WS_(page_first_ip)(w->kind, page);
-   WS_Owner owner;
-   HChar text[WS_TEXT_MAX];
+   WS_DumpPage p;
+   WS_Owner    owner;
    if (!in_window(slot, w->first))
       return;
    w->n++;
-   since = WS_(stamp_start_time)(*slot & WS_STAMP_MASK);
-   if (w->kind == WS_Data)
-      WS_(owner_of)(a, &owner);
-   if (w->stacks == NULL) {
-      WS_(file_printf)(w->file, "  %s 0x%016lx  last access at or after "
-                       "t=%llu, %llu accesses, first at",
-                       WS_(kind_name)(w->kind), a, since, accesses);
-      WS_(monitor_where)(first_ip);
-      VG_(gdb_printf)("\n");
-      if (w->kind == WS_Data)
-         WS_(monitor_owner)(&owner);
-      return;
-   }
-   WS_(where_text)(first_ip, text, sizeof text);
-   WS_(file_printf)(w->file, "dump-page %s 0x%lx %llu %llu %s\n",
-                    WS_(kind_name)(w->kind), a, since, accesses, text);
+   p.kind = w->kind;
+   p.addr = page << WS_(page_shift);
+   p.since = WS_(stamp_start_time)(*slot & WS_STAMP_MASK);
+   p.accesses = WS_(page_accesses)(w->kind, page);
+   p.first_ip = WS_(page_first_ip)(w->kind, page);
+   p.owner = NULL;
    if (w->kind == WS_Data) {
-      WS_(owner_text)(&owner, True, w->stacks, text, sizeof text);
-      WS_(file_printf)(w->file, "dump-owner %s\n", text);
+      WS_(owner_of)(p.addr, &owner);
+      p.owner = &owner;
+   }
+   w->visit(&p, w->opaque);
+}
+
+/* Gives the window's pages to |visit|; |n| gets the count per kind. */
+static void dump_pages(WS_DumpVisitor visit, void* opaque, ULong n[2])
+{
+   Int  kind;
+   Stamp first = WS_(window_first_stamp)();
+   WS_(flush_access_counts)();
+   for (kind = 0; kind < 2; kind++) {
+      DumpWalk w;
+      w.visit = visit;
+      w.opaque = opaque;
+      w.kind = kind;
+      w.first = first;
+      w.n = 0;
+      WS_(pt_for_window)(&WS_(tables)[kind], first, dump_slot, &w);
+      n[kind] = w.n;
+   }
+}
+
+/* A file's dump lines; the owners' stacks go to |stacks|: a dump file
+   names its own, each in front of the first dump-owner line that
+   refers to it; the output file's are written before the dump
+   (write_owner_stack). */
+typedef struct {
+   WS_File*      file;
+   WS_StackFile* stacks;
+} FileDump;
+
+static void dump_page_line(const WS_DumpPage* p, void* opaque)
+{
+   FileDump* d = opaque;
+   HChar text[WS_TEXT_MAX];
+   WS_(where_text)(p->first_ip, text, sizeof text);
+   WS_(file_printf)(d->file, "dump-page %s 0x%lx %llu %llu %s\n",
+                    WS_(kind_name)(p->kind), p->addr, p->since, p->accesses,
+                    text);
+   if (p->kind == WS_Data) {
+      WS_(owner_text)(p->owner, True, d->stacks, text, sizeof text);
+      WS_(file_printf)(d->file, "dump-owner %s\n", text);
    }
 }
 
@@ -149,43 +265,25 @@ static void write_owner_stack(Stamp* slot, Addr page, void* opaque)
       WS_(out_stack)(WS_(owner_stack)(&owner));
 }
 
-/* Lists the window's pages into |file|; |n| gets the count per kind.
-   The owners' stacks go to |stacks|: a dump file names its own, each in
-   front of the first dump-owner line that refers to it; the output
-   file's are written before the dump (write_owner_stacks); NULL lists
-   the pages for people. */
-static void dump_pages(WS_File* file, WS_StackFile* stacks, ULong n[2])
-{
-   Int  kind;
-   Stamp first = WS_(window_first_stamp)();
-   for (kind = 0; kind < 2; kind++) {
-      DumpWalk w;
-      w.file = file;
-      w.stacks = stacks;
-      w.kind = kind;
-      w.first = first;
-      w.n = 0;
-      WS_(pt_for_window)(&WS_(tables)[kind], first, dump_slot, &w);
-      n[kind] = w.n;
-   }
-}
-
-/* The block of lines a dump adds to a file. */
+/* The block of lines a dump adds to |file|. */
 static void dump_block(WS_File* file, WS_StackFile* stacks, ULong n[2])
 {
+   FileDump d = { file, stacks };
    WS_(file_printf)(file, "dump-begin %llu\n", WS_(now)());
-   dump_pages(file, stacks, n);
+   dump_pages(dump_page_line, &d, n);
    WS_(file_printf)(file, "dump-end %llu %llu\n", n[WS_Insn], n[WS_Data]);
 }
 
 /* WS_DUMP(label): the stacks its owners name, then an event and the
    block, in the output file (docs/output-format.md: the event is
    followed by its block, the stacks come before both). */
-void WS_(dump_to_output)(const HChar* label)
+WS_LabelCheck WS_(ctl_dump_label)(HChar* label)
 {
+   WS_LabelCheck check = WS_(ctl_label)(label);
    Stamp first = WS_(window_first_stamp)();
    ULong n[2];
-   WS_(flush_access_counts)();
+   if (check != WS_Label_OK)
+      return check;
    WS_(pt_for_window)(&WS_(tables)[WS_Data], first, write_owner_stack,
                       &first);
    WS_(out_printf)("event %llu dump label ", WS_(now)());
@@ -193,72 +291,43 @@ void WS_(dump_to_output)(const HChar* label)
    WS_(out_end_line)();
    dump_block(WS_(out_file)(), WS_(out_stacks)(), n);
    WS_(out_maybe_flush)();
+   return WS_Label_OK;
 }
 
-/* "ws dump": the window's pages, for people, to the gdb/vgdb output. */
-void WS_(dump_to_monitor)(void)
+void WS_(ctl_dump_to)(WS_DumpVisitor visit, void* opaque, ULong n[2])
 {
-   WS_File to_gdb = WS_MONITOR_FILE;
-   ULong   sizes[2], n[2];
    WS_(out_event)("dump monitor");
-   WS_(current_sizes)(sizes);
-   VG_(gdb_printf)("ws dump at t=%llu: %llu insn pages, %llu data pages "
-                   "in the window\n", WS_(now)(), sizes[WS_Insn],
-                   sizes[WS_Data]);
-   VG_(gdb_printf)("  (pages of %u bytes; t is when the epoch of the "
-                   "page's last access began)\n", WS_(clo_pagesize));
-   WS_(flush_access_counts)();
-   dump_pages(&to_gdb, NULL, n);
-   if (to_gdb.buf)
-      VG_(free)(to_gdb.buf);
+   dump_pages(visit, opaque, n);
 }
 
-/* "ws dump <file>": the block, with a small header, in a file of its
-   own.  Returns False (having said why) if the file cannot be made. */
-Bool WS_(dump_to_file)(const HChar* name)
+WS_DumpResult WS_(ctl_dump_file)(const HChar* name, WS_DumpFile* d)
 {
-   const HChar* why;
-   HChar*  template = WS_(name_template)(name, &why);
-   HChar*  path;
-   HChar   reason[512];
+   HChar*  template = WS_(name_template)(name, &d->why);
    WS_File file = WS_FILE("dump file");
    WS_StackFile stacks = { NULL, 1, WS_(file_put_char), &file };
-   ULong   n[2];
    Bool    ok;
-   if (template == NULL) {
-      VG_(gdb_printf)("ws dump: cannot use the file name '%s': %s\n",
-                      name, why);
-      return False;
-   }
-   path = VG_(expand_file_name)("ws dump", template);
+   d->path = NULL;
+   d->reason[0] = '\0';
+   if (template == NULL)
+      return WS_Dump_BadName;
+   d->path = VG_(expand_file_name)("ws dump", template);
    VG_(free)(template);
-   if (!WS_(file_create)(&file, path, reason, sizeof reason)) {
-      VG_(gdb_printf)("ws dump: cannot create '%s': %s\n", path, reason);
-      VG_(free)(path);
-      return False;
-   }
+   if (!WS_(file_create)(&file, d->path, d->reason, sizeof d->reason))
+      return WS_Dump_CannotCreate;
    WS_(write_header)(&file, True);
-   WS_(flush_access_counts)();
-   dump_block(&file, &stacks, n);
+   dump_block(&file, &stacks, d->n);
    WS_(stack_file_forget)(&stacks);
    ok = WS_(file_close)(&file);
    VG_(free)(file.name);
    if (file.buf)
       VG_(free)(file.buf);
-   if (!ok) {
-      VG_(gdb_printf)("ws dump: writing '%s' failed; the file is "
-                      "incomplete\n", path);
-      VG_(free)(path);
-      return False;
-   }
+   if (!ok)
+      return WS_Dump_Incomplete;
    WS_(out_printf)("event %llu dump file ", WS_(now)());
-   WS_(out_text)(path);
+   WS_(out_text)(d->path);
    WS_(out_end_line)();
    WS_(out_maybe_flush)();
-   VG_(gdb_printf)("ws dump: %llu insn pages, %llu data pages written to "
-                   "%s\n", n[WS_Insn], n[WS_Data], path);
-   VG_(free)(path);
-   return True;
+   return WS_Dump_OK;
 }
 
 /*--------------------------------------------------------------------*/

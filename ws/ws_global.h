@@ -37,9 +37,11 @@
      ws_heap.c        the program's heap blocks (wrapped malloc/free)
      ws_owners.c      what lives in a data page; breakdowns by owner
      ws_misses.c      working-set misses per code address (--ws-miss-file)
-     ws_control.c     what steering can do: marks, labels, dumps
-     ws_clientreq.c   the client requests of valgrind/ws.h    } two doors
-     ws_monitor.c     the "ws ..." monitor commands           } onto it
+     ws_control.c     the one control API: start/stop, the settable
+                      parameters, marks and labels, status, dumps
+     ws_clientreq.c   the client requests of valgrind/ws.h    } doors
+     ws_monitor.c     the "ws ..." monitor commands (a table) } onto it
+                      (and v.clo, through ws_options.c)
      ws_output.c      the output file and the stderr summary
      ws_file.c        how every file is opened, escaped and written
      ws_main.c        tool registration, start-up and exit
@@ -105,9 +107,9 @@ extern UInt         WS_(page_shift);     /* log2(clo_pagesize) */
 #define WS_MAX_INTERVAL   1000000000000000ULL
 
 Bool WS_(process_cmd_line_option)(const HChar* arg);
-/* Whether |s| is a whole number from 1 to WS_MAX_INTERVAL (the values
-   --ws-every and --ws-tau accept); if so it is stored in |out|. */
-Bool WS_(interval_value)(const HChar* s, ULong* out);
+/* Whether |s| is a whole number (decimal digits only) from |lo| to |hi|;
+   if so it is stored in |out|. */
+Bool WS_(whole_number)(const HChar* s, ULong lo, ULong hi, ULong* out);
 void WS_(print_usage)(void);
 void WS_(print_debug_usage)(void);
 void WS_(post_clo_check)(void);
@@ -349,8 +351,10 @@ Stamp WS_(window_first_stamp)(void);
 ULong WS_(stamp_start_time)(Stamp s);
 
 typedef struct { ULong t, insn, data; } WS_Sample;
-/* Copies the last min(n, kept) samples, oldest first; returns how many.
-   The last 1024 samples are kept. */
+/* The last WS_SERIES_LEN samples are kept, for "ws series": a fixed
+   ring, so memory does not grow with the length of the run. */
+#define WS_SERIES_LEN 1024
+/* Copies the last min(n, kept) samples, oldest first; returns how many. */
 ULong WS_(series)(ULong n, WS_Sample* out);
 
 /* Samples taken so far in this process, a forked child's included
@@ -392,21 +396,96 @@ void  WS_(regions_report)(void (*report)(const HChar* label, ULong regions,
 /*--- Control (ws_control.c, ws_clientreq.c, ws_monitor.c) ---*/
 /*------------------------------------------------------------*/
 
+/* What a request through any door (client request, monitor command,
+   v.clo) comes to.  The doors say why in their own words. */
+typedef enum {
+   WS_Ctl_OK,
+   WS_Ctl_AlreadyOn,      /* start while measuring: nothing changed */
+   WS_Ctl_AlreadyOff,     /* stop while not measuring */
+   WS_Ctl_BadValue        /* a parameter's value out of its range */
+} WS_CtlResult;
+
+WS_CtlResult WS_(ctl_start)(void);
+WS_CtlResult WS_(ctl_stop)(void);
+
+/* A parameter that may change while the program runs ("ws set", v.clo,
+   VALGRIND_CLO_CHANGE) and is given at start-up as an option. */
+typedef struct {
+   const HChar* name;       /* as "ws set" takes it: "tau" */
+   const HChar* option;     /* "--ws-tau" */
+   ULong        lo, hi;     /* the whole numbers accepted */
+   ULong*       value;      /* the option variable: the current value */
+   void       (*set)(ULong);  /* the change from now on, and its event */
+   const HChar* help;       /* for "ws help", with lo and hi as %llu;
+                               NULL: the next parameter's */
+} WS_Param;
+extern const WS_Param WS_(params)[];
+extern const UInt     WS_(n_params);
+/* Whether |text| is a value |p| accepts; if so it is stored in |out|. */
+Bool WS_(param_value)(const WS_Param* p, const HChar* text, ULong* out);
+/* Sets |p| to |text| from now on (WS_Ctl_BadValue: nothing changed);
+   |old| and |now| get the values before and after. */
+WS_CtlResult WS_(ctl_set)(const WS_Param* p, const HChar* text,
+                          ULong* old, ULong* now);
+
 /* Labels are at most this many characters (the NUL not counted). */
 #define WS_LABEL_MAX  255
 
-typedef enum { WS_Label_OK, WS_Label_Empty, WS_Label_Control }
-   WS_LabelCheck;
-/* Makes |s| fit an event line (blanks trimmed and folded), in place. */
-WS_LabelCheck WS_(tidy_label)(HChar* s);
-/* A mark event now; it names the open region. */
-void WS_(mark)(const HChar* label);
-/* The current window's pages: into the output file after a "dump
-   label" event; to the gdb/vgdb output; into a file of its own
-   (False, with the reason told to gdb, if it cannot be made). */
-void WS_(dump_to_output)(const HChar* label);
-void WS_(dump_to_monitor)(void);
-Bool WS_(dump_to_file)(const HChar* name);
+typedef enum {
+   WS_Label_OK, WS_Label_Empty, WS_Label_Control, WS_Label_TooLong
+} WS_LabelCheck;
+/* Makes |s| fit an event line (blanks trimmed and folded, in place)
+   and says whether it may be used. */
+WS_LabelCheck WS_(ctl_label)(HChar* s);
+/* A mark event now, if the label (tidied in place) may be used; it
+   names the open region. */
+WS_LabelCheck WS_(ctl_mark)(HChar* label);
+
+/* The state "ws status" shows. */
+typedef struct {
+   Bool         measuring;
+   ULong        now;          /* in the time unit */
+   WS_TimeUnit  unit;
+   ULong        tau, every;
+   UInt         pagesize;
+   ULong        sizes[2];     /* the current window's pages per kind */
+   ULong        samples, peaks;
+   const HChar* out_name;     /* NULL: no output file */
+} WS_CtlStatus;
+void WS_(ctl_status)(WS_CtlStatus* st);
+
+/* One page of a dump of the current window. */
+typedef struct {
+   WS_Kind  kind;
+   Addr     addr;
+   ULong    since;        /* the epoch of its last access began then */
+   ULong    accesses;
+   Addr     first_ip;     /* its first access */
+   const struct _WS_Owner* owner;   /* data pages only (ws_owners.c) */
+} WS_DumpPage;
+typedef void (*WS_DumpVisitor)(const WS_DumpPage* p, void* opaque);
+/* WS_DUMP(label): the current window's pages into the output file,
+   after a "dump label" event, if the label may be used. */
+WS_LabelCheck WS_(ctl_dump_label)(HChar* label);
+/* "ws dump": event "dump monitor", then every page of the window to
+   |visit|, instruction pages first, each kind by address; |n| gets the
+   count per kind. */
+void WS_(ctl_dump_to)(WS_DumpVisitor visit, void* opaque, ULong n[2]);
+/* "ws dump <file>": the pages into a dump file of that name (%p,
+   %q{VAR}, %n expanded), then event "dump file <path>". */
+typedef enum {
+   WS_Dump_OK,
+   WS_Dump_BadName,       /* |why| says what is wrong with the name */
+   WS_Dump_CannotCreate,  /* |reason| says why |path| cannot be made */
+   WS_Dump_Incomplete     /* a write to |path| failed */
+} WS_DumpResult;
+typedef struct {
+   HChar*       path;         /* the name expanded; VG_(free) it */
+   const HChar* why;
+   HChar        reason[512];
+   ULong        n[2];         /* pages written per kind */
+} WS_DumpFile;
+WS_DumpResult WS_(ctl_dump_file)(const HChar* name, WS_DumpFile* d);
 
 /* Registered with VG_(needs_client_requests): the WS_* requests of
    include/valgrind/ws.h and VG_USERREQ__GDB_MONITOR_COMMAND. */
@@ -586,7 +665,7 @@ typedef enum {
    WS_OwnFile, WS_OwnAnon, WS_OwnUnknown, WS_OwnCode
 } WS_OwnerKind;
 
-typedef struct {
+typedef struct _WS_Owner {
    WS_OwnerKind kind;
    ExeContext*  site;      /* WS_OwnHeap, WS_OwnFreed: the allocating
                               stack */

@@ -18,15 +18,27 @@
 
 /* Owns the "ws ..." monitor commands: a person steers the measurement
    from gdb ("monitor ws status"), from a shell ("vgdb --pid=N ws
-   status") or the program itself (VALGRIND_MONITOR_COMMAND).  The
-   leading "ws" may be left out and commands may be abbreviated
-   (VG_(keyword_id)).  A command with a missing, extra or bad argument
-   answers one line saying why and changes nothing; one that changes
-   something is written to the output file as an event by the sampler
-   or ws_control.c, and the file is flushed before the reply returns. */
+   status") or the program itself (VALGRIND_MONITOR_COMMAND).  One
+   table, commands[], gives each command's name, arguments, help and
+   handler: "ws help", the keywords that VG_(keyword_id) matches (the
+   leading "ws" may be left out, commands may be abbreviated) and "ws
+   help internal", the same table for programs (ws-monitor, the gdb
+   script), all come from it.  The handlers read their arguments, call
+   the control API (ws_control.c) and put what it answers into words;
+   a command with a missing, extra or bad argument answers one line
+   saying why and changes nothing.  What a command changes is written
+   to the output file as an event by the control API, and the file is
+   flushed before the reply returns.
+
+   "WS <command>" (capitals) is "ws <command>" with a status line at
+   the end of the reply, "ws-reply ok" or "ws-reply refused", so that a
+   program need not read the English (docs/control.md, "For
+   programs").  It costs no character, so that a front-end can pass on
+   the longest command vgdb passes. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_gdbserver.h"
+#include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
@@ -34,61 +46,249 @@
 
 #include "ws_global.h"
 
-/* "ws series" shows at most this many samples (the sampler keeps as
-   many). */
-#define WS_SERIES_MAX 1024
 #define WS_SERIES_DEFAULT 10
 #define WS_HOT_DEFAULT    20    /* when --ws-hot=0 left none for the file */
 /* The longest command: a file name of PATH_MAX bytes, or a label of
    WS_LABEL_MAX with blanks to fold, fit. */
 #define WS_COMMAND_MAX    8192
+/* The version of the lines "ws help internal" gives; it changes when
+   their form does (not when a command is added). */
+#define WS_INTERNAL_VERSION 1
 
-static void print_monitor_help(void)
+/*------------------------------------------------------------*/
+/*--- The table of commands                                ---*/
+/*------------------------------------------------------------*/
+
+/* What an argument may be.  A front-end completes a choice, a file
+   name and a parameter's name; the other kinds it leaves to the user. */
+typedef enum {
+   Arg_None,       /* after the last argument */
+   Arg_Number,     /* a whole number from lo to hi */
+   Arg_Choice,     /* one of the words of |choices| */
+   Arg_File,       /* a file name */
+   Arg_Text,       /* the rest of the line, blanks and all */
+   Arg_Param,      /* the name of a settable parameter (WS_(params)) */
+   Arg_Value       /* a value of the parameter named before */
+} ArgKind;
+
+static const HChar* const arg_kind_names[] = {
+   "", "number", "choice", "file", "text", "param", "value"
+};
+
+typedef struct {
+   ArgKind      kind;
+   Bool         optional;
+   const HChar* shown;     /* in "ws help" (<n>, <label>); NULL: the
+                              choices, as "a|b" */
+   ULong        lo, hi;    /* Arg_Number */
+   const HChar* choices;   /* Arg_Choice: the words, one blank apart */
+} Arg;
+
+#define WS_ARGS_MAX 2
+
+/* The words of a command after its name (after VG_(strtok_r)). */
+typedef struct _Words Words;
+
+typedef struct {
+   const HChar* name;
+   Arg          args[WS_ARGS_MAX];     /* Arg_None after the last */
+   /* What it does, for "ws help": lines separated by '\n', with
+      help_values for its %llu; NULL: the next command's.  A command
+      whose first argument is a parameter has one line per parameter,
+      described by the parameter table instead. */
+   const HChar* help;
+   ULong        help_values[2];
+   /* Answers the command; False if it was refused (having said why). */
+   Bool       (*run)(Words* w);
+} Command;
+
+struct _Words {
+   const Command* command;
+   HChar          cmd[32];    /* "ws set tau", for replies */
+   HChar*         save;       /* VG_(strtok_r)'s position */
+};
+
+static Bool cmd_help(Words* w);
+static Bool cmd_status(Words* w);
+static Bool cmd_dump(Words* w);
+static Bool cmd_series(Words* w);
+static Bool cmd_peaks(Words* w);
+static Bool cmd_set(Words* w);
+static Bool cmd_start(Words* w);
+static Bool cmd_stop(Words* w);
+static Bool cmd_mark(Words* w);
+static Bool cmd_hot(Words* w);
+
+/* In the order "ws help" lists them.  A new command is one row here
+   and its handler above. */
+static const Command commands[] = {
+   { "help", { { Arg_None } },
+     "this list", { 0 }, cmd_help },
+   { "status", { { Arg_None } },
+     "time, tau, T, page size, measurement on or off, current\n"
+     "working-set sizes, samples and peaks so far and the output file",
+     { 0 }, cmd_status },
+   { "dump", { { Arg_File, True, "<filename>" } },
+     "lists every page in the current window and when it was last\n"
+     "accessed, here or into <filename> (%%p, %%q{VAR}, %%n expanded)",
+     { 0 }, cmd_dump },
+   { "series", { { Arg_Number, True, "<n>", 1, WS_SERIES_LEN } },
+     "shows the last <n> samples (default %llu, at most %llu)",
+     { WS_SERIES_DEFAULT, WS_SERIES_LEN }, cmd_series },
+   { "peaks", { { Arg_None } },
+     "shows the peaks so far with their stacks, one stack at a time",
+     { 0 }, cmd_peaks },
+   { "set", { { Arg_Param, False, "<param>" },
+              { Arg_Value, False, "<n>" } },
+     NULL, { 0 }, cmd_set },
+   { "start", { { Arg_None } },
+     NULL, { 0 }, cmd_start },
+   { "stop", { { Arg_None } },
+     "switches measurement on (with a fresh window) or off",
+     { 0 }, cmd_stop },
+   { "mark", { { Arg_Text, False, "<label>" } },
+     "records a labelled event now; it names the current region",
+     { 0 }, cmd_mark },
+   { "hot", { { Arg_Number, True, "<n>", 1, WS_MAX_HOT },
+              { Arg_Choice, True, NULL, 0, 0, "insn data" } },
+     "the <n> most accessed pages so far (default --ws-hot), with\n"
+     "where each was first accessed and, for data, its owner",
+     { 0 }, cmd_hot },
+};
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+/* The names of the |n| entries of |table|, each |size| bytes long with
+   its name as its first field, one blank apart, for VG_(keyword_id). */
+static const HChar* keywords(HChar* buf, SizeT buf_size,
+                             const void* table, UInt n, SizeT size)
 {
-   VG_(gdb_printf)(
-"\n"
-"ws monitor commands (the leading \"ws\" may be left out):\n"
-"  ws help\n"
-"        this list\n"
-"  ws status\n"
-"        time, tau, T, page size, measurement on or off, current\n"
-"        working-set sizes, samples and peaks so far and the output file\n"
-"  ws dump [<filename>]\n"
-"        lists every page in the current window and when it was last\n"
-"        accessed, here or into <filename> (%%p, %%q{VAR}, %%n expanded)\n"
-"  ws series [<n>]\n"
-"        shows the last <n> samples (default %d, at most %d)\n"
-"  ws peaks\n"
-"        shows the peaks so far with their stacks, one stack at a time\n"
-"  ws set tau <n>\n"
-"  ws set every <n>\n"
-"        sets the window tau or the sampling interval T from now on\n"
-"        (<n>: a whole number from 1 to %llu)\n"
-"  ws set peak-thresh <n>\n"
-"        sets the peak detector's threshold from now on; lower is more\n"
-"        sensitive (<n>: a whole number from 1 to %d)\n"
-"  ws start\n"
-"  ws stop\n"
-"        switches measurement on (with a fresh window) or off\n"
-"  ws mark <label>\n"
-"        records a labelled event now; it names the current region\n"
-"  ws hot [<n>] [insn|data]\n"
-"        the <n> most accessed pages so far (default --ws-hot), with\n"
-"        where each was first accessed and, for data, its owner\n"
-"\n", WS_SERIES_DEFAULT, WS_SERIES_MAX, WS_MAX_INTERVAL,
-   WS_MAX_PEAK_THRESH);
+   UInt  i;
+   SizeT used = 0;
+   if (buf[0] != '\0')
+      return buf;                     /* made the first time */
+   for (i = 0; i < n; i++) {
+      const HChar* name = *(const HChar* const*)((const HChar*)table
+                                                 + i * size);
+      used += VG_(snprintf)(buf + used, buf_size - used, "%s%s",
+                            i ? " " : "", name);
+      tl_assert(used < buf_size);
+   }
+   return buf;
 }
 
-/* Commands, in the order of the cases below. */
-static const HChar commands[] =
-   "help status dump series set start stop mark hot peaks";
-static const HChar set_params[] = "tau every peak-thresh";
+static const HChar* command_keywords(void)
+{
+   static HChar buf[256];
+   return keywords(buf, sizeof buf, commands, N_COMMANDS, sizeof *commands);
+}
 
-/* The remaining words of a command (after strtok_r). */
-typedef struct {
-   const HChar* cmd;       /* e.g. "ws set tau", for replies */
-   HChar*       save;      /* VG_(strtok_r)'s position */
-} Words;
+static const HChar* param_keywords(void)
+{
+   static HChar buf[128];
+   return keywords(buf, sizeof buf, WS_(params), WS_(n_params),
+                   sizeof *WS_(params));
+}
+
+/*------------------------------------------------------------*/
+/*--- Help, for people and for programs                    ---*/
+/*------------------------------------------------------------*/
+
+/* A description under its syntax lines, each line indented. */
+static void describe(const HChar* format, ULong a, ULong b)
+{
+   HChar  text[512];
+   HChar* line = text;
+   VG_(snprintf)(text, sizeof text, format, a, b);
+   while (*line) {
+      HChar* nl = VG_(strchr)(line, '\n');
+      if (nl)
+         *nl = '\0';
+      VG_(gdb_printf)("        %s\n", line);
+      line = nl ? nl + 1 : line + VG_(strlen)(line);
+   }
+}
+
+static void print_arg(const Arg* a)
+{
+   VG_(gdb_printf)(" %s", a->optional ? "[" : "");
+   if (a->shown) {
+      VG_(gdb_printf)("%s", a->shown);
+   } else {
+      const HChar* c;
+      for (c = a->choices; *c; c++)
+         VG_(gdb_printf)("%c", *c == ' ' ? '|' : *c);
+   }
+   VG_(gdb_printf)("%s", a->optional ? "]" : "");
+}
+
+/* "ws set tau <n>" and its description, for each parameter. */
+static void print_param_lines(const Command* c)
+{
+   UInt i;
+   for (i = 0; i < WS_(n_params); i++) {
+      const WS_Param* p = &WS_(params)[i];
+      VG_(gdb_printf)("  ws %s %s", c->name, p->name);
+      print_arg(&c->args[1]);
+      VG_(gdb_printf)("\n");
+      if (p->help)
+         describe(p->help, p->lo, p->hi);
+   }
+}
+
+/* In the layout of memcheck's and massif's monitor help. */
+static void print_monitor_help(void)
+{
+   UInt i, k;
+   VG_(gdb_printf)("\nws monitor commands (the leading \"ws\" may be left "
+                   "out):\n");
+   for (i = 0; i < N_COMMANDS; i++) {
+      const Command* c = &commands[i];
+      if (c->args[0].kind == Arg_Param) {
+         print_param_lines(c);
+         continue;
+      }
+      VG_(gdb_printf)("  ws %s", c->name);
+      for (k = 0; k < WS_ARGS_MAX && c->args[k].kind != Arg_None; k++)
+         print_arg(&c->args[k]);
+      VG_(gdb_printf)("\n");
+      if (c->help)
+         describe(c->help, c->help_values[0], c->help_values[1]);
+   }
+   VG_(gdb_printf)("\n");
+}
+
+/* "ws help internal": the table, one record per line, for programs
+   (docs/control.md, "For programs"). */
+static void print_internal_help(void)
+{
+   UInt i, k;
+   VG_(gdb_printf)("ws-internal %d\n", WS_INTERNAL_VERSION);
+   for (i = 0; i < N_COMMANDS; i++) {
+      const Command* c = &commands[i];
+      VG_(gdb_printf)("command %s\n", c->name);
+      for (k = 0; k < WS_ARGS_MAX && c->args[k].kind != Arg_None; k++) {
+         const Arg* a = &c->args[k];
+         VG_(gdb_printf)("arg %s %u %s %s", c->name, k + 1,
+                         a->optional ? "optional" : "required",
+                         arg_kind_names[a->kind]);
+         if (a->kind == Arg_Number)
+            VG_(gdb_printf)(" %llu %llu", a->lo, a->hi);
+         else if (a->kind == Arg_Choice)
+            VG_(gdb_printf)(" %s", a->choices);
+         VG_(gdb_printf)("\n");
+      }
+   }
+   for (i = 0; i < WS_(n_params); i++) {
+      const WS_Param* p = &WS_(params)[i];
+      VG_(gdb_printf)("param %s %s %llu %llu\n", p->name, p->option, p->lo,
+                      p->hi);
+   }
+   VG_(gdb_printf)("end\n");
+}
+
+/*------------------------------------------------------------*/
+/*--- Arguments                                            ---*/
+/*------------------------------------------------------------*/
 
 static HChar* next_word(Words* w)
 {
@@ -106,37 +306,255 @@ static Bool no_more_words(Words* w)
    return False;
 }
 
-static void show_status(void)
+/* Whether |word| is a number argument |k| of the command accepts. */
+static Bool number_arg(const Words* w, UInt k, const HChar* word, ULong* n)
 {
-   ULong sizes[2];
-   const HChar* unit =
-      WS_(clo_time_unit) == WS_TimeMillis ? "ms" : "instructions";
-   WS_(current_sizes)(sizes);
+   const Arg* a = &w->command->args[k];
+   return WS_(whole_number)(word, a->lo, a->hi, n);
+}
+
+/*------------------------------------------------------------*/
+/*--- The commands                                         ---*/
+/*------------------------------------------------------------*/
+
+static Bool cmd_help(Words* w)
+{
+   HChar* arg = next_word(w);
+   if (arg != NULL && VG_STREQ(arg, "internal")) {
+      if (!no_more_words(w))
+         return False;
+      print_internal_help();
+      return True;
+   }
+   if (arg != NULL) {
+      VG_(gdb_printf)("%s: unexpected argument '%s'; nothing changed\n",
+                      w->cmd, arg);
+      return False;
+   }
+   print_monitor_help();
+   return True;
+}
+
+static Bool cmd_status(Words* w)
+{
+   WS_CtlStatus st;
+   const HChar* unit;
+   if (!no_more_words(w))
+      return False;
+   WS_(ctl_status)(&st);
+   unit = st.unit == WS_TimeMillis ? "ms" : "instructions";
    VG_(gdb_printf)("ws status (pid %d):\n", VG_(getpid)());
-   VG_(gdb_printf)("  measurement: %s\n", WS_(measuring) ? "on" : "off");
-   VG_(gdb_printf)("  time:        %llu %s\n", WS_(now)(), unit);
-   VG_(gdb_printf)("  tau:         %llu %s\n", WS_(clo_tau), unit);
-   VG_(gdb_printf)("  every (T):   %llu %s\n", WS_(clo_every), unit);
-   VG_(gdb_printf)("  page size:   %u bytes\n", WS_(clo_pagesize));
-   VG_(gdb_printf)("  insn pages:  %llu\n", sizes[WS_Insn]);
-   VG_(gdb_printf)("  data pages:  %llu\n", sizes[WS_Data]);
-   VG_(gdb_printf)("  samples:     %llu\n", WS_(stats).samples);
-   VG_(gdb_printf)("  peaks:       %llu\n", WS_(peaks_count)());
+   VG_(gdb_printf)("  measurement: %s\n", st.measuring ? "on" : "off");
+   VG_(gdb_printf)("  time:        %llu %s\n", st.now, unit);
+   VG_(gdb_printf)("  tau:         %llu %s\n", st.tau, unit);
+   VG_(gdb_printf)("  every (T):   %llu %s\n", st.every, unit);
+   VG_(gdb_printf)("  page size:   %u bytes\n", st.pagesize);
+   VG_(gdb_printf)("  insn pages:  %llu\n", st.sizes[WS_Insn]);
+   VG_(gdb_printf)("  data pages:  %llu\n", st.sizes[WS_Data]);
+   VG_(gdb_printf)("  samples:     %llu\n", st.samples);
+   VG_(gdb_printf)("  peaks:       %llu\n", st.peaks);
    VG_(gdb_printf)("  output file: %s\n",
-                   WS_(out_name)() ? WS_(out_name)() : "(none)");
+                   st.out_name ? st.out_name : "(none)");
+   return True;
+}
+
+/* A page of "ws dump", for people. */
+static void list_page(const WS_DumpPage* p, void* opaque)
+{
+   VG_(gdb_printf)("  %s 0x%016lx  last access at or after t=%llu, %llu "
+                   "accesses, first at", WS_(kind_name)(p->kind), p->addr,
+                   p->since, p->accesses);
+   WS_(monitor_where)(p->first_ip);
+   VG_(gdb_printf)("\n");
+   if (p->kind == WS_Data)
+      WS_(monitor_owner)(p->owner);
+}
+
+static Bool dump_here(void)
+{
+   WS_CtlStatus st;
+   ULong        n[2];
+   WS_(ctl_status)(&st);
+   VG_(gdb_printf)("ws dump at t=%llu: %llu insn pages, %llu data pages "
+                   "in the window\n", st.now, st.sizes[WS_Insn],
+                   st.sizes[WS_Data]);
+   VG_(gdb_printf)("  (pages of %u bytes; t is when the epoch of the "
+                   "page's last access began)\n", st.pagesize);
+   WS_(ctl_dump_to)(list_page, NULL, n);
+   return True;
+}
+
+static Bool dump_into(const HChar* name)
+{
+   WS_DumpFile d;
+   Bool        done = False;
+   switch (WS_(ctl_dump_file)(name, &d)) {
+   case WS_Dump_BadName:
+      VG_(gdb_printf)("ws dump: cannot use the file name '%s': %s\n",
+                      name, d.why);
+      break;
+   case WS_Dump_CannotCreate:
+      VG_(gdb_printf)("ws dump: cannot create '%s': %s\n", d.path,
+                      d.reason);
+      break;
+   case WS_Dump_Incomplete:
+      VG_(gdb_printf)("ws dump: writing '%s' failed; the file is "
+                      "incomplete\n", d.path);
+      break;
+   case WS_Dump_OK:
+      VG_(gdb_printf)("ws dump: %llu insn pages, %llu data pages written "
+                      "to %s\n", d.n[WS_Insn], d.n[WS_Data], d.path);
+      done = True;
+      break;
+   }
+   if (d.path)
+      VG_(free)(d.path);
+   return done;
+}
+
+static Bool cmd_dump(Words* w)
+{
+   HChar* file = next_word(w);
+   if (!no_more_words(w))
+      return False;
+   return file == NULL ? dump_here() : dump_into(file);
+}
+
+static Bool cmd_series(Words* w)
+{
+   HChar*     arg = next_word(w);
+   ULong      n = WS_SERIES_DEFAULT, got, i;
+   WS_Sample* s;
+   if (arg != NULL && !number_arg(w, 0, arg, &n)) {
+      VG_(gdb_printf)("ws series: '%s' is not a number of samples from "
+                      "%llu to %llu\n", arg, w->command->args[0].lo,
+                      w->command->args[0].hi);
+      return False;
+   }
+   if (!no_more_words(w))
+      return False;
+   s = VG_(malloc)("ws.control.series", n * sizeof *s);
+   got = WS_(series)(n, s);
+   if (got == 0)
+      VG_(gdb_printf)("ws series: no samples yet\n");
+   else
+      VG_(gdb_printf)("ws series: the last %llu of %llu samples "
+                      "(t insn data):\n", got, WS_(stats).samples);
+   for (i = 0; i < got; i++)
+      VG_(gdb_printf)("%llu %llu %llu\n", s[i].t, s[i].insn, s[i].data);
+   VG_(free)(s);
+   return True;
+}
+
+static Bool cmd_peaks(Words* w)
+{
+   if (!no_more_words(w))
+      return False;
+   WS_(peaks_to_monitor)();
+   return WS_(clo_peak_detect);   /* else it said detection is off */
+}
+
+static Bool cmd_set(Words* w)
+{
+   HChar* name = next_word(w);
+   HChar* value;
+   Int    which;
+   ULong  old, now;
+   const WS_Param* p;
+   if (name == NULL) {
+      VG_(gdb_printf)("ws set: say what to set: ws set tau <n>, "
+                      "ws set every <n> or ws set peak-thresh <n>\n");
+      return False;
+   }
+   which = VG_(keyword_id)(param_keywords(), name, kwd_report_all);
+   if (which < 0)
+      return False;                  /* keyword_id said why */
+   p = &WS_(params)[which];
+   VG_(snprintf)(w->cmd, sizeof w->cmd, "ws set %s", p->name);
+   value = next_word(w);
+   if (value == NULL) {
+      VG_(gdb_printf)("%s: the value is missing (a whole number from %llu "
+                      "to %llu)\n", w->cmd, p->lo, p->hi);
+      return False;
+   }
+   /* Checked before the words after it, so that nothing changes if
+      there is one too many. */
+   if (!WS_(param_value)(p, value, &now)) {
+      VG_(gdb_printf)("%s: '%s' is not a whole number from %llu to %llu; "
+                      "nothing changed\n", w->cmd, value, p->lo, p->hi);
+      return False;
+   }
+   if (!no_more_words(w))
+      return False;
+   WS_(ctl_set)(p, value, &old, &now);
+   VG_(gdb_printf)("%s: %s is now %llu (was %llu) from t=%llu\n", w->cmd,
+                   p->name, now, old, WS_(now)());
+   return True;
+}
+
+/* "ws start" and "ws stop": measurement to |state| ("on", "off"). */
+static Bool switch_measurement(Words* w, WS_CtlResult (*ctl)(void),
+                               const HChar* state)
+{
+   if (!no_more_words(w))
+      return False;
+   if (ctl() != WS_Ctl_OK) {
+      VG_(gdb_printf)("%s: measurement is already %s; nothing changed\n",
+                      w->cmd, state);
+      return False;
+   }
+   VG_(gdb_printf)("%s: measurement %s at t=%llu\n", w->cmd, state,
+                   WS_(now)());
+   return True;
+}
+
+static Bool cmd_start(Words* w)
+{
+   return switch_measurement(w, WS_(ctl_start), "on");
+}
+
+static Bool cmd_stop(Words* w)
+{
+   return switch_measurement(w, WS_(ctl_stop), "off");
+}
+
+static Bool cmd_mark(Words* w)
+{
+   /* The label is the rest of the line, spaces and all (it is tidied
+      in place: the command is a copy). */
+   HChar  empty[1] = "";
+   HChar* label = w->save ? w->save : empty;
+   switch (WS_(ctl_mark)(label)) {
+   case WS_Label_Empty:
+      VG_(gdb_printf)("ws mark: the label is missing (ws mark <label>)\n");
+      return False;
+   case WS_Label_Control:
+      VG_(gdb_printf)("ws mark: the label contains a control character; "
+                      "nothing recorded\n");
+      return False;
+   case WS_Label_TooLong:
+      VG_(gdb_printf)("ws mark: the label is longer than %d characters; "
+                      "nothing recorded\n", WS_LABEL_MAX);
+      return False;
+   case WS_Label_OK:
+      break;
+   }
+   VG_(gdb_printf)("ws mark: '%s' at t=%llu\n", label, WS_(now)());
+   return True;
 }
 
 /* "ws hot [<n>] [insn|data]" */
-static void show_hot(Words* w)
+static Bool cmd_hot(Words* w)
 {
    HChar* arg = next_word(w);
    ULong  n = WS_(clo_hot) ? WS_(clo_hot) : WS_HOT_DEFAULT;
    UInt   kinds = 3;
    if (arg != NULL && arg[0] >= '0' && arg[0] <= '9') {
-      if (!WS_(interval_value)(arg, &n) || n > WS_MAX_HOT) {
-         VG_(gdb_printf)("ws hot: '%s' is not a number of pages from 1 to "
-                         "%d\n", arg, WS_MAX_HOT);
-         return;
+      if (!number_arg(w, 0, arg, &n)) {
+         VG_(gdb_printf)("ws hot: '%s' is not a number of pages from %llu "
+                         "to %llu\n", arg, w->command->args[0].lo,
+                         w->command->args[0].hi);
+         return False;
       }
       arg = next_word(w);
    }
@@ -148,114 +566,51 @@ static void show_hot(Words* w)
       else {
          VG_(gdb_printf)("ws hot: '%s' is neither a number of pages nor "
                          "insn or data\n", arg);
-         return;
+         return False;
       }
    }
    if (!no_more_words(w))
-      return;
+      return False;
    WS_(hot_to_monitor)(n, kinds);
+   return True;
 }
 
-static void show_series(Words* w)
-{
-   HChar*     arg = next_word(w);
-   ULong      n = WS_SERIES_DEFAULT, got, i;
-   WS_Sample* s;
-   if (arg != NULL && (!WS_(interval_value)(arg, &n) || n > WS_SERIES_MAX)) {
-      VG_(gdb_printf)("ws series: '%s' is not a number of samples from 1 "
-                      "to %d\n", arg, WS_SERIES_MAX);
-      return;
-   }
-   if (!no_more_words(w))
-      return;
-   s = VG_(malloc)("ws.control.series", n * sizeof *s);
-   got = WS_(series)(n, s);
-   if (got == 0)
-      VG_(gdb_printf)("ws series: no samples yet\n");
-   else
-      VG_(gdb_printf)("ws series: the last %llu of %llu samples "
-                      "(t insn data):\n", got, WS_(stats).samples);
-   for (i = 0; i < got; i++)
-      VG_(gdb_printf)("%llu %llu %llu\n", s[i].t, s[i].insn, s[i].data);
-   VG_(free)(s);
-}
+/*------------------------------------------------------------*/
+/*--- Dispatch                                             ---*/
+/*------------------------------------------------------------*/
 
-/* The parameters of "ws set", in the order of set_params. */
-static const HChar* const set_names[] = { "tau", "every", "peak-thresh" };
-static const HChar* const set_commands[] =
-   { "ws set tau", "ws set every", "ws set peak-thresh" };
-
-static void set_param(Words* w)
+/* Runs the command whose first word is |word|; |prefixed|: it came
+   after "ws" (else it may be the core's or another handler's, and a
+   word that is not ours is passed over in silence).  Returns whether
+   it was ours; |*done| whether it was carried out. */
+static Bool dispatch(HChar* word, Bool prefixed, Words* w, Bool* done)
 {
-   HChar* param = next_word(w);
-   HChar* value;
-   Int    which;
-   ULong  n, old, most;
-   if (param == NULL) {
-      VG_(gdb_printf)("ws set: say what to set: ws set tau <n>, "
-                      "ws set every <n> or ws set peak-thresh <n>\n");
-      return;
+   Int id;
+   *done = False;
+   if (word == NULL) {
+      VG_(gdb_printf)("ws: the command is missing; 'ws help' lists them\n");
+      return True;
    }
-   which = VG_(keyword_id)(set_params, param, kwd_report_all);
-   if (which < 0)
-      return;                        /* keyword_id said why */
-   w->cmd = set_commands[which];
-   most = which == 2 ? WS_MAX_PEAK_THRESH : WS_MAX_INTERVAL;
-   value = next_word(w);
-   if (value == NULL) {
-      VG_(gdb_printf)("%s: the value is missing (a whole number from 1 to "
-                      "%llu)\n", w->cmd, most);
-      return;
+   id = VG_(keyword_id)(command_keywords(), word, prefixed
+                        ? kwd_report_all : kwd_report_duplicated_matches);
+   if (id == -1)
+      return prefixed;
+   if (id == -2)
+      return True;                    /* ambiguous: keyword_id said so */
+   w->command = &commands[id];
+   VG_(snprintf)(w->cmd, sizeof w->cmd, "ws %s", commands[id].name);
+   /* "help" alone is also the core's: it has listed its own commands
+      and may have read words of its own ("help debug"). */
+   if (!prefixed && commands[id].run == cmd_help) {
+      print_monitor_help();
+      *done = True;
+   } else {
+      *done = commands[id].run(w);
    }
-   if (!WS_(interval_value)(value, &n) || n > most) {
-      VG_(gdb_printf)("%s: '%s' is not a whole number from 1 to %llu; "
-                      "nothing changed\n", w->cmd, value, most);
-      return;
-   }
-   if (!no_more_words(w))
-      return;
-   switch (which) {
-   case 0:
-      old = WS_(clo_tau);
-      WS_(set_tau)(n);
-      break;
-   case 1:
-      old = WS_(clo_every);
-      WS_(set_every)(n);
-      break;
-   default:
-      old = WS_(clo_peak_thresh);
-      WS_(set_peak_thresh)(n);
-      break;
-   }
-   VG_(gdb_printf)("%s: %s is now %llu (was %llu) from t=%llu\n", w->cmd,
-                   set_names[which], n, old, WS_(now)());
-}
-
-static void monitor_mark(Words* w)
-{
-   /* The label is the rest of the line, spaces and all (it is tidied
-      in place: the command is a copy). */
-   HChar  empty[1] = "";
-   HChar* label = w->save ? w->save : empty;
-   switch (WS_(tidy_label)(label)) {
-   case WS_Label_Empty:
-      VG_(gdb_printf)("ws mark: the label is missing (ws mark <label>)\n");
-      return;
-   case WS_Label_Control:
-      VG_(gdb_printf)("ws mark: the label contains a control character; "
-                      "nothing recorded\n");
-      return;
-   default:
-      break;
-   }
-   if (VG_(strlen)(label) > WS_LABEL_MAX) {
-      VG_(gdb_printf)("ws mark: the label is longer than %d characters; "
-                      "nothing recorded\n", WS_LABEL_MAX);
-      return;
-   }
-   WS_(mark)(label);
-   VG_(gdb_printf)("ws mark: '%s' at t=%llu\n", label, WS_(now)());
+   /* Whatever the command wrote to the output file is there now, for
+      whoever watches the file. */
+   WS_(out_flush)();
+   return True;
 }
 
 /* Returns True if |req| was a ws command (answered, even if refused),
@@ -266,114 +621,32 @@ Bool WS_(handle_monitor_command)(const HChar* req)
    HChar  s[WS_COMMAND_MAX + 1];
    HChar* word;
    Words  w;
-   Bool   prefixed;
-   Int    id;
+   Bool   prefixed, internal, ours, done;
 
    if (len > WS_COMMAND_MAX) {
       /* Valgrind's stack is small: the command is not copied onto it.
          Whether it is ours shows in its first word. */
-      if (VG_(strncmp)(req, "ws ", 3) != 0)
+      internal = VG_(strncmp)(req, "WS ", 3) == 0;
+      if (VG_(strncmp)(req, "ws ", 3) != 0 && !internal)
          return False;
       VG_(gdb_printf)("ws: the command is longer than %d characters; "
                       "nothing done\n", WS_COMMAND_MAX);
+      if (internal)
+         VG_(gdb_printf)("ws-reply refused\n");
       return True;
    }
    VG_(strcpy)(s, req);
    word = VG_(strtok_r)(s, " ", &w.save);
    if (word == NULL)
       return False;
-   prefixed = VG_STREQ(word, "ws");
-   if (prefixed) {
+   internal = VG_STREQ(word, "WS");
+   prefixed = internal || VG_STREQ(word, "ws");
+   if (prefixed)
       word = next_word(&w);
-      if (word == NULL) {
-         VG_(gdb_printf)("ws: the command is missing; 'ws help' lists "
-                         "them\n");
-         return True;
-      }
-   }
-   /* Without "ws", a word that is not ours may be the core's or
-      another handler's: say nothing then. */
-   id = VG_(keyword_id)(commands, word, prefixed
-                        ? kwd_report_all : kwd_report_duplicated_matches);
-   if (id == -1)
-      return prefixed;
-   if (id == -2)
-      return True;                    /* ambiguous: keyword_id said so */
-
-   switch (id) {
-   case 0:  /* help */
-      w.cmd = "ws help";
-      if (!prefixed || no_more_words(&w))
-         print_monitor_help();
-      break;
-   case 1:  /* status */
-      w.cmd = "ws status";
-      if (no_more_words(&w))
-         show_status();
-      break;
-   case 2: {  /* dump */
-      HChar* file = next_word(&w);
-      w.cmd = "ws dump";
-      if (!no_more_words(&w))
-         break;
-      if (file == NULL)
-         WS_(dump_to_monitor)();
-      else
-         WS_(dump_to_file)(file);
-      break;
-   }
-   case 3:  /* series */
-      w.cmd = "ws series";
-      show_series(&w);
-      break;
-   case 4:  /* set */
-      w.cmd = "ws set";
-      set_param(&w);
-      break;
-   case 5:  /* start */
-      w.cmd = "ws start";
-      if (!no_more_words(&w))
-         break;
-      if (WS_(measuring)) {
-         VG_(gdb_printf)("ws start: measurement is already on; nothing "
-                         "changed\n");
-         break;
-      }
-      WS_(measure_start)();
-      VG_(gdb_printf)("ws start: measurement on at t=%llu\n", WS_(now)());
-      break;
-   case 6:  /* stop */
-      w.cmd = "ws stop";
-      if (!no_more_words(&w))
-         break;
-      if (!WS_(measuring)) {
-         VG_(gdb_printf)("ws stop: measurement is already off; nothing "
-                         "changed\n");
-         break;
-      }
-      WS_(measure_stop)();
-      VG_(gdb_printf)("ws stop: measurement off at t=%llu\n", WS_(now)());
-      break;
-   case 7:  /* mark */
-      w.cmd = "ws mark";
-      monitor_mark(&w);
-      break;
-   case 8:  /* hot */
-      w.cmd = "ws hot";
-      show_hot(&w);
-      break;
-   case 9:  /* peaks */
-      w.cmd = "ws peaks";
-      if (no_more_words(&w))
-         WS_(peaks_to_monitor)();
-      break;
-   default:
-      break;
-   }
-   /* Whatever the command wrote to the output file is there now, for
-      whoever watches the file. */
-   WS_(out_flush)();
-   return True;
+   ours = dispatch(word, prefixed, &w, &done);
+   if (internal)
+      VG_(gdb_printf)("ws-reply %s\n", done ? "ok" : "refused");
+   return ours;
 }
 
 /*--------------------------------------------------------------------*/

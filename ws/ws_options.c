@@ -18,8 +18,10 @@
 
 /* Owns the option variables, their parsing and their checking.  Every
    bad value is refused here, before the client runs, with Valgrind's
-   own "Bad option" message (which exits with status 1).  Nothing here
-   measures or prints results. */
+   own "Bad option" message (which exits with status 1).  The options
+   that may also change at run time (v.clo) are the settable parameters
+   of ws_control.c, whose table gives their names and ranges.  Nothing
+   here measures or prints results. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcbase.h"
@@ -56,7 +58,7 @@ UInt         WS_(page_shift)     = 12;
 #define WS_MIN_PAGESIZE   64
 #define WS_MAX_PAGESIZE   (2 * 1024 * 1024)
 
-Bool WS_(interval_value)(const HChar* s, ULong* out)
+Bool WS_(whole_number)(const HChar* s, ULong lo, ULong hi, ULong* out)
 {
    ULong n = 0;
    Int   digits = 0;
@@ -65,26 +67,10 @@ Bool WS_(interval_value)(const HChar* s, ULong* out)
          return False;
       n = n * 10 + (*s - '0');
    }
-   if (digits == 0 || *s != '\0' || n < 1 || n > WS_MAX_INTERVAL)
+   if (digits == 0 || *s != '\0' || n < lo || n > hi)
       return False;
    *out = n;
    return True;
-}
-
-/* Parses the decimal value of |arg| (after "option=") into |out|,
-   refusing anything but a whole number in [1, WS_MAX_INTERVAL].
-   Returns whether |out| was set (a refusal at start-up exits). */
-static Bool parse_interval(const HChar* arg, const HChar* option,
-                           ULong* out)
-{
-   const HChar* val = arg + VG_(strlen)(option);
-   if (*val == '=')
-      val++;                  /* else "--ws-tau" alone, at run time */
-   if (WS_(interval_value)(val, out))
-      return True;
-   VG_(fmsg_bad_option)(arg, "%s takes a whole number from 1 to %llu\n",
-                        option, WS_MAX_INTERVAL);
-   return False;
 }
 
 static Bool is_option(const HChar* arg, const HChar* option)
@@ -97,8 +83,8 @@ static void parse_pagesize(const HChar* arg)
 {
    const HChar* val = arg + VG_(strlen)("--ws-pagesize=");
    ULong n;                   /* digits only, no wrapping past 2^64 */
-   if (!WS_(interval_value)(val, &n) || n < WS_MIN_PAGESIZE
-       || n > WS_MAX_PAGESIZE || (n & (n - 1)) != 0) {
+   if (!WS_(whole_number)(val, WS_MIN_PAGESIZE, WS_MAX_PAGESIZE, &n)
+       || (n & (n - 1)) != 0) {
       VG_(fmsg_bad_option)(arg, "--ws-pagesize takes a power of two from "
                            "%d to %d (bytes)\n",
                            WS_MIN_PAGESIZE, WS_MAX_PAGESIZE);
@@ -107,28 +93,20 @@ static void parse_pagesize(const HChar* arg)
    WS_(clo_pagesize) = (UInt)n;
 }
 
-/* A whole number in [lo, hi] for |option|; refused at start-up (exit)
-   or, at run time, with the same one-line message and no change. */
+/* A whole number in [lo, hi] for |option| (given as "option=value", or
+   alone at run time); refused at start-up (exit) or, at run time, with
+   the same one-line message and no change. */
 static Bool parse_number(const HChar* arg, const HChar* option,
                          ULong lo, ULong hi, ULong* out)
 {
    const HChar* val = arg + VG_(strlen)(option);
-   ULong n = 0;
-   Int   digits = 0;
    if (*val == '=')
       val++;
-   for (; *val >= '0' && *val <= '9'; val++) {
-      if (++digits > 16)
-         break;
-      n = n * 10 + (*val - '0');
-   }
-   if (digits == 0 || digits > 16 || *val != '\0' || n < lo || n > hi) {
-      VG_(fmsg_bad_option)(arg, "%s takes a whole number from %llu to %llu\n",
-                           option, lo, hi);
-      return False;
-   }
-   *out = n;
-   return True;
+   if (WS_(whole_number)(val, lo, hi, out))
+      return True;
+   VG_(fmsg_bad_option)(arg, "%s takes a whole number from %llu to %llu\n",
+                        option, lo, hi);
+   return False;
 }
 
 static void parse_yes_no(const HChar* arg, const HChar* option, Bool* out)
@@ -140,47 +118,56 @@ static void parse_yes_no(const HChar* arg, const HChar* option, Bool* out)
 }
 
 /* After start-up (mode cloD: "monitor v.clo", VALGRIND_CLO_CHANGE) only
-   --ws-every and --ws-tau may change; a good value takes effect at
-   once, through the sampler, which records it as an event; a bad one
-   changes nothing.  Mode cloH lists them for --help-dyn-options. */
+   the settable parameters (ws_control.c) may change; a good value takes
+   effect at once, as "ws set" does; a bad one changes nothing.  Mode
+   cloH lists them for --help-dyn-options. */
 static Bool dynamic_option(const HChar* arg)
 {
    const HChar* eq = VG_(strchr)(arg, '=');
    SizeT len = eq ? (SizeT)(eq - arg) : VG_(strlen)(arg);
    HChar name[len + 1];
-   ULong n;
+   ULong old, now;
+   UInt  i;
    VG_(strncpy)(name, arg, len);
    name[len] = '\0';
-   if (VG_(check_clom)(cloPD, arg, "--ws-every",
-                       VG_STREQ(name, "--ws-every"))) {
-      if (parse_interval(arg, "--ws-every", &n))
-         WS_(set_every)(n);
-   } else if (VG_(check_clom)(cloPD, arg, "--ws-tau",
-                              VG_STREQ(name, "--ws-tau"))) {
-      if (parse_interval(arg, "--ws-tau", &n))
-         WS_(set_tau)(n);
-   } else if (VG_(check_clom)(cloPD, arg, "--ws-peak-thresh",
-                              VG_STREQ(name, "--ws-peak-thresh"))) {
-      if (parse_number(arg, "--ws-peak-thresh", 1, WS_MAX_PEAK_THRESH, &n))
-         WS_(set_peak_thresh)(n);
-   } else if (VG_(strncmp)(name, "--ws-", 5) == 0) {
-      /* Any other ws option: the core says it cannot change now. */
-      VG_(check_clom)(cloP, arg, name, True);
-   } else {
-      return False;
+   for (i = 0; i < WS_(n_params); i++) {
+      const WS_Param* p = &WS_(params)[i];
+      if (VG_(check_clom)(cloPD, arg, p->option,
+                          VG_STREQ(name, p->option))) {
+         if (WS_(ctl_set)(p, eq ? eq + 1 : "", &old, &now) != WS_Ctl_OK)
+            VG_(fmsg_bad_option)(arg, "%s takes a whole number from %llu "
+                                 "to %llu\n", p->option, p->lo, p->hi);
+         return True;
+      }
    }
+   if (VG_(strncmp)(name, "--ws-", 5) != 0)
+      return False;
+   /* Any other ws option: the core says it cannot change now. */
+   VG_(check_clom)(cloP, arg, name, True);
    return True;
+}
+
+/* A settable parameter given at start-up. */
+static Bool param_option(const HChar* arg)
+{
+   UInt i;
+   for (i = 0; i < WS_(n_params); i++) {
+      const WS_Param* p = &WS_(params)[i];
+      if (is_option(arg, p->option)) {
+         parse_number(arg, p->option, p->lo, p->hi, p->value);
+         return True;
+      }
+   }
+   return False;
 }
 
 Bool WS_(process_cmd_line_option)(const HChar* arg)
 {
    if (VG_(Clo_Mode)() != cloP)
       return dynamic_option(arg);
-   if (is_option(arg, "--ws-every"))
-      parse_interval(arg, "--ws-every", &WS_(clo_every));
-   else if (is_option(arg, "--ws-tau"))
-      parse_interval(arg, "--ws-tau", &WS_(clo_tau));
-   else if (is_option(arg, "--ws-pagesize"))
+   if (param_option(arg))
+      return True;
+   if (is_option(arg, "--ws-pagesize"))
       parse_pagesize(arg);
    else if (is_option(arg, "--ws-time-unit")) {
       const HChar* val = arg + VG_(strlen)("--ws-time-unit=");
@@ -210,9 +197,6 @@ Bool WS_(process_cmd_line_option)(const HChar* arg)
    else if (is_option(arg, "--ws-peak-window"))
       parse_number(arg, "--ws-peak-window", 2, WS_MAX_PEAK_WINDOW,
                    &WS_(clo_peak_window));
-   else if (is_option(arg, "--ws-peak-thresh"))
-      parse_number(arg, "--ws-peak-thresh", 1, WS_MAX_PEAK_THRESH,
-                   &WS_(clo_peak_thresh));
    else if (is_option(arg, "--ws-hot"))
       parse_number(arg, "--ws-hot", 0, WS_MAX_HOT, &WS_(clo_hot));
    else if (is_option(arg, "--ws-list-pages"))

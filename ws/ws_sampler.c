@@ -144,9 +144,7 @@ static UInt  ms_stopped_at;         /* timer value at the last stop */
 
 Bool         WS_(measuring) = True;
 
-/* The last samples, for "ws series": a fixed ring, so memory does not
-   grow with the length of the run. */
-#define WS_SERIES_LEN 1024
+/* The last samples, for "ws series" (WS_SERIES_LEN of them). */
 static WS_Sample series[WS_SERIES_LEN];
 static ULong     series_count = 0;   /* samples ever put in the ring */
 
