@@ -688,9 +688,10 @@ def test_vgdb_status_lines(server):
     out = server.output()
     assert [(k, a) for _, k, a in ctl_util.events(out)
             if k not in ("thread-start", "thread-exit")] == [
-        ("mark", "status lines"), ("stop", ""), ("start", ""),
-        ("set", "every 50000"), ("dump", "monitor"),
-        ("dump", "file %s/d.%d" % (server.dir, server.pid))]
+        ("mark", "status lines"), ("final", ""), ("stop", ""),
+        ("start", ""), ("set", "every 50000"), ("dump", "monitor"),
+        ("dump", "file %s/d.%d" % (server.dir, server.pid)),
+        ("final", "")]          # a final sample at the stop and at exit
 
 
 # ----------------------------------------------------------------------

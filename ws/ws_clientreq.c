@@ -199,7 +199,7 @@ static void label_request(ThreadId tid, const HChar* what, Addr a,
 
 static void client_start(ThreadId tid)
 {
-   if (WS_(ctl_start)() == WS_Ctl_AlreadyOn)
+   if (WS_(ctl_start)(NULL) == WS_Ctl_AlreadyOn)
       warn_once(tid, Bad_StartWhileOn, "ws: WS_START while measurement is "
                 "already on: ignored (to measure only from WS_START on, "
                 "run with --ws-instr-atstart=no)\n");
@@ -207,7 +207,7 @@ static void client_start(ThreadId tid)
 
 static void client_stop(ThreadId tid)
 {
-   if (WS_(ctl_stop)() == WS_Ctl_AlreadyOff)
+   if (WS_(ctl_stop)(NULL) == WS_Ctl_AlreadyOff)
       warn_once(tid, Bad_StopWhileOff, "ws: WS_STOP while measurement is "
                 "already off: ignored\n");
 }

@@ -43,19 +43,25 @@
 /*--- Starting and stopping                                ---*/
 /*------------------------------------------------------------*/
 
-WS_CtlResult WS_(ctl_start)(void)
+WS_CtlResult WS_(ctl_start)(ULong* at)
 {
+   ULong t;
    if (WS_(measuring))
       return WS_Ctl_AlreadyOn;
-   WS_(measure_start)();
+   t = WS_(measure_start)();
+   if (at != NULL)
+      *at = t;
    return WS_Ctl_OK;
 }
 
-WS_CtlResult WS_(ctl_stop)(void)
+WS_CtlResult WS_(ctl_stop)(ULong* at)
 {
+   ULong t;
    if (!WS_(measuring))
       return WS_Ctl_AlreadyOff;
-   WS_(measure_stop)();
+   t = WS_(measure_stop)();
+   if (at != NULL)
+      *at = t;
    return WS_Ctl_OK;
 }
 

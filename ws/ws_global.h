@@ -329,8 +329,9 @@ void WS_(print_counters)(void);
    While off, code runs uninstrumented, the clock stands still and no
    sample is taken. */
 extern Bool WS_(measuring);
-void  WS_(measure_start)(void);
-void  WS_(measure_stop)(void);
+/* Both return the time of the change (the time of their events). */
+ULong WS_(measure_start)(void);
+ULong WS_(measure_stop)(void);
 /* Change T or tau from now on (a new epoch begins at once). */
 void  WS_(set_every)(ULong every);
 void  WS_(set_tau)(ULong tau);
@@ -405,8 +406,9 @@ typedef enum {
    WS_Ctl_BadValue        /* a parameter's value out of its range */
 } WS_CtlResult;
 
-WS_CtlResult WS_(ctl_start)(void);
-WS_CtlResult WS_(ctl_stop)(void);
+/* |at| (if not NULL): the time of the change. */
+WS_CtlResult WS_(ctl_start)(ULong* at);
+WS_CtlResult WS_(ctl_stop)(ULong* at);
 
 /* A parameter that may change while the program runs ("ws set", v.clo,
    VALGRIND_CLO_CHANGE) and is given at start-up as an option. */

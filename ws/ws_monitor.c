@@ -493,18 +493,18 @@ static Bool cmd_set(Words* w)
 }
 
 /* "ws start" and "ws stop": measurement to |state| ("on", "off"). */
-static Bool switch_measurement(Words* w, WS_CtlResult (*ctl)(void),
+static Bool switch_measurement(Words* w, WS_CtlResult (*ctl)(ULong* at),
                                const HChar* state)
 {
+   ULong at;
    if (!no_more_words(w))
       return False;
-   if (ctl() != WS_Ctl_OK) {
+   if (ctl(&at) != WS_Ctl_OK) {
       VG_(gdb_printf)("%s: measurement is already %s; nothing changed\n",
                       w->cmd, state);
       return False;
    }
-   VG_(gdb_printf)("%s: measurement %s at t=%llu\n", w->cmd, state,
-                   WS_(now)());
+   VG_(gdb_printf)("%s: measurement %s at t=%llu\n", w->cmd, state, at);
    return True;
 }
 

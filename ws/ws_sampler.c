@@ -141,6 +141,11 @@ static ULong next_window_j;         /* next epoch at j*T - tau */
 static UInt  ms_origin;             /* timer value at start-up */
 static UInt  ms_paused;             /* ms spent with measurement off */
 static UInt  ms_stopped_at;         /* timer value at the last stop */
+/* In ms mode a stop or a start happens at one instant: while one is
+   being done (a final sample, events, discarding translations) the
+   clock reads ms_stopped_at, so that its events, the reply and the
+   time the clock stands at while off all agree. */
+static Bool  ms_held;
 
 Bool         WS_(measuring) = True;
 
@@ -218,8 +223,8 @@ void WS_(win_advance)(WS_Window* w, Stamp first)
 ULong WS_(now)(void)
 {
    if (WS_(clo_time_unit) == WS_TimeMillis) {
-      UInt timer = WS_(measuring) ? VG_(read_millisecond_timer)()
-                                  : ms_stopped_at;
+      UInt timer = WS_(measuring) && !ms_held
+                   ? VG_(read_millisecond_timer)() : ms_stopped_at;
       return timer - ms_origin - ms_paused;
    }
    return clock_now();
@@ -776,12 +781,20 @@ void WS_(final_sample)(void)
    record_sample(t, True);
 }
 
-void WS_(measure_start)(void)
+ULong WS_(measure_start)(void)
 {
    Int kind;
+   UInt timer;
+   ULong t;
    if (WS_(measuring))
-      return;
-   ms_paused += VG_(read_millisecond_timer)() - ms_stopped_at;
+      return WS_(now)();
+   /* Discarding the translations made while off is part of the time
+      off. */
+   retranslate_all();
+   timer = VG_(read_millisecond_timer)();
+   ms_paused += timer - ms_stopped_at;
+   ms_stopped_at = timer;
+   ms_held = True;
    WS_(measuring) = True;
    /* A fresh window: pages touched before do not count. */
    WS_(new_stamp)();
@@ -791,24 +804,29 @@ void WS_(measure_start)(void)
    if (WS_(clo_per_thread))
       WS_(threads_advance)(window_first);
    reschedule();
-   retranslate_all();
    sampled_since_start = False;
    WS_(peaks_started)();
    WS_(region_open)();
    WS_(out_event)("start");
+   t = WS_(now)();
+   ms_held = False;
+   return t;
 }
 
-void WS_(measure_stop)(void)
+ULong WS_(measure_stop)(void)
 {
    if (!WS_(measuring))
-      return;
+      return WS_(now)();
+   ms_stopped_at = VG_(read_millisecond_timer)();
+   ms_held = True;
    WS_(final_sample)();
    WS_(peaks_stopped)();
    WS_(out_event)("stop");
    WS_(region_close)();
-   ms_stopped_at = VG_(read_millisecond_timer)();
    WS_(measuring) = False;
+   ms_held = False;
    retranslate_all();
+   return WS_(now)();
 }
 
 void WS_(current_sizes)(ULong sizes[2])
