@@ -16,8 +16,8 @@
    The GNU General Public License is contained in the file COPYING.
 */
 
-/* ws_print reads one ws output file (docs/output-format.md, version 3,
-   or version 2 as older ws wrote it) with wsp_parse() into a struct
+/* ws_print reads one ws output file (docs/output-format.md, version 4,
+   or versions 3 and 2 as older ws wrote them) with wsp_parse() into a struct
    wsp_file, then one printer writes it: wsp_text() the report with text
    charts, wsp_csv() the samples as CSV,
    wsp_html() the self-contained HTML report.  The parser checks the
@@ -35,7 +35,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define WSP_FORMAT_VERSION 3          /* the newest version read */
+#define WSP_FORMAT_VERSION 4          /* the newest version read */
 #define WSP_FORMAT_OLDEST  2          /* the oldest */
 #define WSP_NONE UINT64_MAX          /* "no value" for optional numbers */
 
@@ -159,6 +159,25 @@ struct wsp_region {
    struct wsp_apt insn, data;
 };
 
+/* A heap-site line (version 4): how one allocation site used its
+   chunks.  Fractions in thousandths.  Keys the line lacks that a
+   printer could use are WSP_NONE. */
+struct wsp_heap_site {
+   uint64_t id;
+   size_t   stack;                   /* index in wsp_file.stacks */
+   uint64_t chunks, bytes, peak_live, never, read_only, write_only;
+   uint64_t lifetime, first_delay, idle_tail, threads;
+   uint64_t usage_milli, useful_milli;
+   uint64_t touched, never_bytes, exit_live;   /* optional keys */
+};
+
+/* A heap-window line: at peak `peak`, the live bytes of the heap owner
+   `stack` and how many of them lie in the window. */
+struct wsp_heap_window {
+   size_t   peak, stack;
+   uint64_t live, window;
+};
+
 struct wsp_header_kv {
    struct wsp_str key, value;
 };
@@ -191,6 +210,8 @@ struct wsp_file {
    size_t                n_peaks;
    struct wsp_owner_line *owners;
    size_t                n_owners;
+   struct wsp_heap_window *heap_windows;  /* version 4 */
+   size_t                n_heap_windows;
 
    /* trailer */
    struct wsp_region    *regions;
@@ -198,6 +219,10 @@ struct wsp_file {
    struct wsp_hot       *hot;            /* in file order */
    size_t                n_hot;
    size_t                n_pages[2];     /* page lines, insn and data */
+   struct wsp_heap_site *heap_sites;     /* version 4, in file order */
+   size_t                n_heap_sites;
+   int                   heap_usage;     /* header heap-usage: 1 yes, 0 no,
+                                            -1 absent */
    uint64_t              trailer_peaks;  /* WSP_NONE if not read */
    size_t               *stack_slot;     /* the parser's index of stack ids */
    size_t                n_stack_slot;
@@ -236,12 +261,58 @@ void wsp_text(FILE *out, const struct wsp_file *f,
 void wsp_csv(FILE *out, const struct wsp_file *f);
 void wsp_html(FILE *out, const struct wsp_file *f, const char *name);
 
+/* Heap usage (wsp_heap.c).  What sites are ranked by, worst first: the
+   bytes they waste by usage, by useful lifetime, in chunks never
+   touched, or the bytes they allocate. */
+enum wsp_heap_key { WSP_KEY_USAGE, WSP_KEY_USEFUL, WSP_KEY_BYTES,
+                    WSP_KEY_NEVER };
+int      wsp_heap_key(const char *name, enum wsp_heap_key *key);
+uint64_t wsp_heap_value(const struct wsp_heap_site *s, enum wsp_heap_key k);
+/* The indexes of f's sites, worst first by key (malloc'd, or NULL). */
+size_t  *wsp_heap_order(const struct wsp_file *f, enum wsp_heap_key key);
+/* The heap-window line of peak n for a heap owner's stack, or NULL. */
+const struct wsp_heap_window *wsp_heap_window_of(const struct wsp_file *f,
+                                                 size_t peak, size_t stack);
+/* The text report's section; the folded stacks of --folded; the
+   "heap" members of the HTML report's data. */
+void wsp_heap_text(FILE *out, const struct wsp_file *f, int width);
+void wsp_heap_folded(FILE *out, const struct wsp_file *f,
+                     enum wsp_heap_key key);
+void wsp_heap_json(FILE *out, const struct wsp_file *f);
+/* The lines' parsers, for wsp_parse.c: 0, or -1 with why[n] filled. */
+int wsp_heap_site_line(struct wsp_file *f, const char *line, size_t len,
+                       size_t *cap, char *why, size_t n);
+int wsp_heap_window_line(struct wsp_file *f, const char *line, size_t len,
+                         size_t peak, size_t *cap, char *why, size_t n);
+/* The index of the stack with this id in f->stacks, or SIZE_MAX. */
+size_t wsp_stack_find(const struct wsp_file *f, uint64_t id);
+/* Room for one more element in *arr (n of size sz, capacity *cap):
+   0, or -1 when memory runs out. */
+int    wsp_grow(void *arr, size_t *cap, size_t n, size_t sz);
+
 /* Shared by the printers (wsp_util.c). */
 void wsp_put_escaped(FILE *out, struct wsp_str s);  /* control bytes as \xNN */
 void wsp_fmt_time(char *buf, size_t n, uint64_t t, int ms);
 void wsp_fmt_avg(char *buf, size_t n, uint64_t avg10);
 void wsp_fmt_kb(char *buf, size_t n, double pages, uint64_t pagesize);
 const char *wsp_event_name(enum wsp_event_kind k);
+
+/* Function names, symbols and paths have no length limit: the lines of
+   the text report that show them are built in a struct line and cut to
+   the report's width (wsp_text.c; wsp_heap.c too). */
+struct line {
+   char b[1200];                 /* more than the widest report */
+   size_t n;
+};
+void lput(struct line *l, const char *s, size_t n);
+__attribute__((format(printf, 2, 3)))
+void lprintf(struct line *l, const char *fmt, ...);
+void lstr(struct line *l, struct wsp_str s);
+/* Prints the line, cut with "..." when it is wider than width (never
+   inside a UTF-8 sequence). */
+void lflush(FILE *out, struct line *l, int width);
+/* "fn (file:line)", "fn (in object)" or "fn" for a location ???. */
+void lwhere(struct line *l, const struct wsp_where *w);
 
 /* The HTML template (print/report.html, made into C by the build). */
 extern const char wsp_report_html[];

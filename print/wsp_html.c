@@ -50,6 +50,16 @@
                 peak n is peaks[n], as its largest sample has it
      hot        [{kind, rank, accesses, addr, ip, loc, fn, owner}] the
                 hot lines; owner null for insn pages
+     heapUsage  the header's heap-usage (true, false), or null (older
+                files)
+     heapSites  [{id, stack, chunks, bytes, peakLive, usage, never,
+                readOnly, writeOnly, lifetime, firstDelay, idleTail,
+                useful, threads, touched, neverBytes, exitLive, wasted,
+                idle}] the heap-site lines (version 4; usage and useful
+                as numbers from 0 to 1, optional keys null when absent,
+                wasted and idle the bytes a site wastes by usage and by
+                useful lifetime); written by wsp_heap.c
+     heapWindows [{peak, stack, live, window}] the heap-window lines
    An owner is {kind, text, stack, block, size, tid, name}: kind as the
    format names it ("heap", "heap-other", ..., "rest"), text the whole
    owner as written, stack (heap) an index in stacks, block (a string
@@ -344,7 +354,9 @@ static void json_v3(FILE *out, const struct wsp_file *f)
          fputs("null", out);
       fputc('}', out);
    }
-   fputs("]}", out);
+   fputc(']', out);
+   wsp_heap_json(out, f);
+   fputc('}', out);
 }
 
 static void json_data(FILE *out, const struct wsp_file *f, const char *name)

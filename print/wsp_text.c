@@ -325,14 +325,7 @@ static void legend(FILE *out, const struct wsp_file *f,
 /*--- Lines that must fit the width                        ---*/
 /*------------------------------------------------------------*/
 
-/* Function names, symbols and paths have no length limit: the lines
-   that show them are built here and cut to the report's width. */
-struct line {
-   char b[1200];                 /* more than the widest report */
-   size_t n;
-};
-
-static void lput(struct line *l, const char *s, size_t n)
+void lput(struct line *l, const char *s, size_t n)
 {
    if (n > sizeof l->b - l->n)
       n = sizeof l->b - l->n;
@@ -340,8 +333,7 @@ static void lput(struct line *l, const char *s, size_t n)
    l->n += n;
 }
 
-__attribute__((format(printf, 2, 3)))
-static void lprintf(struct line *l, const char *fmt, ...)
+void lprintf(struct line *l, const char *fmt, ...)
 {
    va_list ap;
    va_start(ap, fmt);
@@ -352,14 +344,14 @@ static void lprintf(struct line *l, const char *fmt, ...)
                                               : sizeof l->b - l->n - 1;
 }
 
-static void lstr(struct line *l, struct wsp_str s)
+void lstr(struct line *l, struct wsp_str s)
 {
    lput(l, s.s, s.len);
 }
 
 /* Print the line, cut with "..." when it is wider than width (never
    inside a UTF-8 sequence). */
-static void lflush(FILE *out, struct line *l, int width)
+void lflush(FILE *out, struct line *l, int width)
 {
    size_t w = (size_t)width;
    if (l->n > w) {
@@ -376,7 +368,7 @@ static void lflush(FILE *out, struct line *l, int width)
 }
 
 /* "fn (file:line)", "fn (in object)" or "fn" for a location ???. */
-static void lwhere(struct line *l, const struct wsp_where *w)
+void lwhere(struct line *l, const struct wsp_where *w)
 {
    lstr(l, w->fn);
    if (w->loc.len && w->loc.s[0] == '(') {
@@ -971,7 +963,13 @@ static void peaks(FILE *out, const struct wsp_file *f, int width)
       lflush(out, &l, width);
       for (size_t k = 0; k < pk->own_n; k++) {
          const struct wsp_owner_line *ol = &f->owners[pk->own_first + k];
+         const struct wsp_heap_window *hw = ol->o.kind == WSP_OWN_HEAP
+            ? wsp_heap_window_of(f, i, ol->o.stack) : NULL;
          lprintf(&l, "    %8llu  ", (unsigned long long)ol->pages);
+         if (hw)
+            lprintf(&l, "(%llu of %llu live bytes in the window) ",
+                    (unsigned long long)hw->window,
+                    (unsigned long long)hw->live);
          lowner(&l, f, &ol->o);
          lflush(out, &l, width);
       }
@@ -1057,6 +1055,7 @@ void wsp_text(FILE *out, const struct wsp_file *f,
    regions(out, f, o->width);
    peaks(out, f, o->width);
    hot_pages(out, f, o->width);
+   wsp_heap_text(out, f, o->width);
    per_thread(out, f);
    events(out, f);
 }

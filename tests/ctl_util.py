@@ -18,7 +18,7 @@ import time
 
 import wslib
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = wslib.FORMAT_VERSION
 
 _DUMP_BEGIN = re.compile(r"dump-begin ([0-9]+)\Z")
 _DUMP_PAGE = re.compile(r"dump-page (insn|data) 0x([0-9a-f]+) ([0-9]+) "
@@ -178,8 +178,8 @@ def parse_output(text):
             i += 1
             continue
         if in_trailer and not line.startswith(
-                ("hot", "page ", "peaks", "stack", "frame", "inline",
-                 "summary", "samples", "end")):
+                ("hot", "page ", "heap-site ", "peaks", "stack", "frame",
+                 "inline", "summary", "samples", "end")):
             raise FormatError("line %d: %r after a region line"
                               % (i + 1, line))
         if line.startswith("event "):

@@ -499,7 +499,8 @@ def test_vgdb_help_and_abbreviations(server):
                       "  ws series [<n>]", "  ws peaks", "  ws set tau <n>",
                       "  ws set every <n>", "  ws set peak-thresh <n>",
                       "  ws start", "  ws stop", "  ws mark <label>",
-                      "  ws hot [<n>] [insn|data]"], ours
+                      "  ws hot [<n>] [insn|data]",
+                      "  ws heap [<n>] [usage|useful|bytes|never]"], ours
     assert "not available" not in ours
     st = server.status()
     for abbrev in ("stat", "ws stat", "ws statu"):

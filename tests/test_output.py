@@ -286,7 +286,7 @@ def test_reader_owner_lines():
 REFUSED = [
     ("ws-output-format: 3", "ws-output-format: 2", "version 2 with v3 lines"),
     ("ws-output-format: 3", "ws-output-format: 1", "version 1"),
-    ("ws-output-format: 3", "ws-output-format: 4", "unknown version"),
+    ("ws-output-format: 3", "ws-output-format: 5", "unknown version"),
     ("ws-output-format: 3\n", "", "no version line"),
     ("instr-atstart: yes", "instr-atstart: maybe", "bad instr-atstart"),
     ("dump-end 1 2", "dump-end 1 3", "dump-end counts wrong"),

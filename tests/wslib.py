@@ -24,13 +24,13 @@ TOP_BUILDDIR = os.environ.get("WS_TOP_BUILDDIR") or TOP_SRCDIR
 VG_IN_PLACE = (os.environ.get("WS_VG_IN_PLACE")
                or os.path.join(TOP_BUILDDIR, "vg-in-place"))
 
-# The version ws writes: 2 until ws writes the whole of version 3 (its
-# trailer's `peaks N` line included).
-FORMAT_VERSION = 3
-# What this reader reads: version 3 strictly, and version 2 (before the
-# stacks, peaks, owners and hot pages) by its own grammar, so that files
-# kept from older runs (the ws_print goldens) can still be compared.
-FORMAT_VERSIONS = (2, 3)
+# The version ws writes.
+FORMAT_VERSION = 4
+# What this reader reads: version 4 strictly, version 3 (before the heap
+# usage lines) and version 2 (before the stacks, peaks, owners and hot
+# pages) by their own grammars, so that files kept from older runs (the
+# ws_print goldens) can still be compared.
+FORMAT_VERSIONS = (2, 3, 4)
 
 
 def prog(name):
@@ -87,6 +87,20 @@ _REGION = re.compile(
     r"region ([0-9]+) ([0-9]+) insn ([0-9]+\.[0-9]) ([0-9]+) ([0-9]+) "
     r"data ([0-9]+\.[0-9]) ([0-9]+) ([0-9]+) label " + _LABEL + r"\Z")
 _INT = re.compile(r"[0-9]+\Z")
+# Version 4: a heap-site line, a heap-window line; keys and values in
+# pairs after the ids.
+_HEAP_SITE = re.compile(r"heap-site ([0-9]+) ([0-9]+)((?: [a-z][a-z0-9-]* "
+                        r"[^ ]+)+)\Z")
+_HEAP_WINDOW = re.compile(r"heap-window ([0-9]+) ([0-9]+)((?: [a-z][a-z0-9-]* "
+                          r"[^ ]+)+)\Z")
+_FRACTION = re.compile(r"(0\.[0-9]{3}|1\.000)\Z")
+# The keys every heap-site line has (docs/output-format.md); fractions are
+# read as floats, the rest of the known keys as integers.
+HEAP_SITE_KEYS = ("chunks", "bytes", "peak-live", "usage", "never",
+                  "read-only", "write-only", "lifetime", "first-delay",
+                  "idle-tail", "useful", "threads")
+HEAP_FRACTIONS = ("usage", "useful")
+HEAP_WINDOW_KEYS = ("live", "window")
 
 # Owners (docs/output-format.md, Owners), in the order of its table: the
 # order of owners with equal page counts in a peak's breakdown.
@@ -205,12 +219,15 @@ class Dump:
 
 class Peak:
     """A `peak` event and its owner lines: n, t, kind, size, stack (an id
-    of out.stacks), owners [(pages, Owner)]."""
-    __slots__ = ("n", "t", "kind", "size", "stack", "owners", "lineno")
+    of out.stacks), owners [(pages, Owner)], heap_window {stack: (live,
+    window)} from its heap-window lines (version 4)."""
+    __slots__ = ("n", "t", "kind", "size", "stack", "owners", "heap_window",
+                 "lineno")
 
     def __init__(self, n, t, kind, size, stack, lineno):
         self.n, self.t, self.kind, self.size = n, t, kind, size
         self.stack, self.owners, self.lineno = stack, [], lineno
+        self.heap_window = {}
 
     def __repr__(self):
         return "<peak %d t=%d %s %d stack=%d owners=%r>" % (
@@ -232,6 +249,44 @@ class Hot:
             self.owner)
 
 
+class HeapSite:
+    """A heap-site line: id, stack (an id of out.stacks), and values
+    {key: value}: the fractions as floats, other values that are whole
+    numbers as ints, anything else (a key this reader does not know) as
+    the text the file has."""
+    __slots__ = ("id", "stack", "values", "lineno")
+
+    def __init__(self, sid, stack, values, lineno):
+        self.id, self.stack, self.values = sid, stack, values
+        self.lineno = lineno
+
+    def __getitem__(self, key):
+        return self.values[key]
+
+    def __repr__(self):
+        return "<heap-site %d stack=%d %r>" % (self.id, self.stack,
+                                               self.values)
+
+
+def _key_values(lineno, line, text, fractions=()):
+    """The ' key value' pairs of text as a dict (each key once)."""
+    words = text.split(" ")[1:]
+    values = {}
+    for k, v in zip(words[0::2], words[1::2]):
+        if k in values:
+            _bad(lineno, line, "key %s given twice" % k)
+        if k in fractions:
+            if not _FRACTION.match(v):
+                _bad(lineno, line, "%s is a fraction from 0.000 to 1.000 "
+                     "with three decimals" % k)
+            values[k] = float(v)
+        elif _INT.match(v):
+            values[k] = int(v)
+        else:
+            values[k] = v
+    return values
+
+
 class WsOutput:
     """A parsed output file.
 
@@ -246,6 +301,7 @@ class WsOutput:
     hot:      {'insn': [Hot, ...], 'data': [...]} hottest first
     pages:    {'insn': {addr: (accesses, Where)}, 'data': {...}}, the
               `page` lines of --ws-list-pages=yes
+    heap_sites: list of HeapSite, in file order (version 4)
     npeaks:   the trailer's `peaks` count (None if not read)
     summary:  {'insn': (avg, peak, total), 'data': (...)} from the trailer
     nsamples: the trailer's `samples` count (None if the file was cut)
@@ -264,6 +320,7 @@ class WsOutput:
         self.regions = {}
         self.hot = {"insn": [], "data": []}
         self.pages = {"insn": {}, "data": {}}
+        self.heap_sites = []
         self.npeaks = None
         self.summary = {}
         self.nsamples = None
@@ -353,6 +410,8 @@ class _Reader:
     def __init__(self, out):
         self.out = out
         self.v3 = out.version >= 3
+        self.v4 = out.version >= 4
+        self.site_stack_due = False  # a trailer stack block: heap-site next
         # body (-> dump -> body) -> regions -> hot -> peaks -> summary
         # -> samples -> end; a stack block may interrupt the body
         self.state = "body"
@@ -455,6 +514,9 @@ class _Reader:
                        block_ok=False)
         if p.owners and p.owners[-1][1].kind == "rest":
             _bad(lineno, line, "'rest' is the last owner line")
+        if p.heap_window:
+            _bad(lineno, line, "owner lines come before the heap-window "
+                 "lines of their peak")
         # one line per owner; but two names may be written alike (ws
         # writes a blank or control character in a name as _)
         if o.kind not in ("global", "file") and any(
@@ -586,6 +648,64 @@ class _Reader:
         self.last_page = addr
         pages[kind][addr] = (int(m.group(3)), self.where(m, 4))
 
+    def heap_site_line(self, lineno, line):
+        self.site_stack_due = False
+        m = _HEAP_SITE.match(line)
+        if not m:
+            _bad(lineno, line, "a heap-site line is 'heap-site ID STACK' "
+                 "followed by KEY VALUE pairs")
+        sid, stack = int(m.group(1)), int(m.group(2))
+        sites = self.out.heap_sites
+        if sid != len(sites) + 1:
+            _bad(lineno, line, "heap-site ids run from 1 in file order "
+                 "(expected %d)" % (len(sites) + 1))
+        self.known_stack(lineno, line, stack)
+        if any(h.stack == stack for h in sites):
+            _bad(lineno, line, "one heap-site line per allocation stack")
+        v = _key_values(lineno, line, m.group(3), HEAP_FRACTIONS)
+        missing = [k for k in HEAP_SITE_KEYS if k not in v]
+        if missing:
+            _bad(lineno, line, "a heap-site line lacks key(s) %s"
+                 % " ".join(missing))
+        for k in HEAP_SITE_KEYS:
+            if k not in HEAP_FRACTIONS and not isinstance(v[k], int):
+                _bad(lineno, line, "%s is a whole number" % k)
+        if v["chunks"] == 0:
+            _bad(lineno, line, "a site has allocated at least one chunk")
+        if v["never"] + v["read-only"] + v["write-only"] > v["chunks"] \
+                or v["threads"] > v["chunks"] - v["never"]:
+            _bad(lineno, line, "never, read-only and write-only chunks are "
+                 "distinct, and threads counts accessed chunks, all among "
+                 "the site's chunks")
+        if v["peak-live"] > v["bytes"]:
+            _bad(lineno, line, "peak-live is at most the bytes allocated")
+        sites.append(HeapSite(sid, stack, v, lineno))
+
+    def heap_window_line(self, lineno, line):
+        m = _HEAP_WINDOW.match(line)
+        if not m:
+            _bad(lineno, line, "a heap-window line is 'heap-window PEAK "
+                 "STACK' followed by KEY VALUE pairs")
+        n, stack = int(m.group(1)), int(m.group(2))
+        p = self.peak
+        if p is None or n != p.n:
+            _bad(lineno, line, "heap-window lines follow the owner lines of "
+                 "their peak (peak %s)" % (p.n if p else "none"))
+        if not any(o.kind == "heap" and o.stack == stack
+                   for _, o in p.owners):
+            _bad(lineno, line, "a heap-window line names a heap owner of "
+                 "its peak")
+        if stack in p.heap_window:
+            _bad(lineno, line, "heap-window %d given twice" % stack)
+        v = _key_values(lineno, line, m.group(3))
+        for k in HEAP_WINDOW_KEYS:
+            if not isinstance(v.get(k), int):
+                _bad(lineno, line, "a heap-window line has '%s N'" % k)
+        if v["window"] > v["live"]:
+            _bad(lineno, line, "the bytes in the window are some of the "
+                 "live bytes")
+        p.heap_window[stack] = (v["live"], v["window"])
+
     def hot_line(self, lineno, line):
         out = self.out
         if self.owned is not None:
@@ -624,6 +744,15 @@ class _Reader:
             # in the body, or the stack of the owner line that is due
             self.stack_begin(lineno, line)
             return
+        if self.v4 and line.startswith("stack") and self.state in (
+                "regions", "hot", "pages", "heap"):
+            # the stack of the heap-site line that comes next
+            self.stack_begin(lineno, line)
+            self.site_stack_due = True
+            return
+        if self.site_stack_due and not line.startswith("heap-site "):
+            _bad(lineno, line, "a stack block in the trailer is followed by "
+                 "the heap-site line that names it")
         if self.state == "dump":
             self.dump_line(lineno, line)
             return
@@ -660,7 +789,15 @@ class _Reader:
                                  (float(g[5]), int(g[6]), int(g[7])))
             self.state = "regions"
             return
-        if self.v3 and self.state in ("body", "regions", "hot", "pages") \
+        if self.v4 and self.state in ("body", "regions", "hot", "pages",
+                                      "heap") \
+                and line.startswith("heap-site") and self.owned is None:
+            self.close_peak(lineno, line)
+            self.heap_site_line(lineno, line)
+            self.state = "heap"
+            return
+        if self.v3 and self.state in ("body", "regions", "hot", "pages",
+                                      "heap") \
                 and line.startswith("peaks"):
             self.close_peak(lineno, line)
             m = _PEAKS.match(line)
@@ -695,6 +832,9 @@ class _Reader:
             return
         if self.state != "body" or line.startswith(("summary", "samples")):
             _bad(lineno, line, "the trailer is region lines, hot lines, "
+                 "page lines, heap-site lines, 'peaks N', summary lines, "
+                 "'samples N', 'end'" if self.v4 else
+                 "the trailer is region lines, hot lines, "
                  "'peaks N', summary lines, 'samples N', 'end'" if self.v3
                  else "the trailer is region lines, summary lines, "
                  "'samples N', 'end'")
@@ -717,6 +857,8 @@ class _Reader:
             out.comments.append(line)
         elif line.startswith("event"):
             self.event(lineno, line)
+        elif self.v4 and line.startswith("heap-window"):
+            self.heap_window_line(lineno, line)
         elif self.v3 and line.startswith("owner"):
             self.owner_line(lineno, line)
         elif line.startswith("dump-begin"):

@@ -86,6 +86,7 @@ typedef struct {
    SizeT       len;
    SizeT       size;      /* blocks: the size asked for */
    ExeContext* site;      /* blocks: the allocating stack */
+   WS_ChunkUse* use;      /* blocks: its usage (ws_heapuse.c), or NULL */
 } Interval;
 
 /* Key |a| against an interval: equal when the interval contains it.
@@ -125,6 +126,8 @@ static UInt remove_overlapping(OSet* set, Addr start, SizeT len)
          return removed;
       key = iv->start;
       iv = VG_(OSetGen_Remove)(set, &key);
+      if (iv->use != NULL)
+         WS_(heapuse_free)(iv->use);
       VG_(OSetGen_FreeNode)(set, iv);
       removed++;
    }
@@ -137,6 +140,7 @@ static Interval* insert_interval(OSet* set, Addr start, SizeT len)
    iv->len = len;
    iv->size = 0;
    iv->site = NULL;
+   iv->use = NULL;
    VG_(OSetGen_Insert)(set, iv);
    return iv;
 }
@@ -212,6 +216,8 @@ static void add_block(Addr block, SizeT size, ExeContext* site)
    iv = insert_interval(blocks, block, len);
    iv->size = size;
    iv->site = site;
+   if (WS_(heap_usage))
+      iv->use = WS_(heapuse_alloc)(block, size, site);
    stats.allocs++;
    if (block == last_freed)
       last_freed = 0;
@@ -230,6 +236,8 @@ static void remove_block(Addr block)
       stats.unknown_frees++;
       return;
    }
+   if (iv->use != NULL)
+      WS_(heapuse_free)(iv->use);
    VG_(OSetGen_FreeNode)(blocks, iv);
    stats.frees++;
 }
@@ -268,6 +276,34 @@ Bool WS_(heap_first_block_in)(Addr from, Addr to, Addr* block, SizeT* size,
    *size = iv->size;
    *site = iv->site;
    return True;
+}
+
+WS_ChunkUse* WS_(heap_use_of)(Addr a)
+{
+   const Interval* iv;
+   if (blocks == NULL || (iv = VG_(OSetGen_Lookup)(blocks, &a)) == NULL)
+      return NULL;
+   return iv->use;
+}
+
+void WS_(heap_for_blocks_in)(Addr from, Addr to,
+                             void (*fn)(WS_ChunkUse* use, void* opaque),
+                             void* opaque)
+{
+   const Interval* iv;
+   if (blocks == NULL)
+      return;
+   /* The block containing |from| if any, then those starting later. */
+   VG_(OSetGen_ResetIterAt)(blocks, &from);
+   while ((iv = VG_(OSetGen_Next)(blocks)) != NULL && iv->start < to)
+      if (iv->use != NULL)
+         fn(iv->use, opaque);
+}
+
+void WS_(heap_for_each_block)(void (*fn)(WS_ChunkUse* use, void* opaque),
+                              void* opaque)
+{
+   WS_(heap_for_blocks_in)(0, ~(Addr)0, fn, opaque);
 }
 
 Bool WS_(heap_arena_contains)(Addr a)
@@ -363,8 +399,8 @@ typedef struct {
 
 static Pending* pending;            /* indexed by ThreadId */
 /* How many threads have a pending call: the inline guard of the
-   return hook reads it. */
-static ULong    n_pending;
+   return hook reads it, and ws_heapuse.c's helper path. */
+ULong WS_(heap_calls) = 0;
 
 /* A stack trace buffer: --num-callers frames plus the allocation
    function's own. */
@@ -384,7 +420,7 @@ static ExeContext* caller_stack(ThreadId tid)
 static void drop_pending(Pending* p)
 {
    p->active = False;
-   n_pending--;
+   WS_(heap_calls)--;
 }
 
 /* Called at the first instruction of an allocation function. */
@@ -394,13 +430,15 @@ static VG_REGPARM(0) void heap_entered(UWord kind, Addr sp, UWord a0,
    ThreadId tid = VG_(get_running_tid)();
    Pending* p = &pending[tid];
 
-   if (kind == Fn_Free) {
+   /* A free is done at once; it is followed to its return like the
+      other calls, without a stack, so that ws_heapuse.c knows which
+      accesses are the allocator's own. */
+   if (kind == Fn_Free)
       free_block(a0);
-      return;
-   }
    if (p->active) {
       if (sp < p->sp) {
-         stats.nested++;
+         if (kind != Fn_Free)
+            stats.nested++;
          return;
       }
       /* At or above the pending call's entry: that call is over, or
@@ -410,14 +448,14 @@ static VG_REGPARM(0) void heap_entered(UWord kind, Addr sp, UWord a0,
       drop_pending(p);
    }
    p->active = True;
-   n_pending++;
+   WS_(heap_calls)++;
    p->kind = kind;
    p->sp = sp;
    p->ret = *(const Addr*)sp;
    p->a0 = a0;
    p->a1 = a1;
    p->a2 = a2;
-   p->site = caller_stack(tid);
+   p->site = kind == Fn_Free ? NULL : caller_stack(tid);
 }
 
 /* The pending call |p| returned |result|. */
@@ -452,9 +490,16 @@ static void allocation_done(const Pending* p, UWord result)
                                          VKI_PROT_READ))
          add_block(*out, p->a2, p->site);
       break;
+   case Fn_Free:
+      break;
    default:
       tl_assert(0);
    }
+}
+
+Bool WS_(heap_in_allocator)(ThreadId tid)
+{
+   return pending != NULL && pending[tid].active;
 }
 
 /* Called, when some call is pending, at a return in the runtime
@@ -533,7 +578,7 @@ static void add_return_hook(IRSB* sb, const VexGuestLayout* layout)
    IRExpr*  result = get_reg(sb, GUEST_OFF(guest_RAX));
    IRDirty* d;
    addStmtToIRSB(sb, IRStmt_WrTmp(count, IRExpr_Load(Iend_LE, Ity_I64,
-                                  mkIRExpr_HWord((HWord)&n_pending))));
+                                  mkIRExpr_HWord((HWord)&WS_(heap_calls)))));
    addStmtToIRSB(sb, IRStmt_WrTmp(any, IRExpr_Binop(Iop_CmpNE64,
                                   IRExpr_RdTmp(count), IRExpr_Const(
                                   IRConst_U64(0)))));

@@ -62,6 +62,7 @@ static void ws_after_fork_child(ThreadId tid)
    WS_(regions_after_fork)();
    WS_(threads_after_fork)(tid);
    WS_(peaks_after_fork)();
+   WS_(heapuse_after_fork)();
    WS_(out_after_fork)(tid);
 }
 
@@ -70,6 +71,7 @@ static void ws_after_fork_child(ThreadId tid)
 static void ws_start_client_code(ThreadId tid, ULong blocks_dispatched)
 {
    WS_(thread_running)(tid);
+   WS_(heapuse_thread_running)(tid);
    WS_(clock_to_thread)(tid);
 }
 
@@ -90,6 +92,7 @@ static void ws_post_clo_init(void)
    WS_(threads_init)();
    WS_(syscalls_init)();
    WS_(heap_init)();
+   WS_(heapuse_init)();
    WS_(out_header)();
    VG_(atfork)(NULL, NULL, ws_after_fork_child);
 }
@@ -103,6 +106,7 @@ static void ws_fini(Int exitcode)
    if (VG_(clo_stats)) {
       WS_(print_counters)();
       WS_(heap_print_stats)();
+      WS_(heapuse_print_stats)();
    }
 }
 

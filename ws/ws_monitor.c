@@ -33,12 +33,15 @@
 #include "pub_tool_mallocfree.h"
 
 #include "ws_global.h"
+#include "ws_heap.h"
 
 /* "ws series" shows at most this many samples (the sampler keeps as
    many). */
 #define WS_SERIES_MAX 1024
 #define WS_SERIES_DEFAULT 10
 #define WS_HOT_DEFAULT    20    /* when --ws-hot=0 left none for the file */
+#define WS_HEAP_DEFAULT   10
+#define WS_HEAP_MAX       100000
 
 static void print_monitor_help(void)
 {
@@ -72,13 +75,18 @@ static void print_monitor_help(void)
 "  ws hot [<n>] [insn|data]\n"
 "        the <n> most accessed pages so far (default --ws-hot), with\n"
 "        where each was first accessed and, for data, its owner\n"
+"  ws heap [<n>] [usage|useful|bytes|never]\n"
+"        the <n> allocation sites (default %d) that waste the most heap\n"
+"        so far, by bytes never touched (usage, the default), bytes idle\n"
+"        after their last use (useful), bytes allocated (bytes) or bytes\n"
+"        in chunks never touched (never), with their allocation stacks\n"
 "\n", WS_SERIES_DEFAULT, WS_SERIES_MAX, WS_MAX_INTERVAL,
-   WS_MAX_PEAK_THRESH);
+   WS_MAX_PEAK_THRESH, WS_HEAP_DEFAULT);
 }
 
 /* Commands, in the order of the cases below. */
 static const HChar commands[] =
-   "help status dump series set start stop mark hot peaks";
+   "help status dump series set start stop mark hot peaks heap";
 static const HChar set_params[] = "tau every peak-thresh";
 
 /* The remaining words of a command (after strtok_r). */
@@ -151,6 +159,39 @@ static void show_hot(Words* w)
    if (!no_more_words(w))
       return;
    WS_(hot_to_monitor)(n, kinds);
+}
+
+/* "ws heap [<n>] [usage|useful|bytes|never]" */
+static void show_heap(Words* w)
+{
+   HChar* arg = next_word(w);
+   ULong  n = WS_HEAP_DEFAULT;
+   Int    key = WS_KeyUsage;
+   if (!WS_(heap_usage)) {
+      VG_(gdb_printf)("ws heap: heap usage is not followed in this run "
+                      "(--ws-heap=no or --ws-heap-usage=no)\n");
+      return;
+   }
+   if (arg != NULL && arg[0] >= '0' && arg[0] <= '9') {
+      if (!WS_(interval_value)(arg, &n) || n > WS_HEAP_MAX) {
+         VG_(gdb_printf)("ws heap: '%s' is not a number of sites from 1 "
+                         "to %d\n", arg, WS_HEAP_MAX);
+         return;
+      }
+      arg = next_word(w);
+   }
+   if (arg != NULL) {
+      key = VG_(keyword_id)(WS_HEAP_KEYS, arg, kwd_report_none);
+      if (key < 0) {
+         VG_(gdb_printf)("ws heap: '%s' is %s: say a number of sites, "
+                         "then usage, useful, bytes or never\n", arg,
+                         key == -2 ? "ambiguous" : "not a key");
+         return;
+      }
+   }
+   if (!no_more_words(w))
+      return;
+   WS_(heapsites_monitor)(n, (WS_HeapKey)key);
 }
 
 static void show_series(Words* w)
@@ -356,6 +397,10 @@ Bool WS_(handle_monitor_command)(const HChar* req)
       w.cmd = "ws peaks";
       if (no_more_words(&w))
          WS_(peaks_to_monitor)();
+      break;
+   case 10:  /* heap */
+      w.cmd = "ws heap";
+      show_heap(&w);
       break;
    default:
       break;

@@ -39,6 +39,7 @@
 #include "pub_tool_xarray.h"
 
 #include "ws_global.h"
+#include "ws_heap.h"
 
 #define WS_BUF_SIZE     (64 * 1024)
 #define WS_FLUSH_BYTES  (16 * 1024)
@@ -208,6 +209,8 @@ void WS_(out_header)(void)
    WS_(out_printf)("instr-atstart: %s",
                    WS_(clo_instr_atstart) ? "yes" : "no");
    WS_(out_end_line)();
+   WS_(out_printf)("heap-usage: %s", WS_(heap_usage) ? "yes" : "no");
+   WS_(out_end_line)();
    WS_(out_printf)("columns: t insn data%s",
                    WS_(clo_per_thread) ? " shared {tid insn data}..." : "");
    WS_(out_end_line)();
@@ -275,10 +278,12 @@ void WS_(out_trailer)(void)
 {
    Int kind;
    HChar avg[32];
-   /* In the grammar's order: regions, hot pages, peaks, summaries. */
+   /* In the grammar's order: regions, hot pages, heap sites, peaks,
+      summaries. */
    WS_(hot_prepare)();
    WS_(regions_report)(write_region);
    WS_(hot_trailer)();
+   WS_(heapsites_trailer)();
    WS_(peaks_trailer)();
    for (kind = 0; kind < 2; kind++) {
       format_avg(avg, WS_(stats).sum[kind], WS_(stats).samples);

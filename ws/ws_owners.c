@@ -343,9 +343,10 @@ void WS_(out_breakdown)(ULong n)
    BreakdownWalk w;
    Group** sorted;
    Group* g;
-   UInt n_groups, i;
+   UInt n_groups, i, n_heap = 0;
    ULong rest = 0;
    HChar prefix[64];
+   ExeContext* heap_sites[WS_BREAKDOWN_LINES];
 
    w.groups = VG_(OSetGen_Create)(0, cmp_group, VG_(malloc),
                                   "ws.owners.groups", VG_(free));
@@ -375,11 +376,14 @@ void WS_(out_breakdown)(ULong n)
       o.name = g->name;
       VG_(snprintf)(prefix, sizeof prefix, "owner %llu %llu", n, g->pages);
       WS_(out_owner_line)(prefix, &o, False);
+      if (o.kind == WS_OwnHeap)
+         heap_sites[n_heap++] = o.site;
    }
    if (n_groups > WS_BREAKDOWN_LINES) {
       WS_(out_printf)("owner %llu %llu rest", n, rest);
       WS_(out_end_line)();
    }
+   WS_(heapsites_window)(n, heap_sites, n_heap);
 
    for (i = 0; i < n_groups; i++) {
       if (sorted[i]->name != NULL)
