@@ -25,7 +25,7 @@ import gdb
 # ws's commands, as "monitor ws help" lists them in this version of ws;
 # replaced by what the connected ws says the first time completion runs.
 _COMMANDS = ["help", "status", "dump", "series", "set", "start", "stop",
-             "mark", "hot", "peaks"]
+             "mark", "hot", "peaks", "heap"]
 _SET_PARAMS = ["tau", "every"]
 _learned = False
 
@@ -94,7 +94,8 @@ Sends "monitor ws COMMAND ARGUMENTS" to the Valgrind gdbserver of the
 program, which must run under valgrind --tool=ws, with gdb connected to
 it ("target remote | vgdb --pid=<pid>").  "ws" alone is "ws help".
 Commands may be abbreviated while they stay unambiguous; Tab completes
-them, the parameters of "ws set" and the file name of "ws dump".
+them, the parameters of "ws set", the kind of "ws hot", the key of "ws
+heap" and the file name of "ws dump".
 
   ws help                 ws's list of commands
   ws status               time, tau, T, page size, on/off, current sizes,
@@ -106,6 +107,10 @@ them, the parameters of "ws set" and the file name of "ws dump".
   ws set every <n>        the sampling interval T from now on
   ws start, ws stop       measurement on (with a fresh window) or off
   ws mark <label>         a labelled event now; it names the region
+  ws hot [<n>] [insn|data]   the hottest pages so far
+  ws peaks                the peaks so far, with their stacks
+  ws heap [<n>] [usage|useful|bytes|never]
+                          the allocation sites that waste the most heap
 
 A refused command answers with one line that says why and changes
 nothing.  See docs/control.md of ws."""
@@ -143,10 +148,13 @@ nothing.  See docs/control.md of ws."""
             return [c for c in _COMMANDS if c.startswith(word)]
         if index == 1 and command == "set":
             return [p for p in _SET_PARAMS if p.startswith(word)]
-        # ws hot's kind: right after it, or after its count.
-        if command == "hot" and (index == 1
-                                 or (index == 2 and words[1].isdigit())):
-            return [k for k in ("insn", "data") if k.startswith(word)]
+        # ws hot's kind and ws heap's key: right after the command, or
+        # after its count.
+        if command in ("hot", "heap") and (
+                index == 1 or (index == 2 and words[1].isdigit())):
+            keys = (("insn", "data") if command == "hot"
+                    else ("usage", "useful", "bytes", "never"))
+            return [k for k in keys if k.startswith(word)]
         return gdb.COMPLETE_NONE
 
 

@@ -1149,7 +1149,8 @@ static void learn_commands(const char *help)
    free_lines(lines);
    if (ws_commands == NULL) {
       static const char *const fallback[] = { "help", "status", "dump",
-         "series", "set", "start", "stop", "mark", "hot", "peaks", NULL };
+         "series", "set", "start", "stop", "mark", "hot", "peaks", "heap",
+         NULL };
       const char *const *f;
       for (f = fallback; *f; f++)
          add_word(&ws_commands, *f, strlen(*f));
@@ -1163,8 +1164,11 @@ static void learn_commands(const char *help)
 /* Completion candidates for the word being completed. */
 static const char *const *cand_lists[3];
 
-/* The page kinds "ws hot [<n>] [insn|data]" takes. */
+/* The page kinds "ws hot [<n>] [insn|data]" takes, and the keys of
+   "ws heap [<n>] [usage|useful|bytes|never]". */
 static const char *const page_kinds[] = { "insn", "data", NULL };
+static const char *const heap_keys[] = { "usage", "useful", "bytes", "never",
+                                         NULL };
 
 static int is_number(const char *w, size_t len)
 {
@@ -1260,11 +1264,12 @@ static char **complete(const char *text, int start, int end)
          return NULL;                /* readline completes file names */
       }
    }
-   /* ws hot's kind: right after it, or after its count. */
+   /* ws hot's kind and ws heap's key: right after the command, or after
+      its count. */
    if (n == 1 || (n == 2 && is_number(words[1], lens[1]))) {
       const char *cmd = resolve(ws_commands, words[0], lens[0]);
-      if (cmd && strcmp(cmd, "hot") == 0) {
-         cand_lists[0] = page_kinds;
+      if (cmd && (strcmp(cmd, "hot") == 0 || strcmp(cmd, "heap") == 0)) {
+         cand_lists[0] = cmd[1] == 'o' ? page_kinds : heap_keys;
          cand_lists[1] = NULL;
          return rl_completion_matches(text, candidates);
       }
