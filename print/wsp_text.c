@@ -966,12 +966,14 @@ static void peaks(FILE *out, const struct wsp_file *f, int width)
          const struct wsp_heap_window *hw = ol->o.kind == WSP_OWN_HEAP
             ? wsp_heap_window_of(f, i, ol->o.stack) : NULL;
          lprintf(&l, "    %8llu  ", (unsigned long long)ol->pages);
-         if (hw)
-            lprintf(&l, "(%llu of %llu live bytes in the window) ",
-                    (unsigned long long)hw->window,
-                    (unsigned long long)hw->live);
          lowner(&l, f, &ol->o);
          lflush(out, &l, width);
+         if (hw)                /* version 4: allocated vs touched now */
+            lprintf(&l, "              %llu of its %llu live bytes in the "
+                    "window", (unsigned long long)hw->window,
+                    (unsigned long long)hw->live);
+         if (hw)
+            lflush(out, &l, width);
       }
    }
    if (f->n_peaks > MAX_OWNED)
