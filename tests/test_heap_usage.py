@@ -766,3 +766,64 @@ def test_worked_example(tmp_path):
     assert (cache["write-only"], cache["chunks"]) == (1000, 1000)
     sessions = site_of(out, "open_sessions")
     assert (sessions["never"], sessions["chunks"]) == (27, 32)
+
+
+def test_html_heap_section(known, tmp_path):
+    """The HTML report's heap section: a table row per site, worst first
+    by bytes never touched; the flame graph's frames sized by bytes (a
+    frame is the sum of the sites above it) and coloured by usage; a
+    click on a row or a frame shows the site's figures and stack."""
+    import test_print
+    out = known.output
+    report = str(tmp_path / "report.html")
+    subprocess.run([WS_PRINT, "--html", report, known.out_path], check=True)
+    first_page = known_site(out, "site_first_page")
+    never = known_site(out, "site_never")
+    res, _ = test_print.page_results(report, "click:site:0")
+    rows = res["heapSites"]
+    assert len(rows) == len(out.heap_sites)
+    assert rows[0][:2] == [str(first_page.id), "114,688"], rows[0]
+    assert rows[1][:2] == [str(never.id), "49,152"], rows[1]
+    assert res["details"].startswith(
+        "Site %d: 4 chunks, 131,072 bytes allocated, peak live 32,768 "
+        "bytes, 0 live at exit.usage 0.125 (114,688 bytes never touched)"
+        % first_page.id), res["details"]
+    assert "at 0x" in res["details"] and "site_first_page (heap_known.c:" \
+        in res["details"]
+    flame = res["flame"]
+    assert flame[0]["name"] == "all sites"
+    assert flame[0]["value"] == sum(h["bytes"] for h in out.heap_sites)
+    leaf = [f for f in flame if f["name"].startswith("site_never (")]
+    assert len(leaf) == 1 and leaf[0]["value"] == 3 * 4 * PAGE
+    # the never-touched site's frames are red: usage 0 is hue 0
+    pages_frame = [f for f in flame if f["name"].startswith("pages (")
+                   and f["sites"] == 1 and f["value"] == 3 * 4 * PAGE]
+    assert pages_frame and pages_frame[0]["fill"].startswith("hsl(0,")
+    # sized by bytes never touched, the busy site's frames are gone
+    res, _ = test_print.page_results(report, "heap:size:wasted")
+    assert not [f for f in res["flame"] if f["name"].startswith("site_busy")]
+    assert res["flame"][0]["value"] == sum(h["bytes"] - h["touched"]
+                                           for h in out.heap_sites)
+
+
+def test_folded_on_the_fuzz_corpus_under_sanitizers(tmp_path):
+    """--folded on every input of the fuzz corpus (which holds a version 4
+    file with heap lines, seed-v4-heap.ws): exit status 0 or 1 and no
+    sanitizer report."""
+    import test_print
+    asan = test_print.PRINT_ASAN
+    wslib.require_built(asan)
+    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=1:abort_on_error=0",
+               UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1")
+    corpus = test_print.CORPUS
+    assert "seed-v4-heap.ws" in os.listdir(corpus)
+    for name in sorted(os.listdir(corpus)):
+        for key in ("usage", "useful", "bytes", "never"):
+            p = subprocess.run([asan, "--folded", key,
+                                os.path.join(corpus, name)],
+                               stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, env=env, timeout=60)
+            err = p.stderr.decode("latin-1")
+            assert p.returncode in (0, 1), (name, key, err[-3000:])
+            assert "Sanitizer" not in err and "runtime error" not in err, (
+                name, err[-3000:])
