@@ -5,9 +5,9 @@
 - run_ws(): runs `vg-in-place --tool=ws --ws-file=<unique file> ...` and
   returns a WsRun with the exit status, stderr, the parsed stderr summary
   and the parsed output file.
-- parse_output(): a strict reader of the output file, format version 3
-  (docs/output-format.md), and of version 2 by its own grammar.  Anything
-  the grammar does not allow raises FormatError naming the line.
+- parse_output(): a strict reader of the output file, format version 4
+  (docs/output-format.md), and of versions 3 and 2 by their own grammars.
+  Anything the grammar does not allow raises FormatError naming the line.
 - parse_summary(): the summary ws prints on stderr at exit.
 """
 
