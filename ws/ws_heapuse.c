@@ -18,7 +18,7 @@
 
 /* Owns the usage of every heap chunk from its allocation to its free
    (--ws-heap-usage=yes): when it was first and last accessed, which of
-   its bytes, whether it was read, written, and by more than one thread;
+   its pages, whether it was read, written, and by more than one thread;
    and the sums of that per allocation site (the Memoro paper's
    questions).  ws_heap.c tells it when chunks come and go;
    ws_heapsites.c writes what it found.
@@ -37,22 +37,28 @@
    Its tags are per kind of access, so that a kind can be kept out for
    one page.  When a chunk is allocated, its pages are made to trap
    both kinds; the first access to each page after that reaches the
-   helper, which records it (first access, read or written) and lets
-   that kind through from then on; the other kind's first access traps
-   in its turn.  So a page costs at most two more helper calls per
-   allocation on it, and every page's accesses since the chunk's
-   allocation are known by kind.  The last access is known to the
-   epoch: the helper sees the first access of each epoch, and the
-   accesses the TLB let through are noted, as happening by now,
-   whenever their entry is refilled, emptied (a new epoch, another
-   thread starts running) or the chunk ends.
+   helper, which tells the chunks waiting on the page (first access,
+   read or written) and lets that kind through from then on; the other
+   kind's first access traps in its turn.  So a page costs at most two
+   more helper calls per allocation on it, and every page's accesses
+   since the chunk's allocation are known by kind.  The last access is
+   known to the epoch, from the pages' stamps (the epoch of their
+   latest access), and told as the end of that epoch.
 
-   Per page, only what the chunks on it need: the latest access known
-   (its order and time), the thread of it and the order of the last
-   access by another thread, and the chunks that wait to hear of an
-   access of some kind.  A chunk's own record keeps its allocation and
-   first access and the kinds heard; at its end the pages it lay on
-   say the rest. */
+   The allocator's own accesses (inside malloc, free, new, delete:
+   ws_heap.c knows) are not the program's use of a chunk: they are not
+   heard, and when the allocator is the first to access a page in an
+   epoch the page keeps the program's stamp aside and stays out of the
+   TLB until the program's next access.
+
+   Per page, only what the chunks on it need: flags in a byte table the
+   helper reads inline (the kinds kept out), and for pages that held a
+   chunk a record of the chunks that wait to hear of an access, the
+   latest access heard, the program's stamp while the allocator's
+   access stands, and, once several threads run, the thread of the
+   latest accesses and the order of the last change of thread.  A
+   chunk's own record keeps its allocation, its first access and the
+   kinds heard; at its end the pages it lay on say the rest. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_hashtable.h"
