@@ -571,6 +571,11 @@ void WS_(heapuse_thread_running)(ThreadId tid);
 #define WS_HEAP_ALLOC    32u  /* the allocator made it current in this
                                  epoch, the program has not accessed
                                  it since: the TLB keeps it out */
+#define WS_HEAP_EDGE     64u  /* the first or last page of a chunk has
+                                 lain here: its accesses are ordered
+                                 (ws_heapuse.c's PageUse) */
+#define WS_HEAP_HEARD    128u /* the program accessed it since the
+                                 latest allocation on it */
 #define WS_HEAP_WAITING  (WS_Read | WS_Write | WS_HEAP_SPAN | WS_HEAP_ALLOC)
 extern WS_PageTable WS_(heap_flags);
 static inline UChar* WS_(heap_flags_of)(Addr page)

@@ -81,9 +81,11 @@ Bool WS_(heap_usage) = False;
 #define HEARD     4u     /* some access */
 #define BOTH      (WS_Read | WS_Write)
 
-/* A page's flags (ws_global.h, WS_(heap_flags)): the kinds of access
-   the TLB keeps out of it, WS_HEAP_SPAN (ws_heap.c finds the chunk
-   that began on an earlier page) and WS_HEAP_PAGE. */
+/* A page's flags: ws_global.h, WS_(heap_flags).  A page inside a
+   chunk (neither its first nor its last) is the chunk's alone, so its
+   flags say all it needs; a page that holds a chunk's first or last
+   byte (WS_HEAP_EDGE) is shared, and its PageUse orders its accesses
+   against the allocations on it. */
 
 typedef struct SiteRec SiteRec;
 
@@ -100,7 +102,9 @@ struct WS_ChunkUse {
 };
 
 /* What the chunks on a heap page need to know of it beyond its flags
-   and its stamp (the epoch of its latest access, ws_sampler.c). */
+   and its stamp (the epoch of its latest access, ws_sampler.c): made
+   for the pages of chunks' ends, and for any heap page when it needs
+   one of the other fields. */
 typedef struct {
    WS_ChunkUse* waiting;    /* chunks starting here that wait */
    ULong        heard_seq;  /* the latest access heard: the first after
@@ -158,12 +162,10 @@ static inline UChar* heap_flags(Addr page)
    return f != NULL && (*f & WS_HEAP_PAGE) ? f : NULL;
 }
 
-/* The PageUse of a page that a chunk has lain in (arm() made it). */
+/* The PageUse of a page, made if it is not there yet. */
 static PageUse* page_use(Addr page)
 {
-   PageUse* p = WS_(pt_record_if_any)(&pages, page);
-   tl_assert(p != NULL);
-   return p;
+   return WS_(pt_record)(&pages, page);
 }
 
 static SiteRec* site_rec(ExeContext* ec)
@@ -301,17 +303,20 @@ static WS_ChunkUse* spanning_waiter(Addr page)
 static void hear_page(Addr page, UChar* f, WS_AccessKind kind, ULong t,
                       ThreadId tid)
 {
-   PageUse* p = page_use(page);
+   PageUse* p = *f & WS_HEAP_EDGE || WS_(heap_threads)
+                ? page_use(page) : NULL;
    WS_ChunkUse* c;
    WS_ChunkUse* next;
    UInt w = 0;
    if (WS_(heap_threads))
       note_thread(p, tid);
-   p->heard_seq = ++seq;
-   for (c = p->waiting; c != NULL; c = next) {
-      next = c->next;
-      hear(c, kind, t);
-      w |= ~c->heard & BOTH;
+   if (*f & WS_HEAP_EDGE) {
+      p->heard_seq = ++seq;
+      for (c = p->waiting; c != NULL; c = next) {
+         next = c->next;
+         hear(c, kind, t);
+         w |= ~c->heard & BOTH;
+      }
    }
    if (*f & WS_HEAP_SPAN) {
       c = spanning_waiter(page);
@@ -321,7 +326,7 @@ static void hear_page(Addr page, UChar* f, WS_AccessKind kind, ULong t,
             w |= (~c->heard & BOTH) | WS_HEAP_SPAN;
       }
    }
-   *f = (UChar)(WS_HEAP_PAGE | w);
+   *f = (UChar)((*f & WS_HEAP_EDGE) | WS_HEAP_PAGE | WS_HEAP_HEARD | w);
 }
 
 /* The pages of [a, a+size), for |fn|. */
@@ -429,9 +434,16 @@ static void arm(WS_ChunkUse* c)
    PageUse* p;
    for (page = first; page <= last; page++) {
       UChar* f = WS_(pt_record)(&WS_(heap_flags), page);
-      if (!(*f & WS_HEAP_PAGE))
-         WS_(pt_record)(&pages, page);     /* its PageUse, made now */
-      *f |= WS_HEAP_PAGE | BOTH | (page > first ? WS_HEAP_SPAN : 0);
+      /* Not heard since this allocation; the allocator's access, if it
+         made the page current, still stands, and so does a chunk that
+         began on an earlier page and may still wait. */
+      UInt keep = *f & (WS_HEAP_EDGE | WS_HEAP_ALLOC | WS_HEAP_SPAN);
+      if (page == first || page == last) {
+         keep |= WS_HEAP_EDGE;
+         page_use(page);                    /* made now */
+      }
+      *f = (UChar)(keep | WS_HEAP_PAGE | BOTH
+                   | (page > first ? WS_HEAP_SPAN : 0));
       WS_(dtlb_refresh_page)(page);
       stats.arms++;
    }
@@ -491,20 +503,25 @@ static void outcome(const WS_ChunkUse* c, ULong now, Outcome* o)
    o->multi = False;
    for (page = first_page(c); c->size > 0 && page <= last_page(c); page++) {
       const PageUse* p = WS_(pt_record_if_any)(&pages, page);
+      const UChar* f = heap_flags(page);
       Stamp stamp;
       Addr from = page << WS_(page_shift), to = from + page_bytes;
-      if (p == NULL || p->heard_seq <= c->seq)
+      /* A page of its ends orders the accesses against its allocation;
+         any other it has alone. */
+      Bool edge = page == first_page(c) || page == last_page(c);
+      if (edge ? p == NULL || p->heard_seq <= c->seq
+               : !(*f & WS_HEAP_HEARD))
          continue;
       if (from < c->start)
          from = c->start;
       if (to > c->start + c->size)
          to = c->start + c->size;
       o->touched += to - from;
-      stamp = *heap_flags(page) & WS_HEAP_ALLOC ? p->program
-                                                : data_stamp(page);
+      stamp = *f & WS_HEAP_ALLOC ? page_use(page)->program
+                                 : data_stamp(page);
       if (stamp > last)
          last = stamp;
-      if (!WS_(heap_threads))
+      if (!WS_(heap_threads) || p == NULL)
          continue;
       /* Two threads in its life on this page, or another thread than
          on its other pages. */
