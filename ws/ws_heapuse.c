@@ -52,8 +52,10 @@
    TLB until the program's next access.
 
    Per page, only what the chunks on it need: flags in a byte table the
-   helper reads inline (the kinds kept out), and for pages that held a
-   chunk a record of the chunks that wait to hear of an access, the
+   helper reads inline (the kinds kept out, whether an access was heard
+   since the page's chunk came), and for the pages of chunks' ends,
+   which neighbours may share, a record of the chunks that wait to hear
+   of an access, the
    latest access heard, the program's stamp while the allocator's
    access stands, and, once several threads run, the thread of the
    latest accesses and the order of the last change of thread.  A
