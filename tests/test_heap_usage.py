@@ -727,11 +727,13 @@ def test_worked_example(tmp_path):
     for block in blocks:
         lines = block.rstrip("\n").split("\n")
         if lines[0].startswith("$ ./vg-in-place --tool=ws"):
-            # The working sets, samples and peaks depend a little on the
+            # The working sets and samples depend a little on the
             # environment (the document's run was made from a shell,
             # this one from pytest: a different stack, a few hundred
             # more instructions at start-up): within 2 %.  The heap's
-            # figures below do not.
+            # figures below do not.  (The number of peaks depends on it
+            # more, 488 to 530 in `make check` and shells: this program
+            # has hundreds of near-equal ones; the document omits it.)
             assert "served 1000 requests" in r.stdout
             for l in lines[1:]:
                 if not l.startswith("=="):
