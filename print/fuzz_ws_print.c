@@ -46,6 +46,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
       wsp_text(null, &f, &o);
       wsp_csv(null, &f);
       wsp_html(null, &f, "fuzz");
+      wsp_heap_folded(null, &f, WSP_KEY_USAGE);
+      wsp_heap_folded(null, &f, WSP_KEY_USEFUL);
    } else if (err.line == 0 || !err.msg[0]) {
       abort();                  /* every error names a line and a reason */
    }

@@ -26,7 +26,8 @@
    0 when the file was shown (also a file cut short by a killed run,
    with a note), 1 for a bad option, a file that cannot be read, or a
    file that breaks the grammar (`ws_print: FILE:LINE: what is wrong`).
-   wsp_parse.c reads, wsp_text.c / wsp_csv.c / wsp_html.c print. */
+   wsp_parse.c reads, wsp_text.c / wsp_csv.c / wsp_html.c print;
+   wsp_heap.c reads and prints the heap usage lines (--folded too). */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -74,6 +75,13 @@ static void usage(void)
 "                         instead of the text report\n"
 "    --max-size=<n>[k|M|G]  read at most <n> bytes; a larger input is\n"
 "                         refused (memory stays bounded) [4G]\n"
+"    --folded <key>       write the allocation sites' stacks as folded\n"
+"                         stacks (flamegraph.pl, inferno, speedscope) to\n"
+"                         standard output, instead of the text report;\n"
+"                         each sized by <key>: usage (bytes never\n"
+"                         touched), useful (bytes idle after their last\n"
+"                         use), bytes (allocated) or never (bytes in\n"
+"                         chunks never touched)\n"
 "    -h, --help           this message\n"
 "    --version            ws_print's version\n"
 "\n"
@@ -224,8 +232,9 @@ static void close_out(FILE *out, const char *name)
 int main(int argc, char **argv)
 {
    const char *file = NULL, *csv = NULL, *html = NULL;
-   int width = 0, height = 0, want_csv = 0, only_files = 0;
+   int width = 0, height = 0, want_csv = 0, only_files = 0, folded = 0;
    size_t max_size = DEFAULT_MAX_SIZE;
+   enum wsp_heap_key key = WSP_KEY_USAGE;
 
    for (int i = 1; i < argc; i++) {
       const char *a = argv[i];
@@ -259,6 +268,18 @@ int main(int argc, char **argv)
             die("--html needs a file name");
          if (!*html)
             die("--html needs a file name");
+      } else if (strcmp(a, "--folded") == 0
+                 || strncmp(a, "--folded=", 9) == 0) {
+         if (a[8] == '=')
+            v = a + 9;
+         else if (i + 1 < argc)
+            v = argv[++i];
+         else
+            die("--folded needs a key: usage, useful, bytes or never");
+         if (!wsp_heap_key(v, &key))
+            die("--folded takes usage, useful, bytes or never, not '%s'",
+                v);
+         folded = 1;
       } else if (strcmp(a, "--width") == 0 || strcmp(a, "--height") == 0) {
          if (i + 1 >= argc)
             die("%s needs a number", a);
@@ -312,7 +333,18 @@ int main(int argc, char **argv)
       wsp_html(out, &f, name);
       close_out(out, html);
    }
-   if (!want_csv && !html) {
+   if (folded) {
+      if (f.version < 4)
+         fprintf(stderr, "ws_print: %s: note: a format %d file has no heap "
+                 "usage lines (ws writes them from format 4 on)\n", name,
+                 f.version);
+      else if (f.heap_usage == 0)
+         fprintf(stderr, "ws_print: %s: note: heap usage was not followed "
+                 "in this run (--ws-heap-usage=no)\n", name);
+      wsp_heap_folded(stdout, &f, key);
+      close_out(stdout, "standard output");
+   }
+   if (!want_csv && !html && !folded) {
       struct wsp_text_opts o;
       int cols, rows;
       terminal_size(&cols, &rows);

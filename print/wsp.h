@@ -186,6 +186,25 @@ struct wsp_region {
    struct wsp_apt insn, data;
 };
 
+/* A heap-site line (version 4): how one allocation site used its
+   chunks.  Fractions in thousandths.  Keys the line lacks that a
+   printer could use are WSP_NONE. */
+struct wsp_heap_site {
+   uint64_t id;
+   size_t   stack;                   /* index in wsp_file.stacks */
+   uint64_t chunks, bytes, peak_live, never, read_only, write_only;
+   uint64_t lifetime, first_delay, idle_tail, threads;
+   uint64_t usage_milli, useful_milli;
+   uint64_t touched, never_bytes, exit_live;   /* optional keys */
+};
+
+/* A heap-window line: at peak `peak`, the live bytes of the heap owner
+   `stack` and how many of them lie in the window. */
+struct wsp_heap_window {
+   size_t   peak, stack;
+   uint64_t live, window;
+};
+
 struct wsp_header_kv {
    struct wsp_str key, value;
 };
@@ -221,6 +240,8 @@ struct wsp_file {
    struct wsp_str       *region_labels;  /* of version 4 peaks */
    size_t                n_region_labels;
    int                   count_rep_each; /* version 4 header count-rep */
+   struct wsp_heap_window *heap_windows;  /* version 4 */
+   size_t                n_heap_windows;
 
    /* trailer */
    struct wsp_region    *regions;
@@ -228,6 +249,10 @@ struct wsp_file {
    struct wsp_hot       *hot;            /* in file order */
    size_t                n_hot;
    size_t                n_pages[2];     /* page lines, insn and data */
+   struct wsp_heap_site *heap_sites;     /* version 4, in file order */
+   size_t                n_heap_sites;
+   int                   heap_usage;     /* header heap-usage: 1 yes, 0 no,
+                                            -1 absent */
    uint64_t              trailer_peaks;  /* WSP_NONE if not read */
    uint64_t              trailer_found;  /* version 4: the detector's
                                             peaks; WSP_NONE if not read */
@@ -278,6 +303,35 @@ void wsp_text(FILE *out, const struct wsp_file *f,
 void wsp_csv(FILE *out, const struct wsp_file *f);
 void wsp_html(FILE *out, const struct wsp_file *f, const char *name);
 
+/* Heap usage (wsp_heap.c).  What sites are ranked by, worst first: the
+   bytes they waste by usage, by useful lifetime, in chunks never
+   touched, or the bytes they allocate. */
+enum wsp_heap_key { WSP_KEY_USAGE, WSP_KEY_USEFUL, WSP_KEY_BYTES,
+                    WSP_KEY_NEVER };
+int      wsp_heap_key(const char *name, enum wsp_heap_key *key);
+uint64_t wsp_heap_value(const struct wsp_heap_site *s, enum wsp_heap_key k);
+/* The indexes of f's sites, worst first by key (malloc'd, or NULL). */
+size_t  *wsp_heap_order(const struct wsp_file *f, enum wsp_heap_key key);
+/* The heap-window line of peak n for a heap owner's stack, or NULL. */
+const struct wsp_heap_window *wsp_heap_window_of(const struct wsp_file *f,
+                                                 size_t peak, size_t stack);
+/* The text report's section; the folded stacks of --folded; the
+   "heap" members of the HTML report's data. */
+void wsp_heap_text(FILE *out, const struct wsp_file *f, int width);
+void wsp_heap_folded(FILE *out, const struct wsp_file *f,
+                     enum wsp_heap_key key);
+void wsp_heap_json(FILE *out, const struct wsp_file *f);
+/* The lines' parsers, for wsp_parse.c: 0, or -1 with why[n] filled. */
+int wsp_heap_site_line(struct wsp_file *f, const char *line, size_t len,
+                       size_t *cap, char *why, size_t n);
+int wsp_heap_window_line(struct wsp_file *f, const char *line, size_t len,
+                         size_t peak, size_t *cap, char *why, size_t n);
+/* The index of the stack with this id in f->stacks, or SIZE_MAX. */
+size_t wsp_stack_find(const struct wsp_file *f, uint64_t id);
+/* Room for one more element in *arr (n of size sz, capacity *cap):
+   0, or -1 when memory runs out. */
+int    wsp_grow(void *arr, size_t *cap, size_t n, size_t sz);
+
 /* Shared by the printers (wsp_util.c). */
 void wsp_put_escaped(FILE *out, struct wsp_str s);  /* control bytes as \xNN */
 void wsp_fmt_time(char *buf, size_t n, uint64_t t, int ms);
@@ -307,6 +361,10 @@ void wsp_lwhere(struct wsp_line *l, const struct wsp_where *w, int width,
 void wsp_text_largest(FILE *out, const struct wsp_file *f, int width);
 void wsp_text_peaks(FILE *out, const struct wsp_file *f, int width);
 void wsp_text_hot(FILE *out, const struct wsp_file *f, int width);
+/* Every line of stack |stack|, "at"/"by" as Valgrind shows them, each
+   after |indent|; the line |own| (-1: none) marked "->". */
+void wsp_put_stack(FILE *out, const struct wsp_file *f, size_t stack,
+                   long own, const char *indent, int width);
 
 /* The HTML template (print/report.html, made into C by the build). */
 extern const char wsp_report_html[];

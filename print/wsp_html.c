@@ -61,7 +61,18 @@
    "rest"), text the whole owner as written, stack (heap, freed) an
    index in stacks, block (a string "0x...") and size (heap, freed;
    null when no single block is meant), tid (stack), name (global,
-   file; code: the function), object (code).  Addresses are strings "0x...", since
+   file; code: the function), object (code).
+     heapUsage  the header's heap-usage (true, false), or null (older
+                files)
+     heapSites  [{id, stack, chunks, bytes, peakLive, usage, never,
+                readOnly, writeOnly, lifetime, firstDelay, idleTail,
+                useful, threads, touched, neverBytes, exitLive, wasted,
+                idle}] the heap-site lines (version 4; usage and useful
+                as numbers from 0 to 1, optional keys null when absent,
+                wasted and idle the bytes a site wastes by usage and by
+                useful lifetime); written by wsp_heap.c
+     heapWindows [{peak, stack, live, window}] the heap-window lines
+   Addresses are strings "0x...", since
    JSON numbers lose bits past 2^53.
 
    Strings are escaped for a <script> element: '<', '>' and '&' as
@@ -393,7 +404,9 @@ static void json_v3(FILE *out, const struct wsp_file *f)
          fputs("null", out);
       fputc('}', out);
    }
-   fputs("]}", out);
+   fputc(']', out);
+   wsp_heap_json(out, f);
+   fputc('}', out);
 }
 
 static void json_data(FILE *out, const struct wsp_file *f, const char *name)

@@ -17,7 +17,8 @@
 */
 
 /* Owns the grammar of docs/output-format.md, versions 4, 3 and 2, and
-   nothing else: it checks every line and records what the printers need; it
+   nothing else (the heap usage lines of version 4 are read by
+   wsp_heap.c): it checks every line and records what the printers need; it
    prints nothing and computes no statistics.
 
    The reader is strict, like tests/wslib.py: anything the grammar does
@@ -36,7 +37,8 @@
    grammar: the same lines but the dump-page form "dump-page KIND
    0xADDR SINCE" and none of the lines version 3 added.  Version 3
    files have their peaks as events in the body; version 4 files list
-   them in the trailer and mark final samples. */
+   them in the trailer, mark final samples and add the heap-site and
+   heap-window lines. */
 
 #include <limits.h>
 #include <stdarg.h>
@@ -87,6 +89,11 @@ static int grow(void *arr, size_t *cap, size_t n, size_t sz)
    *a = na;
    *cap = ncap;
    return 0;
+}
+
+int wsp_grow(void *arr, size_t *cap, size_t n, size_t sz)
+{
+   return grow(arr, cap, n, sz);
 }
 
 static int is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -497,6 +504,13 @@ static int check_header(struct parser *p)
                   f->per_thread ? "yes" : "no");
 #undef V
 #undef AT
+   f->heap_usage = -1;
+   for (size_t i = 0; i < f->n_hdr; i++)
+      if (str_is(f->hdr[i].key, "heap-usage")) {
+         p->lineno = i + 2;
+         if (yes_no(p, f->hdr[i].value, "heap-usage", &f->heap_usage))
+            return -1;
+      }
    p->lineno = body_line;
    f->have_header = 1;
    return 0;
@@ -510,13 +524,13 @@ static int check_header(struct parser *p)
 struct caps {
    size_t hdr, samples, thr, events, dumps, regions;
    size_t stacks, frames, peaks, owners, hot, region_labels;
+   size_t heap_sites, heap_windows;
 };
 
 /* Where the body is: samples and events, a dump block, the trailer
    (region lines, hot lines, page lines and `peaks N` in version 3,
-   summary lines,
-   `samples N`, `end`). */
-enum state { S_BODY, S_DUMP, S_REGIONS, S_HOT, S_PAGES, S_PEAK_LIST,
+   heap-site lines in version 4, summary lines, `samples N`, `end`). */
+enum state { S_BODY, S_DUMP, S_REGIONS, S_HOT, S_PAGES, S_HEAP, S_PEAK_LIST,
              S_PEAKS, S_SUMMARY, S_SAMPLES, S_END };
 
 /* The line that must come next in version 3 (besides stack blocks). */
@@ -551,6 +565,8 @@ struct body {
    uint64_t   hot_acc[2], hot_addr[2];
    uint64_t   page_addr[2];     /* of the latest page line of each kind */
    int        exec_seen;        /* version 4: the program exec'd */
+   size_t     windows_first;    /* version 4: the open peak's heap-window
+                                   lines */
 };
 
 
@@ -566,8 +582,7 @@ static size_t hash_id(uint64_t id)
    return (size_t)id;
 }
 
-/* The index of the stack with this id in f->stacks, or SIZE_MAX. */
-static size_t stack_find(const struct wsp_file *f, uint64_t id)
+size_t wsp_stack_find(const struct wsp_file *f, uint64_t id)
 {
    if (f->n_stack_slot == 0)
       return SIZE_MAX;
@@ -613,7 +628,7 @@ static int stack_index(struct wsp_file *f, size_t idx)
 /* A stack id that a line refers to: defined before, in this file. */
 static int stack_ref(struct parser *p, uint64_t id, size_t *idx)
 {
-   *idx = stack_find(p->f, id);
+   *idx = wsp_stack_find(p->f, id);
    if (*idx == SIZE_MAX)
       return fail(p, "stack %llu is not defined before this line",
                   (unsigned long long)id);
@@ -681,7 +696,7 @@ static int stack_begin_line(struct parser *p, struct body *b,
                       "N'");
    if (st.id == 0 || n == 0)
       return fail(p, "stack ids and line counts start at 1");
-   if (stack_find(f, st.id) != SIZE_MAX)
+   if (wsp_stack_find(f, st.id) != SIZE_MAX)
       return fail(p, "stack %llu is defined twice",
                   (unsigned long long)st.id);
    if (grow(&f->stacks, &cap->stacks, f->n_stacks, sizeof *f->stacks))
@@ -893,6 +908,27 @@ static int peak_event(struct parser *p, struct body *b, struct caps *cap,
    b->open_peak = (size_t)n;
    b->latest[pk.data] = (size_t)n + 1;
    b->peak_open = 1;
+   b->windows_first = f->n_heap_windows;
+   return 0;
+}
+
+/* `heap-window PEAK STACK live N window N` after the owner lines of
+   the open peak (version 4). */
+static int heap_window_line(struct parser *p, struct body *b,
+                            struct caps *cap)
+{
+   struct wsp_file *f = p->f;
+   char why[200];
+   if (!b->peak_open)
+      return fail(p, "heap-window lines follow the owner lines of their "
+                  "peak");
+   if (wsp_heap_window_line(f, p->line, p->len, b->open_peak,
+                            &cap->heap_windows, why, sizeof why))
+      return fail(p, "%s", why);
+   for (size_t i = b->windows_first; i + 1 < f->n_heap_windows; i++)
+      if (f->heap_windows[i].stack
+          == f->heap_windows[f->n_heap_windows - 1].stack)
+         return fail(p, "a second heap-window line for the same owner");
    return 0;
 }
 
@@ -1017,6 +1053,7 @@ static int peak_line(struct parser *p, struct body *b, struct caps *cap)
    f->peaks[f->n_peaks] = pk;
    b->open_peak = f->n_peaks++;
    b->peak_open = 1;
+   b->windows_first = f->n_heap_windows;
    return 0;
 }
 
@@ -1070,6 +1107,9 @@ static int owner_line(struct parser *p, struct body *b, struct caps *cap)
    if (!b->peak_open || n != b->open_peak)
       return fail(p, "owner lines follow their peak's %s",
                   f->version >= 4 ? "line" : "event");
+   if (f->n_heap_windows > b->windows_first)
+      return fail(p, "owner lines come before the heap-window lines of "
+                  "their peak");
    struct wsp_peak *pk = &f->peaks[b->open_peak];
    if (ol.pages == 0)
       return fail(p, "an owner line has at least one page");
@@ -1665,17 +1705,18 @@ static int body_line(struct parser *p, struct body *b, struct caps *cap)
    if (b->in_stack)
       return frame_line(p, b, cap);
    /* a stack block stands in the body, or before the owner line due,
-      or (version 4) before a peak's line in the trailer */
+      or (version 4) in the trailer before the heap-site or peak line
+      that names it */
    if (v3 && word_is(s, len, "stack")
        && ((b->state == S_BODY && !b->dump_due) || b->due
            || (v4 && (b->state == S_REGIONS || b->state == S_HOT
-                      || b->state == S_PAGES
+                      || b->state == S_PAGES || b->state == S_HEAP
                       || b->state == S_PEAK_LIST))))
       return (v4 && close_peak(p, b)) || stack_begin_line(p, b, cap);
    if (v4 && word_is(s, len, "peak") && !b->due && !b->dump_due
        && (b->state == S_BODY || b->state == S_REGIONS
            || b->state == S_HOT || b->state == S_PAGES
-           || b->state == S_PEAK_LIST)) {
+           || b->state == S_HEAP || b->state == S_PEAK_LIST)) {
       b->state = S_PEAK_LIST;
       return close_peak(p, b) || peak_line(p, b, cap);
    }
@@ -1683,16 +1724,19 @@ static int body_line(struct parser *p, struct body *b, struct caps *cap)
       return peak_region_line(p, cap, b);
    if (b->state == S_PEAK_LIST && word_is(s, len, "owner"))
       return owner_line(p, b, cap);
+   if (b->state == S_PEAK_LIST && word_is(s, len, "heap-window"))
+      return heap_window_line(p, b, cap);
    if (v4 && word_is(s, len, "peaks") && !b->due
        && (b->state == S_BODY || b->state == S_REGIONS
            || b->state == S_HOT || b->state == S_PAGES
-           || b->state == S_PEAK_LIST)) {
+           || b->state == S_HEAP || b->state == S_PEAK_LIST)) {
       b->state = S_PEAKS;
       return close_peak(p, b) || peaks_found_line(p);
    }
    if (b->state == S_PEAK_LIST)
-      return fail(p, "only peak, peak-region and owner lines and stack "
-                  "blocks, then 'peaks N found M', may follow a peak line");
+      return fail(p, "only peak, peak-region, owner and heap-window lines "
+                  "and stack blocks, then 'peaks N found M', may follow a "
+                  "peak line");
    if (b->state == S_DUMP)
       return dump_line(p, b, cap);
    if (b->due)
@@ -1727,13 +1771,24 @@ static int body_line(struct parser *p, struct body *b, struct caps *cap)
    if (b->state == S_PEAKS)
       return fail(p, "only summary lines or 'samples N' may follow "
                   "'peaks N'");
-   if (v3 && word_is(s, len, "hot") && b->state != S_PAGES) {
+   if (v3 && word_is(s, len, "hot") && b->state != S_PAGES
+       && b->state != S_HEAP) {
       b->state = S_HOT;
       return close_peak(p, b) || hot_line(p, b, cap);
    }
-   if (v3 && word_is(s, len, "page")) {
+   if (v3 && word_is(s, len, "page") && b->state != S_HEAP) {
       b->state = S_PAGES;
       return close_peak(p, b) || page_line(p, b);
+   }
+   if (v4 && word_is(s, len, "heap-site")) {
+      char why[200];
+      b->state = S_HEAP;
+      if (close_peak(p, b))
+         return -1;
+      if (wsp_heap_site_line(p->f, s, len, &cap->heap_sites, why,
+                             sizeof why))
+         return fail(p, "%s", why);
+      return 0;
    }
    if (v3 && word_is(s, len, "peaks")) {
       b->state = S_PEAKS;
@@ -1741,8 +1796,13 @@ static int body_line(struct parser *p, struct body *b, struct caps *cap)
              || trailer_count_line(p, "peaks", &p->f->trailer_peaks,
                                    p->f->n_peaks);
    }
+   if (b->state == S_HEAP)
+      return fail(p, "only heap-site lines (and their stack blocks) and "
+                  "'peaks N' may follow a heap-site line");
    if (b->state == S_PAGES)
-      return fail(p, "only page lines and 'peaks N' may follow a page line");
+      return fail(p, v4 ? "only page lines, heap-site lines and 'peaks N' "
+                  "may follow a page line"
+                  : "only page lines and 'peaks N' may follow a page line");
    if (b->state == S_HOT)
       return fail(p, "only hot lines, page lines and 'peaks N' may follow a "
                   "hot line");
@@ -1905,6 +1965,8 @@ void wsp_free(struct wsp_file *f)
    free(f->owners);
    free(f->region_labels);
    free(f->hot);
+   free(f->heap_sites);
+   free(f->heap_windows);
    free(f->stack_slot);
    memset(f, 0, sizeof *f);
 }

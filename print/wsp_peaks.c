@@ -77,11 +77,10 @@ static const struct wsp_frame *naming_frame(const struct wsp_file *f,
    return &f->frames[st->first];
 }
 
-/* Every line of a stack, "at"/"by" as Valgrind shows them; the line
-   |own| (the first in the program's own code) marked "->" in the
-   indent, where no cut of a long line can hide it. */
-static void put_stack(FILE *out, const struct wsp_file *f, size_t stack,
-                      long own, const char *indent, int width)
+/* The line |own| (the first in the program's own code) is marked "->"
+   in the indent, where no cut of a long line can hide it. */
+void wsp_put_stack(FILE *out, const struct wsp_file *f, size_t stack,
+                   long own, const char *indent, int width)
 {
    struct wsp_line l = { .n = 0 };
    const struct wsp_stack *s = &f->stacks[stack];
@@ -158,7 +157,7 @@ static void put_owner_stack(FILE *out, const struct wsp_file *f,
                             int width)
 {
    if (o->kind == WSP_OWN_HEAP || o->kind == WSP_OWN_FREED)
-      put_stack(out, f, o->stack, -1, indent, width);
+      wsp_put_stack(out, f, o->stack, -1, indent, width);
 }
 
 /*------------------------------------------------------------*/
@@ -250,16 +249,24 @@ static void peak_v4(FILE *out, const struct wsp_file *f, size_t n,
    wsp_lwhere(&l, &naming_frame(f, pk->stack, pk->own_line)->w, width, 1);
    wsp_lput(&l, ":", 1);
    wsp_lflush(out, &l, width);
-   put_stack(out, f, pk->stack, pk->own_line, "        ", width);
+   wsp_put_stack(out, f, pk->stack, pk->own_line, "        ", width);
    if (!pk->own_n)
       return;
    fprintf(out, "      By %s (pages):\n", pk->data ? "owner" : "code "
            "owner, the function that brought each page in");
    for (size_t k = 0; k < pk->own_n; k++) {
       const struct wsp_owner_line *ol = &f->owners[pk->own_first + k];
+      const struct wsp_heap_window *hw = ol->o.kind == WSP_OWN_HEAP
+         ? wsp_heap_window_of(f, n, ol->o.stack) : NULL;
       wsp_lprintf(&l, "      %8llu  ", (unsigned long long)ol->pages);
       lowner(&l, f, &ol->o, width);
       wsp_lflush(out, &l, width);
+      if (hw) {                    /* allocated vs touched now */
+         wsp_lprintf(&l, "                %llu of its %llu live bytes in "
+                     "the window", (unsigned long long)hw->window,
+                     (unsigned long long)hw->live);
+         wsp_lflush(out, &l, width);
+      }
       put_owner_stack(out, f, &ol->o, "                  ", width);
    }
 }
@@ -354,7 +361,7 @@ static void peaks_v3(FILE *out, const struct wsp_file *f, int width)
       }
       if (count > MAX_LISTED)
          fprintf(out, "    ... and %zu more\n", count - MAX_LISTED);
-      put_stack(out, f, st, -1, "      ", width);
+      wsp_put_stack(out, f, st, -1, "      ", width);
    }
    size_t left = 0;
    for (size_t i = 0; i < f->n_peaks; i++)

@@ -825,6 +825,7 @@ void wsp_text(FILE *out, const struct wsp_file *f,
    regions(out, f, o->width);
    wsp_text_peaks(out, f, o->width);
    wsp_text_hot(out, f, o->width);
+   wsp_heap_text(out, f, o->width);
    per_thread(out, f);
    events(out, f);
 }

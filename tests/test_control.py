@@ -550,7 +550,8 @@ def test_vgdb_help_and_abbreviations(server):
                       "  ws series [<n>]", "  ws peaks", "  ws set tau <n>",
                       "  ws set every <n>", "  ws set peak-thresh <n>",
                       "  ws start", "  ws stop", "  ws mark <label>",
-                      "  ws hot [<n>] [insn|data]"], ours
+                      "  ws hot [<n>] [insn|data]",
+                      "  ws heap [<n>] [usage|useful|bytes|never]"], ours
     assert "not available" not in ours
     st = server.status()
     for abbrev in ("stat", "ws stat", "ws statu"):
@@ -585,6 +586,9 @@ arg mark 1 required text
 command hot
 arg hot 1 optional number 1 100000
 arg hot 2 optional choice insn data
+command heap
+arg heap 1 optional number 1 100000
+arg heap 2 optional choice usage useful bytes never
 param tau --ws-tau 1 1000000000000000
 param every --ws-every 1 1000000000000000
 param peak-thresh --ws-peak-thresh 1 1000
@@ -642,7 +646,7 @@ STATUS_LINES = [
      r"peak-thresh'\n"),
     ("st", "refused", r"st can match status start stop\n"),
     ("frobnicate", "refused", r"frobnicate does not match any of 'help "
-     r"status dump series peaks set start stop mark hot'\n"),
+     r"status dump series peaks set start stop mark hot heap'\n"),
     ("", "refused", r"ws: the command is missing; 'ws help' lists them\n"),
     ("ws status", "refused", r"ws does not match any of .*\n"),
     ("v.info n_errs_found", "refused", r"v.info does not match any of .*\n"),

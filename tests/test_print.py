@@ -353,6 +353,10 @@ def v4_peaks_text(out):
                     "code owner, the function that brought each page in"))
             for pages, o in p.owners:
                 lines.append("      %8d  %s" % (pages, owner_text(out, o)))
+                if o.kind == "heap" and o.stack in p.heap_window:
+                    live, window = p.heap_window[o.stack]
+                    lines.append(" " * 16 + "%d of its %d live bytes in the "
+                                 "window" % (window, live))
                 if o.kind in ("heap", "freed"):
                     lines += stack_lines(out.stacks[o.stack], None,
                                          " " * 18)

@@ -27,7 +27,7 @@ VG_IN_PLACE = (os.environ.get("WS_VG_IN_PLACE")
 # The version ws writes.
 FORMAT_VERSION = 4
 # What this reader reads: version 4 strictly, version 3 (before strings
-# were escaped; peaks as events in the body) and version 2 (before the stacks, peaks, owners and hot
+# were escaped and the heap usage lines; peaks as events in the body) and version 2 (before the stacks, peaks, owners and hot
 # pages) by their own grammars, so that files kept from older runs (the
 # ws_print goldens) can still be compared.
 FORMAT_VERSIONS = (2, 3, 4)
@@ -124,6 +124,20 @@ _SET_ARGS = re.compile(r"[a-z][a-z0-9-]* [1-9][0-9]*\Z")
 # the parameters ws sets today (check_written_events)
 SET_PARAMETERS = ("every", "tau", "peak-thresh")
 _DUMP_FILE_ARGS = re.compile(r"file /" + _TEXT[1:-1] + r"?\Z")
+# Version 4: a heap-site line, a heap-window line; keys and values in
+# pairs after the ids.
+_HEAP_SITE = re.compile(r"heap-site ([0-9]+) ([0-9]+)((?: [a-z][a-z0-9-]* "
+                        r"[^ ]+)+)\Z")
+_HEAP_WINDOW = re.compile(r"heap-window ([0-9]+) ([0-9]+)((?: [a-z][a-z0-9-]* "
+                          r"[^ ]+)+)\Z")
+_FRACTION = re.compile(r"(0\.[0-9]{3}|1\.000)\Z")
+# The keys every heap-site line has (docs/output-format.md); fractions are
+# read as floats, the rest of the known keys as integers.
+HEAP_SITE_KEYS = ("chunks", "bytes", "peak-live", "usage", "never",
+                  "read-only", "write-only", "lifetime", "first-delay",
+                  "idle-tail", "useful", "threads")
+HEAP_FRACTIONS = ("usage", "useful")
+HEAP_WINDOW_KEYS = ("live", "window")
 
 # Owners (docs/output-format.md, Owners), in the order of its table: the
 # order of owners with equal page counts in a peak's breakdown.  `freed`
@@ -263,15 +277,18 @@ class Peak:
     program was at the sample), own (the index in the stack's lines of
     the first one in the program's own code, or None) and regions (the
     labels of the regions whose largest sample it is); in version 3
-    those are None (regions [])."""
+    those are None (regions []).  heap_window: {stack: (live, window)}
+    from its heap-window lines (version 4)."""
     __slots__ = ("n", "t", "kind", "size", "stack", "owners", "lineno",
-                 "baseline", "why", "origin", "own", "regions")
+                 "baseline", "why", "origin", "own", "regions",
+                 "heap_window")
 
     def __init__(self, n, t, kind, size, stack, lineno):
         self.n, self.t, self.kind, self.size = n, t, kind, size
         self.stack, self.owners, self.lineno = stack, [], lineno
         self.baseline = self.why = self.origin = self.own = None
         self.regions = []
+        self.heap_window = {}
 
     @property
     def prominence(self):
@@ -300,6 +317,44 @@ class Hot:
             self.owner)
 
 
+class HeapSite:
+    """A heap-site line: id, stack (an id of out.stacks), and values
+    {key: value}: the fractions as floats, other values that are whole
+    numbers as ints, anything else (a key this reader does not know) as
+    the text the file has."""
+    __slots__ = ("id", "stack", "values", "lineno")
+
+    def __init__(self, sid, stack, values, lineno):
+        self.id, self.stack, self.values = sid, stack, values
+        self.lineno = lineno
+
+    def __getitem__(self, key):
+        return self.values[key]
+
+    def __repr__(self):
+        return "<heap-site %d stack=%d %r>" % (self.id, self.stack,
+                                               self.values)
+
+
+def _key_values(lineno, line, text, fractions=()):
+    """The ' key value' pairs of text as a dict (each key once)."""
+    words = text.split(" ")[1:]
+    values = {}
+    for k, v in zip(words[0::2], words[1::2]):
+        if k in values:
+            _bad(lineno, line, "key %s given twice" % k)
+        if k in fractions:
+            if not _FRACTION.match(v):
+                _bad(lineno, line, "%s is a fraction from 0.000 to 1.000 "
+                     "with three decimals" % k)
+            values[k] = float(v)
+        elif _INT.match(v):
+            values[k] = int(v)
+        else:
+            values[k] = v
+    return values
+
+
 class WsOutput:
     """A parsed output file.
 
@@ -316,6 +371,7 @@ class WsOutput:
     hot:      {'insn': [Hot, ...], 'data': [...]} hottest first
     pages:    {'insn': {addr: (accesses, Where)}, 'data': {...}}, the
               `page` lines of --ws-list-pages=yes
+    heap_sites: list of HeapSite, in file order (version 4)
     npeaks:   the trailer's `peaks` count (None if not read)
     found:    version 4: how many peaks the detector found (`peaks N
               found M`)
@@ -340,6 +396,7 @@ class WsOutput:
         self.regions = {}
         self.hot = {"insn": [], "data": []}
         self.pages = {"insn": {}, "data": {}}
+        self.heap_sites = []
         self.npeaks = None
         self.found = None
         self.finals = {}
@@ -575,6 +632,9 @@ class _Reader:
                  "pages")
         if p.owners and p.owners[-1][1].kind == "rest":
             _bad(lineno, line, "'rest' is the last owner line")
+        if p.heap_window:
+            _bad(lineno, line, "owner lines come before the heap-window "
+                 "lines of their peak")
         # one line per owner; but two names may be written alike (ws
         # writes a blank or control character in a name as _)
         if o.kind not in ("global", "file") and any(
@@ -796,6 +856,64 @@ class _Reader:
         self.last_page = addr
         pages[kind][addr] = (int(m.group(3)), self.where(m, 4))
 
+    def heap_site_line(self, lineno, line):
+        self.site_stack_due = False
+        m = _HEAP_SITE.match(line)
+        if not m:
+            _bad(lineno, line, "a heap-site line is 'heap-site ID STACK' "
+                 "followed by KEY VALUE pairs")
+        sid, stack = int(m.group(1)), int(m.group(2))
+        sites = self.out.heap_sites
+        if sid != len(sites) + 1:
+            _bad(lineno, line, "heap-site ids run from 1 in file order "
+                 "(expected %d)" % (len(sites) + 1))
+        self.known_stack(lineno, line, stack)
+        if any(h.stack == stack for h in sites):
+            _bad(lineno, line, "one heap-site line per allocation stack")
+        v = _key_values(lineno, line, m.group(3), HEAP_FRACTIONS)
+        missing = [k for k in HEAP_SITE_KEYS if k not in v]
+        if missing:
+            _bad(lineno, line, "a heap-site line lacks key(s) %s"
+                 % " ".join(missing))
+        for k in HEAP_SITE_KEYS:
+            if k not in HEAP_FRACTIONS and not isinstance(v[k], int):
+                _bad(lineno, line, "%s is a whole number" % k)
+        if v["chunks"] == 0:
+            _bad(lineno, line, "a site has allocated at least one chunk")
+        if v["never"] + v["read-only"] + v["write-only"] > v["chunks"] \
+                or v["threads"] > v["chunks"] - v["never"]:
+            _bad(lineno, line, "never, read-only and write-only chunks are "
+                 "distinct, and threads counts accessed chunks, all among "
+                 "the site's chunks")
+        if v["peak-live"] > v["bytes"]:
+            _bad(lineno, line, "peak-live is at most the bytes allocated")
+        sites.append(HeapSite(sid, stack, v, lineno))
+
+    def heap_window_line(self, lineno, line):
+        m = _HEAP_WINDOW.match(line)
+        if not m:
+            _bad(lineno, line, "a heap-window line is 'heap-window PEAK "
+                 "STACK' followed by KEY VALUE pairs")
+        n, stack = int(m.group(1)), int(m.group(2))
+        p = self.peak
+        if p is None or n != p.n:
+            _bad(lineno, line, "heap-window lines follow the owner lines of "
+                 "their peak (peak %s)" % (p.n if p else "none"))
+        if not any(o.kind == "heap" and o.stack == stack
+                   for _, o in p.owners):
+            _bad(lineno, line, "a heap-window line names a heap owner of "
+                 "its peak")
+        if stack in p.heap_window:
+            _bad(lineno, line, "heap-window %d given twice" % stack)
+        v = _key_values(lineno, line, m.group(3))
+        for k in HEAP_WINDOW_KEYS:
+            if not isinstance(v.get(k), int):
+                _bad(lineno, line, "a heap-window line has '%s N'" % k)
+        if v["window"] > v["live"]:
+            _bad(lineno, line, "the bytes in the window are some of the "
+                 "live bytes")
+        p.heap_window[stack] = (v["live"], v["window"])
+
     def hot_line(self, lineno, line):
         out = self.out
         if self.owned is not None:
@@ -836,10 +954,11 @@ class _Reader:
         if self.v3 and line.startswith("stack") and (
                 self.state == "body" or self.owned is not None
                 or (self.v4 and self.state in ("regions", "hot", "pages",
-                                               "peak-list"))):
+                                               "heap", "peak-list"))):
             # in the body, the stack of the owner line that is due, or
-            # (version 4) of a peak or its owners in the trailer (written
-            # before the peak's line: the lines before it are over)
+            # (version 4) of a heap site, a peak or its owners in the
+            # trailer (written before the heap-site or peak line: the
+            # lines before it are over)
             if self.v4:
                 self.close_peak(lineno, line)
             self.stack_begin(lineno, line)
@@ -860,8 +979,12 @@ class _Reader:
                 "owner "):
             self.owner_line(lineno, line)
             return
+        if self.v4 and self.state == "peak-list" and line.startswith(
+                "heap-window "):
+            self.heap_window_line(lineno, line)
+            return
         if self.v4 and self.state in ("body", "regions", "hot", "pages",
-                                      "peak-list") and \
+                                      "heap", "peak-list") and \
                 line.startswith("peak ") and self.owned is None:
             self.close_peak(lineno, line)
             self.peak_line(lineno, line)
@@ -903,8 +1026,15 @@ class _Reader:
                                  (float(g[5]), int(g[6]), int(g[7])))
             self.state = "regions"
             return
+        if self.v4 and self.state in ("body", "regions", "hot", "pages",
+                                      "heap") \
+                and line.startswith("heap-site") and self.owned is None:
+            self.close_peak(lineno, line)
+            self.heap_site_line(lineno, line)
+            self.state = "heap"
+            return
         if self.v3 and self.state in ("body", "regions", "hot", "pages",
-                                      "peak-list") \
+                                      "heap", "peak-list") \
                 and line.startswith("peaks"):
             self.close_peak(lineno, line)
             m = (_PEAKS_V4 if self.v4 else _PEAKS).match(line)
@@ -946,6 +1076,9 @@ class _Reader:
             return
         if self.state != "body" or line.startswith(("summary", "samples")):
             _bad(lineno, line, "the trailer is region lines, hot lines, "
+                 "page lines, heap-site lines, 'peaks N', summary lines, "
+                 "'samples N', 'end'" if self.v4 else
+                 "the trailer is region lines, hot lines, "
                  "'peaks N', summary lines, 'samples N', 'end'" if self.v3
                  else "the trailer is region lines, summary lines, "
                  "'samples N', 'end'")

@@ -35,6 +35,8 @@
      ws_stacks.c      call stacks and code locations in the output
      ws_hot.c         per-page access counts, first accesses, hot pages
      ws_heap.c        the program's heap blocks (wrapped malloc/free)
+     ws_heapuse.c     how the program uses each heap chunk, per site
+     ws_heapsites.c   the allocation sites' figures, written
      ws_owners.c      what lives in a data page; breakdowns by owner
      ws_misses.c      working-set misses per code address (--ws-miss-file)
      ws_control.c     the one control API: start/stop, the settable
@@ -87,6 +89,7 @@ extern ULong        WS_(clo_hot);          /* hot pages of each kind */
 extern Bool         WS_(clo_list_pages);
 extern Bool         WS_(clo_locations);
 extern Bool         WS_(clo_heap);
+extern Bool         WS_(clo_heap_usage);
 extern const HChar* WS_(clo_miss_file);    /* NULL: no miss profile */
 /* Whether the process that exec'd this program wrote an output file
    and a miss profile of its own (--ws-image, set by ws_main.c). */
@@ -193,17 +196,41 @@ void   WS_(pt_for_all)(WS_PageTable* pt,
    to it (the same cache line as the tag), and ws_hot.c moves the count
    to the page's record when the entry is refilled or emptied.
    Emptied (all entries WS_DTLB_EMPTY) whenever an epoch begins or
-   memory is unmapped. */
+   memory is unmapped.
+
+   An entry holds its page once per kind of check (loads only, stores
+   only, both), and a check compares the tag of its kind, so that a
+   kind of access to a page can be kept out of the TLB while the rest
+   hits: ws_heapuse.c makes the first read and the first write of a
+   heap page after an allocation on it reach the helper.  A tag kept
+   out has WS_DTLB_TRAP set, which no address's page has: the compare
+   fails, and the entry still holds the page for the counts. */
+typedef enum { WS_Read = 1, WS_Write = 2, WS_ReadWrite = 3 } WS_AccessKind;
 #define WS_DTLB_ENTRIES  4096
 #define WS_DTLB_EMPTY    (~0ULL)
+#define WS_DTLB_TRAP     (1ULL << 62)
 typedef struct {
-   ULong page;
+   ULong tag[3];        /* the page, indexed by WS_AccessKind - 1 */
    ULong accesses;
 } WS_DtlbEntry;
-#define WS_DTLB_ENTRY_SHIFT 4        /* log2(sizeof(WS_DtlbEntry)) */
+#define WS_DTLB_ENTRY_SHIFT 5        /* log2(sizeof(WS_DtlbEntry)) */
 extern WS_DtlbEntry WS_(dtlb)[WS_DTLB_ENTRIES];
+/* The page an entry holds (the both-kinds tag is trapped whenever a
+   kind is), or WS_DTLB_EMPTY. */
+#define WS_DTLB_PAGE(e) \
+   ((e)->tag[WS_ReadWrite - 1] == WS_DTLB_EMPTY \
+    ? WS_DTLB_EMPTY : (e)->tag[WS_ReadWrite - 1] & ~WS_DTLB_TRAP)
 /* Fills the entry for |page| (its old entry's count is kept). */
 void WS_(dtlb_fill)(Addr page);
+/* Moves the count of |page|'s entry, if it holds the page, to the page
+   now (the entry stays filled). */
+void WS_(dtlb_settle_page)(Addr page);
+/* Empties the TLB now (every page's next access reaches the helper). */
+void WS_(dtlb_flush)(void);
+/* Gives |page|'s entry, if it holds the page, the tags ws_heapuse.c
+   wants for it now, so that a kind of access it keeps out reaches the
+   helper from now on. */
+void WS_(dtlb_refresh_page)(Addr page);
 
 /*------------------------------------------------------------*/
 /*--- Window counters and the sampler (ws_sampler.c)       ---*/
@@ -287,16 +314,18 @@ WS_SiteRecord* WS_(site_record)(Addr ip, UInt size,
 /* Shares the parts' accesses out among the pages of a check at |a|
    whose range crossed a page boundary (e: its TLB entry). */
 void WS_(share_out)(const WS_SiteRecord* r, Addr a, WS_DtlbEntry* e);
-VG_REGPARM(2) void WS_(data_miss)(Addr a, HWord site);
-/* The same for a check of |size| bytes, with the instruction's address
-   taken from the guest state, for a check where that holds it (see
-   ws_instrument.c), so that the IR passes the address alone; NULL if
-   |size| has no such helper. */
+/* The helpers of a data check's miss, one per kind of check (what
+   the accesses it counts do): VG_REGPARM(2) void (Addr a, HWord site). */
 typedef struct {
    const HChar* name;
-   void*        fn;     /* VG_REGPARM(1) void (Addr a) */
-} WS_SizedMiss;
-const WS_SizedMiss* WS_(data_miss_of_size)(UInt size);
+   void*        fn;
+} WS_DataMiss;
+const WS_DataMiss* WS_(data_miss_of_kind)(WS_AccessKind kind);
+/* The same for a check of |size| bytes, with the instruction's address
+   taken from the guest state, for a check where that holds it (see
+   ws_instrument.c), so that the IR passes the address alone:
+   VG_REGPARM(1) void (Addr a); NULL if |size| has no such helper. */
+const WS_DataMiss* WS_(data_miss_of_size)(UInt size, WS_AccessKind kind);
 /* |a|: an address in the code page, where it was reached. */
 VG_REGPARM(1) void WS_(insn_miss)(Addr a);
 /* The same, for the page of the guest's instruction pointer. */
@@ -311,7 +340,7 @@ ULong WS_(now)(void);
 /* How often the slow paths and the instrumentation ran, for
    --stats=yes (they tell where the time goes). */
 typedef struct {
-   ULong data_misses;      /* WS_(data_miss) calls */
+   ULong data_misses;      /* data-check helper calls */
    ULong insn_misses;      /* WS_(insn_miss) calls */
    ULong boundaries;       /* WS_(boundary) calls */
    ULong sbs;              /* superblocks instrumented */
@@ -687,6 +716,63 @@ void WS_(heap_forget_freed)(ULong before);
 /* What lives in the data page holding |a|: named by the byte through
    which the page last entered the window (the owner of the bytes the
    program accessed), or |a| if none is known. */
+void WS_(heapuse_init)(void);
+/* In a forked child: only the chunks it inherited live count. */
+void WS_(heapuse_after_fork)(void);
+
+/* Heap usage (ws_heapuse.c) is followed: --ws-heap=yes and
+   --ws-heap-usage=yes.  Its hooks on the slow paths: an access of
+   |kind| to [a, a+size) reached the helper, or a system call of |tid|
+   made one; the accesses the TLB let through on |page| were moved off
+   its entry; the tags of a TLB entry being filled for |page| (kinds it
+   keeps out get WS_DTLB_TRAP); thread |tid| starts running; epoch |s|
+   began at |t|. */
+extern Bool WS_(heap_usage);
+typedef struct WS_ChunkUse WS_ChunkUse;
+void WS_(heapuse_access)(Addr a, SizeT size, WS_AccessKind kind);
+void WS_(heapuse_kernel_access)(Addr a, SizeT size, WS_AccessKind kind,
+                                ThreadId tid);
+void WS_(heapuse_settled)(Addr page);
+void WS_(heapuse_thread_running)(ThreadId tid);
+
+/* What the helper needs to know of a page for ws_heapuse.c, on every
+   call: one byte per page, in a sparse table of its own.  WS_Read and
+   WS_Write: the kinds of access the TLB keeps out of the page (a chunk
+   on it waits to hear of one). */
+#define WS_HEAP_SPAN     8u   /* it lies in a chunk that began on an
+                                 earlier page and may still wait */
+#define WS_HEAP_PAGE     16u  /* a chunk has lain here */
+#define WS_HEAP_ALLOC    32u  /* the allocator made it current in this
+                                 epoch, the program has not accessed
+                                 it since: the TLB keeps it out */
+#define WS_HEAP_EDGE     64u  /* the first or last page of a chunk has
+                                 lain here: its accesses are ordered
+                                 (ws_heapuse.c's PageUse) */
+#define WS_HEAP_HEARD    128u /* the program accessed it since the
+                                 latest allocation on it */
+#define WS_HEAP_WAITING  (WS_Read | WS_Write | WS_HEAP_SPAN | WS_HEAP_ALLOC)
+extern WS_PageTable WS_(heap_flags);
+static inline UChar* WS_(heap_flags_of)(Addr page)
+{
+   const WS_PageTable* pt = &WS_(heap_flags);
+   UChar* chunk = (UChar*)pt->l1[(page >> pt->chunk_bits)
+                                 & (WS_L1_ENTRIES - 1)];
+   return chunk == NULL ? NULL
+        : chunk + (page & (((Addr)1 << pt->chunk_bits) - 1));
+}
+/* Whether a chunk on page |page| waits to hear of an access. */
+static inline Bool WS_(heap_waits)(Addr page)
+{
+   const UChar* f = WS_(heap_flags_of)(page);
+   return f != NULL && (*f & WS_HEAP_WAITING);
+}
+/* Several threads have run: the TLB's accesses are noted per thread
+   when they leave it (WS_(heapuse_settled)). */
+extern Bool WS_(heap_threads);
+/* How many threads are inside an allocation function (ws_heap.c): the
+   helper tells ws_heapuse.c of every access to a heap page then. */
+extern ULong WS_(heap_calls);
+void WS_(heapuse_new_epoch)(Stamp s, ULong t);
 void WS_(owner_of)(Addr a, WS_Owner* o);
 /* The stack an owner names (a heap block's, live or freed), or NULL. */
 ExeContext* WS_(owner_stack)(const WS_Owner* o);
@@ -709,6 +795,10 @@ typedef struct {
    WS_Owner owner;          /* its strings are the breakdown's own */
    ULong    pages;
    Bool     rest;           /* the other owners' pages together */
+   /* a live heap owner, with heap usage followed: its site's live
+      bytes and those of them on the window's pages */
+   Bool     heap_window;
+   ULong    live_bytes, window_bytes;
 } WS_OwnerPages;
 typedef struct {
    UInt          n;

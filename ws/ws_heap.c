@@ -90,6 +90,7 @@ typedef struct {
    ULong       born;      /* blocks: samples taken before it was made */
    ULong       died;      /* freed blocks: samples taken before it was
                              freed; 0 while it lives */
+   WS_ChunkUse* use;      /* blocks: its usage (ws_heapuse.c), or NULL */
 } Interval;
 
 /* Key |a| against an interval: equal when the interval contains it.
@@ -129,6 +130,8 @@ static UInt remove_overlapping(OSet* set, Addr start, SizeT len)
          return removed;
       key = iv->start;
       iv = VG_(OSetGen_Remove)(set, &key);
+      if (iv->use != NULL)
+         WS_(heapuse_free)(iv->use);
       VG_(OSetGen_FreeNode)(set, iv);
       removed++;
    }
@@ -142,6 +145,7 @@ static Interval* insert_interval(OSet* set, Addr start, SizeT len)
    iv->size = 0;
    iv->site = NULL;
    iv->born = iv->died = 0;
+   iv->use = NULL;
    VG_(OSetGen_Insert)(set, iv);
    return iv;
 }
@@ -302,6 +306,8 @@ static void add_block(Addr block, SizeT size, ExeContext* site)
    iv->size = size;
    iv->site = site;
    iv->born = seq();
+   if (WS_(heap_usage))
+      iv->use = WS_(heapuse_alloc)(block, size, site);
    stats.allocs++;
    if (block == last_freed)
       last_freed = 0;
@@ -319,6 +325,10 @@ static void remove_block(Addr block)
          VG_(OSetGen_Insert)(blocks, iv);
       stats.unknown_frees++;
       return;
+   }
+   if (iv->use != NULL) {
+      WS_(heapuse_free)(iv->use);
+      iv->use = NULL;        /* gone with the block: the log keeps none */
    }
    iv->died = seq();
    VG_(addToXA)(freed, iv);
@@ -380,6 +390,34 @@ Bool WS_(heap_block_in)(Addr from, Addr to, ULong sample, WS_Owner* o)
          return True;
       }
    return freed_owner_in(from, to, sample, o);
+}
+
+WS_ChunkUse* WS_(heap_use_of)(Addr a)
+{
+   const Interval* iv;
+   if (blocks == NULL || (iv = VG_(OSetGen_Lookup)(blocks, &a)) == NULL)
+      return NULL;
+   return iv->use;
+}
+
+void WS_(heap_for_blocks_in)(Addr from, Addr to,
+                             void (*fn)(WS_ChunkUse* use, void* opaque),
+                             void* opaque)
+{
+   const Interval* iv;
+   if (blocks == NULL)
+      return;
+   /* The block containing |from| if any, then those starting later. */
+   VG_(OSetGen_ResetIterAt)(blocks, &from);
+   while ((iv = VG_(OSetGen_Next)(blocks)) != NULL && iv->start < to)
+      if (iv->use != NULL)
+         fn(iv->use, opaque);
+}
+
+void WS_(heap_for_each_block)(void (*fn)(WS_ChunkUse* use, void* opaque),
+                              void* opaque)
+{
+   WS_(heap_for_blocks_in)(0, ~(Addr)0, fn, opaque);
 }
 
 Bool WS_(heap_arena_contains)(Addr a)
@@ -475,8 +513,8 @@ typedef struct {
 
 static Pending* pending;            /* indexed by ThreadId */
 /* How many threads have a pending call: the inline guard of the
-   return hook reads it. */
-static ULong    n_pending;
+   return hook reads it, and ws_heapuse.c's helper path. */
+ULong WS_(heap_calls) = 0;
 
 /* A stack trace buffer: --num-callers frames plus the allocation
    function's own. */
@@ -497,7 +535,7 @@ static ExeContext* caller_stack(ThreadId tid)
 static void drop_pending(Pending* p)
 {
    p->active = False;
-   n_pending--;
+   WS_(heap_calls)--;
 }
 
 /* Called at the first instruction of an allocation function. */
@@ -507,13 +545,15 @@ static VG_REGPARM(0) void heap_entered(UWord kind, Addr sp, UWord a0,
    ThreadId tid = VG_(get_running_tid)();
    Pending* p = &pending[tid];
 
-   if (kind == Fn_Free) {
+   /* A free is done at once; it is followed to its return like the
+      other calls, without a stack, so that ws_heapuse.c knows which
+      accesses are the allocator's own. */
+   if (kind == Fn_Free)
       free_block(a0);
-      return;
-   }
    if (p->active) {
       if (sp < p->sp) {
-         stats.nested++;
+         if (kind != Fn_Free)
+            stats.nested++;
          return;
       }
       /* At or above the pending call's entry: that call is over, or
@@ -523,14 +563,14 @@ static VG_REGPARM(0) void heap_entered(UWord kind, Addr sp, UWord a0,
       drop_pending(p);
    }
    p->active = True;
-   n_pending++;
+   WS_(heap_calls)++;
    p->kind = kind;
    p->sp = sp;
    p->ret = *(const Addr*)sp;
    p->a0 = a0;
    p->a1 = a1;
    p->a2 = a2;
-   p->site = caller_stack(tid);
+   p->site = kind == Fn_Free ? NULL : caller_stack(tid);
 }
 
 /* The pending call |p| returned |result|. */
@@ -565,9 +605,16 @@ static void allocation_done(const Pending* p, UWord result)
                                          VKI_PROT_READ))
          add_block(*out, p->a2, p->site);
       break;
+   case Fn_Free:
+      break;
    default:
       tl_assert(0);
    }
+}
+
+Bool WS_(heap_in_allocator)(ThreadId tid)
+{
+   return pending != NULL && pending[tid].active;
 }
 
 /* Called, when some call is pending, at a return in the runtime
@@ -646,7 +693,7 @@ static void add_return_hook(IRSB* sb, const VexGuestLayout* layout)
    IRExpr*  result = get_reg(sb, GUEST_OFF(guest_RAX));
    IRDirty* d;
    addStmtToIRSB(sb, IRStmt_WrTmp(count, IRExpr_Load(Iend_LE, Ity_I64,
-                                  mkIRExpr_HWord((HWord)&n_pending))));
+                                  mkIRExpr_HWord((HWord)&WS_(heap_calls)))));
    addStmtToIRSB(sb, IRStmt_WrTmp(any, IRExpr_Binop(Iop_CmpNE64,
                                   IRExpr_RdTmp(count), IRExpr_Const(
                                   IRConst_U64(0)))));

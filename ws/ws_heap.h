@@ -50,8 +50,53 @@ Bool WS_(heap_block_in)(Addr from, Addr to, ULong sample, WS_Owner* o);
    an anonymous mapping in which ws has seen blocks: an arena). */
 Bool WS_(heap_arena_contains)(Addr a);
 
+/* Whether thread |tid| is inside an allocation function (malloc, free,
+   operator new, ...): its accesses are the allocator's own. */
+Bool WS_(heap_in_allocator)(ThreadId tid);
+
 /* The "heap:" lines of --stats=yes. */
 void WS_(heap_print_stats)(void);
+
+/* The usage of the live block containing |a| (NULL if none, or
+   --ws-heap-usage=no); |fn| on the usage of each live block that
+   overlaps [from, to), in address order; on every live block's. */
+WS_ChunkUse* WS_(heap_use_of)(Addr a);
+void WS_(heap_for_blocks_in)(Addr from, Addr to,
+                             void (*fn)(WS_ChunkUse* use, void* opaque),
+                             void* opaque);
+void WS_(heap_for_each_block)(void (*fn)(WS_ChunkUse* use, void* opaque),
+                              void* opaque);
+
+/*------------------------------------------------------------*/
+/*--- Heap usage (ws_heapuse.c, ws_heapsites.c)            ---*/
+/*------------------------------------------------------------*/
+
+/* ws_heap.c's hooks: a block was allocated (its usage record is
+   returned, for the block to keep), or freed or overlapped by a newer
+   one. */
+WS_ChunkUse* WS_(heapuse_alloc)(Addr block, SizeT size, ExeContext* site);
+void WS_(heapuse_free)(WS_ChunkUse* use);
+/* At exit, before the trailer's heap-site lines: the live blocks end
+   now. */
+void WS_(heapuse_end_live)(void);
+/* The trailer's heap-site lines (with their stack blocks). */
+void WS_(heapsites_trailer)(void);
+/* For the |n_sites| heap owners a data peak's owner lines name: each
+   site's live bytes, and how many of them lie on |pages| (the window's
+   page numbers at the peak, in address order), in |live| and |window|.
+   False (nothing filled in) if heap usage is not followed. */
+Bool WS_(heapsites_window)(const struct _XArray* pages,
+                           ExeContext* const* sites, UInt n_sites,
+                           ULong* live, ULong* window);
+/* What sites are ranked by (docs/manual.md, "Heap usage"), in the
+   order of WS_HEAP_KEYS. */
+typedef enum { WS_KeyUsage, WS_KeyUseful, WS_KeyBytes, WS_KeyNever }
+   WS_HeapKey;
+#define WS_HEAP_KEYS "usage useful bytes never"
+/* "ws heap [<n>] [<key>]": the |n| worst sites by |key|, on the
+   gdb/vgdb output. */
+void WS_(heapsites_monitor)(ULong n, WS_HeapKey key);
+void WS_(heapuse_print_stats)(void);
 
 #endif /* __WS_HEAP_H */
 

@@ -86,6 +86,7 @@ typedef struct {
    Int     segment;    /* number of side exits before it */
    Int     weight;     /* accesses it counts: 2 for a read-modify-write
                           in one statement (CAS, a modifying helper) */
+   WS_AccessKind kind;
 } Access;
 
 /* An emitted data check: the byte range it makes current (off its
@@ -102,6 +103,9 @@ typedef struct {
    Addr     ip;
    Int      n_parts;      /* accesses counted on it */
    Int      first_part;   /* its parts, once gather_parts has run */
+   WS_AccessKind kind;    /* what they do */
+   IRConst* tag;          /* the address of the TLB tag it compares,
+                             which follows |kind|; NULL: none */
 } Check;
 
 #define MAX_CODE_PAGES 8
@@ -242,7 +246,7 @@ static void track_stmt(SBState* s, IRStmt* st)
 static Access access_of(const SBState* s, IRStmt* st)
 {
    IRTypeEnv* tyenv = s->sb->tyenv;
-   Access a = { NULL, 0, NULL, { ROOT_NONE, 0 }, 0, 1 };
+   Access a = { NULL, 0, NULL, { ROOT_NONE, 0 }, 0, 1, WS_Read };
    switch (st->tag) {
       case Ist_WrTmp:
          if (st->Ist.WrTmp.data->tag == Iex_Load) {
@@ -253,12 +257,14 @@ static Access access_of(const SBState* s, IRStmt* st)
       case Ist_Store:
          a.addr = st->Ist.Store.addr;
          a.size = sizeofIRType(typeOfIRExpr(tyenv, st->Ist.Store.data));
+         a.kind = WS_Write;
          break;
       case Ist_StoreG: {
          IRStoreG* sg = st->Ist.StoreG.details;
          a.addr  = sg->addr;
          a.size  = sizeofIRType(typeOfIRExpr(tyenv, sg->data));
          a.guard = sg->guard;
+         a.kind  = WS_Write;
          break;
       }
       case Ist_LoadG: {
@@ -276,6 +282,8 @@ static Access access_of(const SBState* s, IRStmt* st)
             a.addr = d->mAddr;
             a.size = d->mSize;
             a.weight = d->mFx == Ifx_Modify ? 2 : 1;
+            a.kind = d->mFx == Ifx_Read ? WS_Read
+                   : d->mFx == Ifx_Write ? WS_Write : WS_ReadWrite;
             a.guard = d->guard;
             if (a.guard->tag == Iex_Const && a.guard->Iex.Const.con->Ico.U1)
                a.guard = NULL;
@@ -288,6 +296,7 @@ static Access access_of(const SBState* s, IRStmt* st)
          a.addr = cas->addr;
          a.size = cas->dataHi ? 2 * size : size;
          a.weight = 2;
+         a.kind = WS_ReadWrite;
          break;
       }
       case Ist_LLSC:
@@ -295,6 +304,8 @@ static Access access_of(const SBState* s, IRStmt* st)
          a.size = sizeofIRType(st->Ist.LLSC.storedata == NULL
                                   ? typeOfIRTemp(tyenv, st->Ist.LLSC.result)
                                   : typeOfIRExpr(tyenv, st->Ist.LLSC.storedata));
+         if (st->Ist.LLSC.storedata != NULL)
+            a.kind = WS_Write;
          break;
       default:
          break;
@@ -605,21 +616,33 @@ static IRExpr* dtlb_field(SBState* s, IRExpr* offset, SizeT field)
                                         c64((Addr)WS_(dtlb) + field)));
 }
 
+/* The address of the tag that a check of |kind| compares, in the
+   TLB's first entry. */
+static ULong tag_address(WS_AccessKind kind)
+{
+   return (Addr)WS_(dtlb) + offsetof(WS_DtlbEntry, tag)
+          + (kind - 1) * sizeof(ULong);
+}
+
 /* True (Ity_I1) unless [addr, addr+size-1] lies on one page that the
-   data TLB holds, i.e. one already touched in the current epoch.  The
-   TLB is looked up by the page of the *last* byte and compared with the
-   page of the first: an access that crosses a page boundary can never
-   match, so it always reaches the helper, which touches both pages.
-   The entry's page is the compare's second operand, so that its load
-   is folded into the compare. */
-static IRExpr* data_tlb_miss(SBState* s, IRExpr* offset, IRExpr* addr)
+   data TLB holds for checks of this kind, i.e. one already touched in
+   the current epoch.  The TLB is looked up by the page of the *last*
+   byte and compared with the page of the first: an access that crosses
+   a page boundary can never match, so it always reaches the helper,
+   which touches both pages.  The entry's tag is the compare's second
+   operand, so that its load is folded into the compare.  |tag| is the
+   tag's address in the first entry; a constant the caller may change
+   until the superblock is done (a later access of another kind may
+   lean on the check). */
+static IRExpr* data_tlb_miss(SBState* s, IRExpr* offset, IRExpr* addr,
+                             IRConst* tag)
 {
    IRExpr* page = bind(s, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
                        IRExpr_Const(IRConst_U8(WS_(page_shift)))));
-   IRExpr* entry_page = bind(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
-                             dtlb_field(s, offset,
-                                        offsetof(WS_DtlbEntry, page))));
-   return bind(s, Ity_I1, IRExpr_Binop(Iop_CmpNE64, page, entry_page));
+   IRExpr* entry_tag = bind(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
+                            bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, offset,
+                                 IRExpr_Const(tag)))));
+   return bind(s, Ity_I1, IRExpr_Binop(Iop_CmpNE64, page, entry_tag));
 }
 
 /* entry->accesses += n, or += (guard ? n : 0).  After the check the
@@ -655,7 +678,8 @@ static Check* covering_check(SBState* s, Int root, Long lo, Long hi)
    return NULL;
 }
 
-static void add_part(SBState* s, Check* c, Long lo, Long hi, Int weight)
+static void add_part(SBState* s, Check* c, Long lo, Long hi, Int weight,
+                     WS_AccessKind kind)
 {
    WS_CheckPart* p = &s->parts[s->n_parts];
    s->part_check[s->n_parts++] = (Int)(c - s->checks);
@@ -663,6 +687,11 @@ static void add_part(SBState* s, Check* c, Long lo, Long hi, Int weight)
    p->weight = (UInt)weight;
    c->n_parts++;
    c->weight->Ico.U64 += weight;
+   /* A check whose accesses read and write compares the tag that the
+      TLB holds only while both may hit. */
+   c->kind |= kind;
+   if (c->tag != NULL)
+      c->tag->Ico.U64 = tag_address(c->kind);
 }
 
 /* Emits the check for the access at statement |i|, unless a check of
@@ -685,7 +714,7 @@ static void check_access(SBState* s, Int i, Int n_stmts)
       c = covering_check(s, a->sym.root, lo, hi);
       if (c != NULL) {
          WS_(counters).data_elided++;
-         add_part(s, c, lo, hi, a->weight);
+         add_part(s, c, lo, hi, a->weight, a->kind);
          return;
       }
    }
@@ -703,14 +732,17 @@ static void check_access(SBState* s, Int i, Int n_stmts)
    }
 
    offset = data_tlb_offset(s, addr, size);
+   c = &s->checks[s->n_checks++];
+   c->kind = a->kind;
+   c->tag = NULL;
    if (size > ps) {
       cond = a->guard ? a->guard : IRExpr_Const(IRConst_U1(True));
    } else {
-      cond = data_tlb_miss(s, offset, addr);
+      c->tag = IRConst_U64(tag_address(a->kind));
+      cond = data_tlb_miss(s, offset, addr, c->tag);
       if (a->guard)
          cond = bind(s, Ity_I1, IRExpr_Binop(Iop_And1, cond, a->guard));
    }
-   c = &s->checks[s->n_checks++];
    c->weight = IRConst_U64(0);
    c->segment = s->segment;
    c->root = known && a->guard == NULL ? a->sym.root : ROOT_NONE;
@@ -718,12 +750,13 @@ static void check_access(SBState* s, Int i, Int n_stmts)
    c->hi = hi;
    c->ip = s->ip;
    c->n_parts = 0;
-   add_part(s, c, a->sym.off, a->sym.off + a->size - 1, a->weight);
+   add_part(s, c, a->sym.off, a->sym.off + a->size - 1, a->weight, a->kind);
    /* The helper and its arguments are chosen once the check's parts
       are all known (finish_checks). */
    c->addr = addr;
    c->ip_in_guest = s->ip_known && s->guest_ip == s->ip;
-   c->call = call_if(s, cond, "ws_data_miss", WS_(data_miss), 2,
+   c->call = call_if(s, cond, WS_(data_miss_of_kind)(WS_Read)->name,
+                     WS_(data_miss_of_kind)(WS_Read)->fn, 2,
                      mkIRExprVec_2(addr, c64(0)));
    count_data_accesses(s, offset, IRExpr_Const(c->weight), a->guard);
 }
@@ -768,8 +801,10 @@ static void finish_checks(SBState* s)
       Check* c = &s->checks[i];
       const WS_CheckPart* parts = &by_check[c->first_part];
       UInt size = (UInt)(c->hi - c->lo + 1);
-      const WS_SizedMiss* sized = c->ip_in_guest
-                                     ? WS_(data_miss_of_size)(size) : NULL;
+      const WS_DataMiss* sized = c->ip_in_guest
+                                    ? WS_(data_miss_of_size)(size, c->kind)
+                                    : NULL;
+      const WS_DataMiss* plain = WS_(data_miss_of_kind)(c->kind);
       Bool spread = False;
       HWord site;
       for (j = 0; j < c->n_parts; j++)
@@ -785,6 +820,8 @@ static void finish_checks(SBState* s)
                         | (HWord)WS_(site_record)(c->ip, size, parts,
                                                   c->n_parts)
                     : WS_MISS_SITE(size, c->ip);
+      c->call->cee = mkIRCallee(2, plain->name,
+                                VG_(fnptr_to_fnentry)(plain->fn));
       c->call->args[1] = c64(site);
    }
    VG_(free)(by_check);

@@ -68,6 +68,7 @@ static void ws_after_fork_child(ThreadId tid)
    WS_(regions_after_fork)();
    WS_(threads_after_fork)(tid);
    WS_(peaks_after_fork)();
+   WS_(heapuse_after_fork)();
    WS_(out_after_fork)(tid);
    WS_(misses_after_fork)();
 }
@@ -108,14 +109,24 @@ static void pass_image_on(void)
 
 /* Called before the core execs |path| (ws_syscalls.c has checked that
    it will). */
+/* Measurement ends (at exit, or |exec_path| replaces the program): a
+   final sample, every file finished, the summary. */
+static void finish(const HChar* exec_path)
+{
+   WS_(final_sample)();
+   WS_(peaks_stopped)();
+   WS_(region_close)();
+   WS_(out_trailer)(exec_path);
+   if (exec_path != NULL)
+      VG_(umsg)("The program execs %s: ws's files of this program end "
+                "here.\n", exec_path);
+   WS_(out_stderr_summary)();
+   WS_(misses_write)(exec_path);
+}
+
 void WS_(image_end)(const HChar* path)
 {
-   WS_(region_close)();
-   WS_(out_trailer)(path);
-   VG_(umsg)("The program execs %s: ws's files of this program end "
-             "here.\n", path);
-   WS_(out_stderr_summary)();
-   WS_(misses_write)(path);
+   finish(path);
    pass_image_on();
    finished_for_exec = True;
 }
@@ -145,6 +156,7 @@ void WS_(image_exec_failed)(void)
 static void ws_start_client_code(ThreadId tid, ULong blocks_dispatched)
 {
    WS_(thread_running)(tid);
+   WS_(heapuse_thread_running)(tid);
    WS_(clock_to_thread)(tid);
 }
 
@@ -180,21 +192,18 @@ static void ws_post_clo_init(void)
    WS_(heap_init)();
    WS_(stacks_init)();
    WS_(peaks_init)();
+   WS_(heapuse_init)();
    WS_(out_header)();
    VG_(atfork)(NULL, NULL, ws_after_fork_child);
 }
 
 static void ws_fini(Int exitcode)
 {
-   WS_(final_sample)();
-   WS_(peaks_stopped)();
-   WS_(region_close)();
-   WS_(out_trailer)(NULL);
-   WS_(out_stderr_summary)();
-   WS_(misses_write)(NULL);
+   finish(NULL);
    if (VG_(clo_stats)) {
       WS_(print_counters)();
       WS_(heap_print_stats)();
+      WS_(heapuse_print_stats)();
    }
 }
 

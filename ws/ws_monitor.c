@@ -45,6 +45,7 @@
 #include "pub_tool_mallocfree.h"
 
 #include "ws_global.h"
+#include "ws_heap.h"
 
 #define WS_SERIES_DEFAULT 10
 #define WS_HOT_DEFAULT    20    /* when --ws-hot=0 left none for the file */
@@ -54,6 +55,8 @@
 /* The version of the lines "ws help internal" gives; it changes when
    their form does (not when a command is added). */
 #define WS_INTERNAL_VERSION 1
+#define WS_HEAP_DEFAULT   10
+#define WS_HEAP_MAX       100000
 
 /*------------------------------------------------------------*/
 /*--- The table of commands                                ---*/
@@ -118,6 +121,7 @@ static Bool cmd_start(Words* w);
 static Bool cmd_stop(Words* w);
 static Bool cmd_mark(Words* w);
 static Bool cmd_hot(Words* w);
+static Bool cmd_heap(Words* w);
 
 /* In the order "ws help" lists them.  A new command is one row here
    and its handler above. */
@@ -154,6 +158,13 @@ static const Command commands[] = {
      "the <n> most accessed pages so far (default --ws-hot), with\n"
      "where each was first accessed and, for data, its owner",
      { 0 }, cmd_hot },
+   { "heap", { { Arg_Number, True, "<n>", 1, WS_HEAP_MAX },
+               { Arg_Choice, True, NULL, 0, 0, WS_HEAP_KEYS } },
+     "the <n> allocation sites (default %llu) that waste the most heap\n"
+     "so far, by bytes never touched (usage, the default), bytes idle\n"
+     "after their last use (useful), bytes allocated (bytes) or bytes\n"
+     "in chunks never touched (never), with their allocation stacks",
+     { WS_HEAP_DEFAULT }, cmd_heap },
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
@@ -572,6 +583,40 @@ static Bool cmd_hot(Words* w)
    if (!no_more_words(w))
       return False;
    WS_(hot_to_monitor)(n, kinds);
+   return True;
+}
+
+static Bool cmd_heap(Words* w)
+{
+   HChar* arg = next_word(w);
+   ULong  n = WS_HEAP_DEFAULT;
+   Int    key = WS_KeyUsage;
+   if (!WS_(heap_usage)) {
+      VG_(gdb_printf)("ws heap: heap usage is not followed in this run "
+                      "(--ws-heap=no or --ws-heap-usage=no)\n");
+      return False;
+   }
+   if (arg != NULL && arg[0] >= '0' && arg[0] <= '9') {
+      if (!number_arg(w, 0, arg, &n)) {
+         VG_(gdb_printf)("ws heap: '%s' is not a number of sites from %llu "
+                         "to %llu\n", arg, w->command->args[0].lo,
+                         w->command->args[0].hi);
+         return False;
+      }
+      arg = next_word(w);
+   }
+   if (arg != NULL) {
+      key = VG_(keyword_id)(WS_HEAP_KEYS, arg, kwd_report_none);
+      if (key < 0) {
+         VG_(gdb_printf)("ws heap: '%s' is %s: say a number of sites, "
+                         "then usage, useful, bytes or never\n", arg,
+                         key == -2 ? "ambiguous" : "not a key");
+         return False;
+      }
+   }
+   if (!no_more_words(w))
+      return False;
+   WS_(heapsites_monitor)(n, (WS_HeapKey)key);
    return True;
 }
 

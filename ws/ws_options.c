@@ -46,6 +46,7 @@ ULong        WS_(clo_hot)        = 20;
 Bool         WS_(clo_list_pages) = False;
 Bool         WS_(clo_locations)  = True;
 Bool         WS_(clo_heap)       = True;
+Bool         WS_(clo_heap_usage) = True;
 const HChar* WS_(clo_miss_file)  = NULL;
 UInt         WS_(image)          = 0;
 Bool         WS_(image_out)      = True;
@@ -229,6 +230,8 @@ Bool WS_(process_cmd_line_option)(const HChar* arg)
    }
    else if (is_option(arg, "--ws-peaks"))
       parse_number(arg, "--ws-peaks", 1, WS_MAX_PEAKS, &WS_(clo_peaks));
+   else if (is_option(arg, "--ws-heap-usage"))
+      parse_yes_no(arg, "--ws-heap-usage", &WS_(clo_heap_usage));
    else if (is_option(arg, "--ws-miss-file")) {
       const HChar* val = VG_(strchr)(arg, '=') + 1;
       if (val[0] == '\0')
@@ -280,6 +283,8 @@ void WS_(print_usage)(void)
 "    --ws-list-pages=no|yes    list every page ever touched [no]\n"
 "    --ws-locations=yes|no     source locations of hot and listed pages [yes]\n"
 "    --ws-heap=yes|no          follow malloc/free to name heap owners [yes]\n"
+"    --ws-heap-usage=yes|no    how each allocation site uses its chunks\n"
+"                              (needs --ws-heap=yes) [yes]\n"
 "    --ws-miss-file=<file>     also write a callgrind-format profile of\n"
 "                              working-set misses per source line [none]\n"
    );

@@ -35,6 +35,7 @@
 #include "pub_tool_mallocfree.h"
 
 #include "ws_global.h"
+#include "ws_heap.h"
 
 #define WS_FLUSH_BYTES  (16 * 1024)
 #define WS_FLUSH_INSNS  1000000ULL
@@ -176,11 +177,12 @@ void WS_(write_header)(WS_File* f, Bool dump_file)
    if (dump_file)
       return;
    WS_(file_printf)(f, "syscalls: %s\nper-thread: %s\ninstr-atstart: %s\n"
-                    "count-rep: %s\ncolumns: t insn data%s\n",
+                    "count-rep: %s\nheap-usage: %s\ncolumns: t insn data%s\n",
                     WS_(clo_syscalls) ? "yes" : "no",
                     WS_(clo_per_thread) ? "yes" : "no",
                     WS_(clo_instr_atstart) ? "yes" : "no",
                     WS_(clo_count_rep_once) ? "once" : "each",
+                    WS_(heap_usage) ? "yes" : "no",
                     WS_(clo_per_thread) ? " shared {tid insn data}..." : "");
 }
 
@@ -255,10 +257,12 @@ void WS_(out_trailer)(const HChar* exec_path)
       WS_(out_text)(exec_path);
       WS_(out_end_line)();
    }
-   /* In the grammar's order: regions, hot pages, peaks, summaries. */
+   /* In the grammar's order: regions, hot pages, heap sites, peaks,
+      summaries. */
    WS_(hot_prepare)();
    WS_(regions_report)(write_region);
    WS_(hot_trailer)();
+   WS_(heapsites_trailer)();
    WS_(peaks_trailer)();
    for (kind = 0; kind < 2; kind++) {
       format_avg(avg, WS_(stats).sum[kind], WS_(stats).samples);

@@ -396,6 +396,27 @@ static Int cmp_pages_down(const void* aV, const void* bV)
    return 0;
 }
 
+/* For the live heap owners of a data breakdown: the site's live bytes
+   and how many of them lie on the window's |pages| (docs/manual.md,
+   "Heap usage"; ws_heapsites.c counts them). */
+static void heap_lines_in_window(WS_Breakdown* b, const XArray* pages)
+{
+   ExeContext* sites[WS_BREAKDOWN_LINES];
+   ULong live[WS_BREAKDOWN_LINES], window[WS_BREAKDOWN_LINES];
+   UInt i, n_sites = 0;
+   for (i = 0; i < b->n; i++)
+      if (!b->lines[i].rest && b->lines[i].owner.kind == WS_OwnHeap)
+         sites[n_sites++] = b->lines[i].owner.site;
+   if (!WS_(heapsites_window)(pages, sites, n_sites, live, window))
+      return;
+   for (i = 0, n_sites = 0; i < b->n; i++)
+      if (!b->lines[i].rest && b->lines[i].owner.kind == WS_OwnHeap) {
+         b->lines[i].heap_window = True;
+         b->lines[i].live_bytes = live[n_sites];
+         b->lines[i].window_bytes = window[n_sites++];
+      }
+}
+
 WS_Breakdown* WS_(breakdown)(WS_Kind kind, const XArray* pages,
                              ULong sample)
 {
@@ -436,6 +457,8 @@ WS_Breakdown* WS_(breakdown)(WS_Kind kind, const XArray* pages,
       b->n++;
    VG_(free)(sorted);
    VG_(OSetGen_Destroy)(w.groups);
+   if (kind == WS_Data)
+      heap_lines_in_window(b, pages);
    return b;
 }
 
@@ -459,6 +482,13 @@ void WS_(out_breakdown)(ULong n, const WS_Breakdown* b)
                     line->pages);
       WS_(out_owner_line)(prefix, &line->owner, False);
    }
+   for (i = 0; i < b->n; i++)
+      if (b->lines[i].heap_window) {
+         WS_(out_printf)("heap-window %llu %u live %llu window %llu", n,
+                         WS_(out_stack)(b->lines[i].owner.site),
+                         b->lines[i].live_bytes, b->lines[i].window_bytes);
+         WS_(out_end_line)();
+      }
 }
 
 /* "  2000 pages (97.4%): heap blocks allocated at" and the stack, for

@@ -268,9 +268,32 @@ static Addr beyond_user_space(void)
    entry changes. */
 static void settle_entry(WS_DtlbEntry* e)
 {
-   if (e->accesses != 0 && e->page < beyond_user_space())
-      WS_(add_accesses)(e->page, e->accesses);
+   if (e->accesses != 0) {
+      Addr page = WS_DTLB_PAGE(e);
+      if (page < beyond_user_space()) {
+         WS_(add_accesses)(page, e->accesses);
+         if (WS_(heap_threads))
+            WS_(heapuse_settled)(page);
+      }
+   }
    e->accesses = 0;
+}
+
+/* The entry holds |page|, with the kinds of access ws_heapuse.c keeps
+   out of it trapped. */
+static void set_tags(WS_DtlbEntry* e, ULong page)
+{
+   UInt f;
+   e->tag[0] = e->tag[1] = e->tag[2] = page;
+   if (!WS_(heap_usage) || page == WS_DTLB_EMPTY)
+      return;
+   f = WS_(heap_waits)(page) ? *WS_(heap_flags_of)(page) : 0;
+   if (f & (WS_Read | WS_HEAP_ALLOC))
+      e->tag[WS_Read - 1] |= WS_DTLB_TRAP;
+   if (f & (WS_Write | WS_HEAP_ALLOC))
+      e->tag[WS_Write - 1] |= WS_DTLB_TRAP;
+   if (f & (WS_Read | WS_Write | WS_HEAP_ALLOC))
+      e->tag[WS_ReadWrite - 1] |= WS_DTLB_TRAP;
 }
 
 static void forget_crossings(void);
@@ -282,20 +305,32 @@ static void empty_dtlb(void)
    for (i = 0; i < dtlb_n_filled; i++) {
       WS_DtlbEntry* e = &WS_(dtlb)[dtlb_filled[i]];
       settle_entry(e);
-      e->page = WS_DTLB_EMPTY;
+      set_tags(e, WS_DTLB_EMPTY);
    }
    dtlb_n_filled = 0;
+}
+
+void WS_(dtlb_flush)(void)
+{
+   empty_dtlb();
 }
 
 void WS_(dtlb_fill)(Addr page)
 {
    UInt i = page & (WS_DTLB_ENTRIES - 1);
    WS_DtlbEntry* e = &WS_(dtlb)[i];
-   if (e->page == WS_DTLB_EMPTY)
+   if (WS_DTLB_PAGE(e) == WS_DTLB_EMPTY)
       dtlb_filled[dtlb_n_filled++] = i;
    else
       settle_entry(e);
-   e->page = page;
+   set_tags(e, page);
+}
+
+void WS_(dtlb_settle_page)(Addr page)
+{
+   WS_DtlbEntry* e = &WS_(dtlb)[page & (WS_DTLB_ENTRIES - 1)];
+   if (WS_DTLB_PAGE(e) == page)
+      settle_entry(e);
 }
 
 void WS_(flush_access_counts)(void)
@@ -320,6 +355,8 @@ void WS_(new_stamp)(void)
       miss_first = WS_(cur_stamp);
       WS_(rising)[WS_Insn] = WS_(rising)[WS_Data] = 0;
    }
+   if (WS_(heap_usage))
+      WS_(heapuse_new_epoch)(WS_(cur_stamp), get_stamp_time(WS_(cur_stamp)));
    empty_dtlb();
 }
 
@@ -453,8 +490,9 @@ static void remember_crossing(Crossing* c, HWord site,
 }
 
 /* The entry filled is the page of the access's last byte: the one
-   the inline code looks up, and then counts the access on. */
-VG_REGPARM(2) void WS_(data_miss)(Addr a, HWord site)
+   the inline code looks up, and then counts the access on.  |kind|:
+   what the accesses the check counts do. */
+static void data_miss(Addr a, HWord site, WS_AccessKind kind)
 {
    const WS_SiteRecord* r = NULL;
    SizeT size;
@@ -485,8 +523,12 @@ VG_REGPARM(2) void WS_(data_miss)(Addr a, HWord site)
       is not remembered. */
    if (last == (a >> WS_(page_shift)) + 1 && size <= WS_(clo_pagesize)) {
       c = crossing_slot(site, a);
+      /* Not while a heap chunk on either page waits to hear of an
+         access (ws_heapuse.c). */
       if (c->generation == crossing_generation && c->site == site
-          && c->a == a) {
+          && c->a == a
+          && !(WS_(heap_usage) && (WS_(heap_waits)(a >> WS_(page_shift))
+                                   || WS_(heap_waits)(last)))) {
          WS_(dtlb_fill)(last);
          if (c->first_counter != NULL) {
             *c->first_counter += c->first_weight;
@@ -495,12 +537,52 @@ VG_REGPARM(2) void WS_(data_miss)(Addr a, HWord site)
          return;
       }
    }
+   /* Before the pages' stamps change, which it reads for the
+      allocator's accesses.  Accesses of more than a page are rare: they
+      may cover pages between the two ends. */
+   if (WS_(heap_usage) && (WS_(heap_calls) != 0
+                           || WS_(heap_waits)(a >> WS_(page_shift))
+                           || WS_(heap_waits)(last)
+                           || size > WS_(clo_pagesize)))
+      WS_(heapuse_access)(a, size, kind);
    WS_(touch_range)(WS_Data, a, size, ip);
    WS_(dtlb_fill)(last);
    if (r != NULL && last != a >> WS_(page_shift))
       WS_(share_out)(r, a, e);
    if (c != NULL && WS_(measuring))
       remember_crossing(c, site, r, a);
+}
+
+void WS_(dtlb_refresh_page)(Addr page)
+{
+   WS_DtlbEntry* e = &WS_(dtlb)[page & (WS_DTLB_ENTRIES - 1)];
+   if (WS_DTLB_PAGE(e) == page)
+      set_tags(e, page);
+}
+
+static VG_REGPARM(2) void data_miss_r(Addr a, HWord site)
+{
+   data_miss(a, site, WS_Read);
+}
+
+static VG_REGPARM(2) void data_miss_w(Addr a, HWord site)
+{
+   data_miss(a, site, WS_Write);
+}
+
+static VG_REGPARM(2) void data_miss_rw(Addr a, HWord site)
+{
+   data_miss(a, site, WS_ReadWrite);
+}
+
+static const WS_DataMiss kind_misses[3] = {
+   { "ws_data_miss_r", data_miss_r }, { "ws_data_miss_w", data_miss_w },
+   { "ws_data_miss_rw", data_miss_rw }
+};
+
+const WS_DataMiss* WS_(data_miss_of_kind)(WS_AccessKind kind)
+{
+   return &kind_misses[kind - 1];
 }
 
 /* The instruction the running thread is at, for the helpers whose IR
@@ -511,11 +593,19 @@ static Addr guest_ip(void)
 }
 
 /* The sizes of nearly all checks: single accesses, and groups of
-   words off one stack pointer. */
+   words off one stack pointer; for each kind of check. */
 #define SIZED_MISS(n)                                                 \
-   static VG_REGPARM(1) void data_miss_##n(Addr a)                    \
+   static VG_REGPARM(1) void data_miss_r_##n(Addr a)                  \
    {                                                                  \
-      WS_(data_miss)(a, WS_MISS_SITE(n, guest_ip()));                 \
+      data_miss(a, WS_MISS_SITE(n, guest_ip()), WS_Read);             \
+   }                                                                  \
+   static VG_REGPARM(1) void data_miss_w_##n(Addr a)                  \
+   {                                                                  \
+      data_miss(a, WS_MISS_SITE(n, guest_ip()), WS_Write);            \
+   }                                                                  \
+   static VG_REGPARM(1) void data_miss_rw_##n(Addr a)                 \
+   {                                                                  \
+      data_miss(a, WS_MISS_SITE(n, guest_ip()), WS_ReadWrite);        \
    }
 SIZED_MISS(1)  SIZED_MISS(2)  SIZED_MISS(4)  SIZED_MISS(8)
 SIZED_MISS(16) SIZED_MISS(24) SIZED_MISS(32) SIZED_MISS(40)
@@ -524,22 +614,26 @@ SIZED_MISS(80) SIZED_MISS(88) SIZED_MISS(96) SIZED_MISS(104)
 SIZED_MISS(112) SIZED_MISS(120) SIZED_MISS(128)
 #undef SIZED_MISS
 
-#define SIZED(n)  { "ws_data_miss_" #n, data_miss_##n }
-static const WS_SizedMiss small_misses[] = { SIZED(1), SIZED(2), SIZED(4) };
-static const WS_SizedMiss word_misses[] = {
-   SIZED(8),  SIZED(16), SIZED(24),  SIZED(32),  SIZED(40),  SIZED(48),
-   SIZED(56), SIZED(64), SIZED(72),  SIZED(80),  SIZED(88),  SIZED(96),
-   SIZED(104), SIZED(112), SIZED(120), SIZED(128)
+#define SIZED(k, n)  { "ws_data_miss_" #k "_" #n, data_miss_##k##_##n }
+#define SIZES(k)                                                      \
+   { SIZED(k, 1),   SIZED(k, 2),   SIZED(k, 4),   SIZED(k, 8),        \
+     SIZED(k, 16),  SIZED(k, 24),  SIZED(k, 32),  SIZED(k, 40),       \
+     SIZED(k, 48),  SIZED(k, 56),  SIZED(k, 64),  SIZED(k, 72),       \
+     SIZED(k, 80),  SIZED(k, 88),  SIZED(k, 96),  SIZED(k, 104),      \
+     SIZED(k, 112), SIZED(k, 120), SIZED(k, 128) }
+/* By kind, then: sizes 1, 2, 4, then the multiples of 8 up to 128. */
+static const WS_DataMiss sized_misses[3][19] = {
+   SIZES(r), SIZES(w), SIZES(rw)
 };
+#undef SIZES
 #undef SIZED
 
-const WS_SizedMiss* WS_(data_miss_of_size)(UInt size)
+const WS_DataMiss* WS_(data_miss_of_size)(UInt size, WS_AccessKind kind)
 {
    if (size == 1 || size == 2 || size == 4)
-      return &small_misses[size / 2];
-   if (size % 8 == 0 && size / 8 - 1 < sizeof word_misses
-                                        / sizeof word_misses[0])
-      return &word_misses[size / 8 - 1];
+      return &sized_misses[kind - 1][size / 2];
+   if (size % 8 == 0 && size / 8 - 1 < 16)
+      return &sized_misses[kind - 1][size / 8 + 2];
    return NULL;
 }
 
@@ -871,7 +965,7 @@ void WS_(sampler_init)(void)
    }
    set_stamp_time(WS_(cur_stamp), 0);
    for (i = 0; i < WS_DTLB_ENTRIES; i++)
-      WS_(dtlb)[i].page = WS_DTLB_EMPTY;
+      set_tags(&WS_(dtlb)[i], WS_DTLB_EMPTY);
    reschedule();
    if (!WS_(measuring))
       ms_stopped_at = ms_origin;

@@ -71,12 +71,20 @@ static SizeT mapped_prefix(Addr a, SizeT size)
    return p - a;
 }
 
+/* The kernel accesses [a, a+size) for the program. */
+static void syscall_access(ThreadId tid, Addr a, SizeT size,
+                           WS_AccessKind kind)
+{
+   WS_(touch_range)(WS_Data, a, size, VG_(get_IP)(tid));
+   if (WS_(heap_usage) && WS_(measuring))
+      WS_(heapuse_kernel_access)(a, size, kind, tid);
+}
+
 static void syscall_reads(CorePart part, ThreadId tid, const HChar* what,
                           Addr a, SizeT size)
 {
    if (is_syscall(part))
-      WS_(touch_range)(WS_Data, a, mapped_prefix(a, size),
-                       VG_(get_IP)(tid));
+      syscall_access(tid, a, mapped_prefix(a, size), WS_Read);
 }
 
 /* The kernel reads at most this much of a string argument (an argument
@@ -97,13 +105,13 @@ static void syscall_reads_string(CorePart part, ThreadId tid,
                                  const HChar* what, Addr a)
 {
    if (is_syscall(part))
-      WS_(touch_range)(WS_Data, a, safe_string_size(a), VG_(get_IP)(tid));
+      syscall_access(tid, a, safe_string_size(a), WS_Read);
 }
 
 static void syscall_wrote(CorePart part, ThreadId tid, Addr a, SizeT size)
 {
    if (is_syscall(part))
-      WS_(touch_range)(WS_Data, a, size, VG_(get_IP)(tid));
+      syscall_access(tid, a, size, WS_Write);
 }
 
 /*------------------------------------------------------------*/

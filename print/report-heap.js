@@ -1,0 +1,164 @@
+/*
+  The heap usage section of ws_print's HTML report (version 4 files): the
+  allocation sites' flame graph and table.  print/embed.sh puts this file
+  into print/report.html where it says so, as a script of its own before
+  the report's main script, whose helpers ($, h, el, table, int, unit,
+  whereText, stackNode) it uses when start() calls renderHeap().  Part of
+  ws; GNU GPL v2 or later.
+*/
+"use strict";
+
+var HEAP_KEYS = { wasted: "bytes never touched", idle: "bytes idle after their last use",
+                  bytes: "bytes allocated", neverBytes: "bytes in chunks never touched" };
+function siteValue(s, key) { return s[key] === null || s[key] === undefined ? 0 : s[key]; }
+function milli(x) { return x.toFixed(3); }
+function siteLines(s) {
+  var u = unit();
+  return ["Site " + s.id + ": " + int(s.chunks) + (s.chunks === 1 ? " chunk, " : " chunks, ") +
+            int(s.bytes) + " bytes allocated, peak live " + int(s.peakLive) + " bytes" +
+            (s.exitLive !== null ? ", " + int(s.exitLive) + " live at exit" : "") + ".",
+          "usage " + milli(s.usage) + " (" + int(s.wasted) + " bytes never touched), useful " +
+            milli(s.useful) + " (" + int(s.idle) + " bytes idle after their last use).",
+          "never touched " + int(s.never) + ", read-only " + int(s.readOnly) + ", write-only " +
+            int(s.writeOnly) + ", by several threads " + int(s.threads) + " chunks.",
+          "On average: lifetime " + int(s.lifetime) + u + ", first access " + int(s.firstDelay) + u +
+            " after allocation, idle " + int(s.idleTail) + u + " before the free.",
+          "Allocated at:", stackNode(s.stack)];
+}
+function heapDetails(lines) {
+  var d = $("heap-details");
+  d.textContent = "";
+  lines.forEach(function (l) { d.appendChild(typeof l === "string" ? h("div", {}, l) : l); });
+}
+function showSite(k) { heapDetails(siteLines(WS.heapSites[k])); }
+
+/* The tree of allocation stacks, outermost frame first, a frame named
+   as the text report names it (function and file:line, so that each
+   allocation site is a frame of its own); each node with the sites
+   whose stacks pass through it. */
+function heapTree() {
+  var root = { name: "all sites", kids: [], byName: Object.create(null), sites: [] };
+  WS.heapSites.forEach(function (s, k) {
+    var frames = WS.stacks[s.stack], node = root;
+    root.sites.push(k);
+    for (var i = frames.length - 1; i >= 0; i--) {
+      var name = whereText(frames[i]), next = node.byName[name];
+      if (!next) {
+        next = { name: name, kids: [], byName: Object.create(null), sites: [] };
+        node.byName[name] = next;
+        node.kids.push(next);
+      }
+      next.sites.push(k);
+      node = next;
+    }
+  });
+  return root;
+}
+var flameNodes = [];
+function drawFlame() {
+  var svg = $("flame"), size = $("heap-size").value, colour = $("heap-colour").value;
+  while (svg.firstChild) svg.removeChild(svg.firstChild);
+  flameNodes = [];
+  var root = heapTree(), W = svg.clientWidth || 900, rowH = 18, depth = 0;
+  function value(n) {
+    var v = 0;
+    n.sites.forEach(function (k) { v += siteValue(WS.heapSites[k], size); });
+    return v;
+  }
+  function measure(n, d) {
+    n.value = value(n);
+    depth = Math.max(depth, d);
+    n.kids.forEach(function (c) { measure(c, d + 1); });
+    n.kids.sort(function (a, b) { return b.value - a.value || (a.name < b.name ? -1 : 1); });
+  }
+  measure(root, 0);
+  var H = (depth + 1) * rowH + 4;
+  svg.setAttribute("height", H);
+  if (!root.value) {
+    el("text", { x: 4, y: 14 }, svg, "No site has any " + HEAP_KEYS[size] + ".");
+    return;
+  }
+  function score(n) {                /* the sites' score, weighted by bytes */
+    var sum = 0, w = 0;
+    n.sites.forEach(function (k) { var s = WS.heapSites[k]; sum += s[colour] * s.bytes; w += s.bytes; });
+    return w ? sum / w : 1;
+  }
+  function place(n, x0, d, scale) {
+    var w = n.value * scale;
+    if (w < 0.5) return;
+    var sc = score(n), g = el("g", { "data-node": flameNodes.length }, svg);
+    flameNodes.push(n);
+    el("rect", { x: x0, y: H - (d + 1) * rowH, width: Math.max(w, 0.5), height: rowH - 1,
+                 fill: "hsl(" + (sc * 120).toFixed(0) + "," + (sc > 0.5 ? 55 : 75) + "%,55%)" }, g);
+    if (w > 30) {
+      var chars = Math.floor((w - 6) / 6.6), label = n.name.length > chars ? n.name.slice(0, Math.max(chars - 1, 1)) + "\u2026" : n.name;
+      el("text", { x: x0 + 3, y: H - d * rowH - 5 }, g, label);
+    }
+    el("title", {}, g, n.name + "\n" + int(n.value) + " " + HEAP_KEYS[size] + " (" +
+       (n.value / root.value * 100).toFixed(1) + "%)\n" + colour + " " + milli(sc) + ", " +
+       n.sites.length + (n.sites.length === 1 ? " site" : " sites"));
+    var idx = flameNodes.length - 1;
+    g.addEventListener("click", function () { chooseNode(idx); });
+    var x = x0;
+    n.kids.forEach(function (c) { place(c, x, d + 1, scale); x += c.value * scale; });
+  }
+  place(root, 0, 0, W / root.value);
+}
+function chooseNode(idx) {
+  var n = flameNodes[idx];
+  document.querySelectorAll("#flame g.chosen").forEach(function (g) { g.removeAttribute("class"); });
+  var g = document.querySelector("#flame g[data-node='" + idx + "']");
+  if (g) g.setAttribute("class", "chosen");
+  if (n.sites.length === 1) return showSite(n.sites[0]);
+  var size = $("heap-size").value;
+  var sites = n.sites.slice().sort(function (a, b) {
+    return siteValue(WS.heapSites[b], size) - siteValue(WS.heapSites[a], size); });
+  heapDetails([n.name + ": " + n.sites.length + " sites, " + int(n.value) + " " + HEAP_KEYS[size] +
+               ". Click a site for its figures and stack.",
+               table(["site", HEAP_KEYS[size], "bytes", "usage", "useful", "innermost function"],
+                     sites.map(function (k) {
+                       var s = WS.heapSites[k];
+                       return [s.id, int(siteValue(s, size)), int(s.bytes), milli(s.usage), milli(s.useful),
+                               whereText(WS.stacks[s.stack][0])];
+                     }), function (r) { showSite(sites[r]); }, [0, 0, 0, 0, 0, 1])]);
+}
+var heapRows = [];
+function renderHeapTable() {
+  var key = $("heap-rank").value, box = $("heap-table");
+  box.textContent = "";
+  heapRows = WS.heapSites.map(function (s, k) { return k; }).sort(function (a, b) {
+    var sa = WS.heapSites[a], sb = WS.heapSites[b];
+    return siteValue(sb, key) - siteValue(sa, key) || sb.bytes - sa.bytes || sa.id - sb.id;
+  });
+  var t = table(["site", HEAP_KEYS[key], "chunks", "bytes", "peak live", "usage", "useful",
+                 "never", "read-only", "write-only", "threads", "innermost function"],
+    heapRows.map(function (k) {
+      var s = WS.heapSites[k];
+      return [s.id, int(siteValue(s, key)), int(s.chunks), int(s.bytes), int(s.peakLive),
+              milli(s.usage), milli(s.useful), int(s.never), int(s.readOnly), int(s.writeOnly),
+              int(s.threads), whereText(WS.stacks[s.stack][0])];
+    }), function (r) { showSite(heapRows[r]); }, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
+  t.id = "heap-sites";
+  box.appendChild(t);
+}
+function renderHeap() {
+  if (!WS.heapSites.length && WS.heapUsage !== false) return;
+  $("heap-section").hidden = false;
+  if (!WS.heapSites.length) {
+    $("heap-hint").textContent = "Heap usage was not followed in this run (--ws-heap=no or --ws-heap-usage=no).";
+    $("heap-controls").hidden = true;
+    return;
+  }
+  var bytes = 0, wasted = 0, idle = 0, chunks = 0;
+  WS.heapSites.forEach(function (s) { bytes += s.bytes; wasted += s.wasted; idle += s.idle; chunks += s.chunks; });
+  $("heap-hint").textContent = int(WS.heapSites.length) + " allocation sites, " + int(chunks) + " chunks, " +
+    int(bytes) + " bytes allocated: " + int(wasted) + " bytes never touched, " + int(idle) +
+    " bytes idle after their last use. Figures at the granularity of the " + int(WS.pagesize) +
+    "-byte pages (see the manual).";
+  drawFlame();
+  renderHeapTable();
+  $("heap-size").addEventListener("change", drawFlame);
+  $("heap-colour").addEventListener("change", drawFlame);
+  $("heap-rank").addEventListener("change", renderHeapTable);
+  window.addEventListener("resize", drawFlame);
+}
