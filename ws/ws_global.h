@@ -25,7 +25,10 @@
 
      ws_options.c     command-line options: parsing, checking, usage
      ws_pagetable.c   the two-level page tables (one stamp per page)
-     ws_sampler.c     the clock, stamps, window counters and samples
+     ws_clock.c       the instruction clock, the ms timer, epochs
+     ws_window.c      the stamp tables, window counters, touching pages
+     ws_dtlb.c        the data TLB and the slow paths the IR calls
+     ws_sampler.c     samples and their schedule, start/stop, T and tau
      ws_threads.c     per-thread working sets and shared pages
      ws_instrument.c  the VEX IR emitted for every superblock
      ws_rep.c         rep-prefixed string instructions, counted once
@@ -48,10 +51,12 @@
      ws_file.c        how every file is opened, escaped and written
      ws_main.c        tool registration, start-up and exit
 
-   Data flow: guest code -> instrumentation -> page table -> sampler
-   -> output.  The fast path lives entirely in the IR that
-   ws_instrument.c emits; the C functions here run only when a page
-   changes state or a time boundary is crossed. */
+   Data flow: guest code -> instrumentation (ws_instrument.c) -> on a
+   stale entry, the slow path (ws_dtlb.c) -> page tables and windows
+   (ws_window.c) -> at a boundary, samples (ws_sampler.c) -> output.
+   The fast path lives entirely in the IR that ws_instrument.c emits;
+   the C functions run only when a page's entry or stamp is stale in
+   the current epoch or a time boundary is crossed. */
 
 #ifndef __WS_GLOBAL_H
 #define __WS_GLOBAL_H
@@ -135,7 +140,7 @@ typedef UInt Stamp;
    one shared all-zero chunk, so the inline lookup needs no NULL test;
    only the slow path ever writes a stamp, and it gives a slot its own
    chunk first.  Addresses above the 47-bit user space alias lower ones
-   (the index is masked); see docs/limits.md. */
+   (the index is masked); docs/manual.md, Limits. */
 #define WS_L1_BITS      17
 #define WS_L1_ENTRIES   (1u << WS_L1_BITS)
 #define WS_ADDR_BITS    47
@@ -188,13 +193,124 @@ void   WS_(pt_for_all)(WS_PageTable* pt,
                        void (*fn)(Stamp* slot, Addr page, void* opaque),
                        void* opaque);
 
+typedef enum { WS_Insn = 0, WS_Data = 1 } WS_Kind;
+
+/* The first page number at or above 2^47, the end of amd64's user
+   address space.  An access that reaches there faults without touching
+   memory, and the tables, which index 47 bits, would take its page for
+   a lower one: ws counts neither it nor its page (docs/manual.md,
+   Limits). */
+static inline Addr WS_(beyond_user_space)(void)
+{
+   return (Addr)1 << (WS_ADDR_BITS - WS_(page_shift));
+}
+
+/*------------------------------------------------------------*/
+/*--- The clock and the epochs (ws_clock.c)                ---*/
+/*------------------------------------------------------------*/
+
+extern Stamp WS_(cur_stamp);    /* current epoch */
+
+/* While a thread runs translations, the clock and the current epoch
+   live in its guest state's first shadow area (ws keeps no shadow
+   registers), where the IR reaches them off the guest state pointer:
+   the instructions left before the next boundary, which the IR counts
+   down, and a copy of WS_(cur_stamp).  Offsets into that area. */
+#define WS_SHADOW_LEFT   0      /* Long */
+#define WS_SHADOW_STAMP  8      /* Stamp */
+#define WS_SHADOW_REP    16     /* Addr: the rep-prefixed string
+                                   instruction whose next iteration
+                                   comes, or 0 (--ws-count-rep=once) */
+
+/* At start-up: the timer's origin, and epoch 1 began at 0. */
+void  WS_(clock_init)(void);
+/* The clock passes to thread |tid|'s shadow area as it starts running
+   translations, and back when it stops. */
+void  WS_(clock_to_thread)(ThreadId tid);
+void  WS_(clock_from_thread)(ThreadId tid);
+/* Instructions executed so far; the next boundary (WS_(boundary)) at
+   instruction |at|; whether the clock has reached it. */
+ULong WS_(clock_insns)(void);
+void  WS_(clock_next_event)(ULong at);
+Bool  WS_(clock_due)(void);
+/* The current time in the user's time unit. */
+ULong WS_(now)(void);
+/* In ms mode, measurement starts or stops at one instant: from these
+   until WS_(clock_release) the clock stands at the start or the stop
+   (the time off does not count). */
+void  WS_(clock_hold_start)(void);
+void  WS_(clock_hold_stop)(void);
+void  WS_(clock_release)(void);
+
+/* A new epoch now (e.g. another thread starts running); the data TLB
+   is emptied. */
+void  WS_(new_stamp)(void);
+/* When epoch |s| began (it must not have left the window); the same,
+   or 0 if it is not in the window. */
+ULong WS_(stamp_time)(Stamp s);
+ULong WS_(stamp_start_time)(Stamp s);
+/* The first epoch of the next sample's window, whose first touch of a
+   page is a working-set miss (ws_misses.c), or WS_STAMP_MASK while
+   none has begun; planned after each sample, for the sample at
+   |sample_at|. */
+extern Stamp WS_(miss_first);
+void  WS_(plan_miss_window)(ULong sample_at);
+
+/*------------------------------------------------------------*/
+/*--- Windows and the pages in them (ws_window.c)          ---*/
+/*------------------------------------------------------------*/
+
+/* Counts, for one set of pages, how many pages have their latest
+   stamp s in [first, current]: a ring indexed by stamp.  |size| is the
+   sum of the ring, i.e. the working set size, kept up to date on
+   every change so that a sample never scans the pages. */
+typedef struct {
+   UInt*  counts;   /* ring of 'cap' counters, index = stamp & (cap-1) */
+   UInt   cap;      /* power of two, > current - first */
+   Stamp  first;    /* oldest stamp still in the window */
+   ULong  size;     /* pages whose stamp is in [first, current] */
+} WS_Window;
+
+void  WS_(win_init)(WS_Window* w);
+void  WS_(win_free)(WS_Window* w);
+/* A page's stamp moves from |old| to |new| (either may be 0, never, or
+   older than the window). */
+void  WS_(win_set)(WS_Window* w, Stamp old, Stamp new);
+/* Drop stamps older than |first| from the window. */
+void  WS_(win_advance)(WS_Window* w, Stamp first);
+
+/* The page tables of code and data pages, and their windows. */
+extern WS_PageTable WS_(tables)[2];
+void  WS_(windows_init)(void);
+/* Every window (the threads' too) now starts at epoch |first|. */
+void  WS_(windows_advance)(Stamp first);
+/* Records an access to |page| of |kind| by the instruction at |ip|,
+   reaching byte |a| of it; the same for bytes [a, a+size-1]. */
+void  WS_(touch_page)(WS_Kind kind, Addr page, Addr ip, Addr a);
+void  WS_(touch_range)(WS_Kind kind, Addr a, SizeT size, Addr ip);
+/* Marks pages [a, a+len) as unmapped. */
+void  WS_(unmapped)(Addr a, SizeT len);
+/* The pages of |kind| in the current window (the last sample's, up to
+   now), as page numbers in an XArray of Addr that the caller frees. */
+struct _XArray;
+struct _XArray* WS_(window_pages)(WS_Kind kind);
+/* Pages with a stamp in the window of the last sample or later: the
+   working set over a window that started at the last sample's window
+   start (between tau and tau + T long). */
+void  WS_(current_sizes)(ULong sizes[2]);
+Stamp WS_(window_first_stamp)(void);
+
+/*------------------------------------------------------------*/
+/*--- The data TLB and the slow paths (ws_dtlb.c)          ---*/
+/*------------------------------------------------------------*/
+
 /* The data TLB: page numbers known to be current in this epoch, direct
    mapped by page number.  The inline check of a data access is one
    load from it and one compare; the page tables are walked only by the
-   helper on a miss, which refills the entry.  Each entry also counts
-   the accesses to its page since it was filled: the inline code adds
-   to it (the same cache line as the tag), and ws_hot.c moves the count
-   to the page's record when the entry is refilled or emptied.
+   helper when the entry is stale, which refills it.  Each entry also
+   counts the accesses to its page since it was filled: the inline code
+   adds to it (the same cache line as the tag), and they move to the
+   page's record (ws_hot.c) when the entry is refilled or emptied.
    Emptied (all entries WS_DTLB_EMPTY) whenever an epoch begins or
    memory is unmapped.
 
@@ -220,11 +336,13 @@ extern WS_DtlbEntry WS_(dtlb)[WS_DTLB_ENTRIES];
 #define WS_DTLB_PAGE(e) \
    ((e)->tag[WS_ReadWrite - 1] == WS_DTLB_EMPTY \
     ? WS_DTLB_EMPTY : (e)->tag[WS_ReadWrite - 1] & ~WS_DTLB_TRAP)
-/* Fills the entry for |page| (its old entry's count is kept). */
-void WS_(dtlb_fill)(Addr page);
+void WS_(dtlb_init)(void);
 /* Moves the count of |page|'s entry, if it holds the page, to the page
    now (the entry stays filled). */
 void WS_(dtlb_settle_page)(Addr page);
+/* Accesses counted inline sit in the entries' counters until the
+   entry is refilled or emptied; this moves them all to the pages. */
+void WS_(flush_access_counts)(void);
 /* Empties the TLB now (every page's next access reaches the helper). */
 void WS_(dtlb_flush)(void);
 /* Gives |page|'s entry, if it holds the page, the tags ws_heapuse.c
@@ -232,65 +350,13 @@ void WS_(dtlb_flush)(void);
    helper from now on. */
 void WS_(dtlb_refresh_page)(Addr page);
 
-/*------------------------------------------------------------*/
-/*--- Window counters and the sampler (ws_sampler.c)       ---*/
-/*------------------------------------------------------------*/
-
-/* Counts, for one set of pages, how many pages have their latest
-   stamp s in [first, current]: a ring indexed by stamp.  |size| is the
-   sum of the ring, i.e. the working set size, kept up to date on
-   every change so that a sample never scans the pages. */
-typedef struct {
-   UInt*  counts;   /* ring of 'cap' counters, index = stamp & (cap-1) */
-   UInt   cap;      /* power of two, > current - first */
-   Stamp  first;    /* oldest stamp still in the window */
-   ULong  size;     /* pages whose stamp is in [first, current] */
-} WS_Window;
-
-void  WS_(win_init)(WS_Window* w);
-void  WS_(win_free)(WS_Window* w);
-/* A page's stamp moves from |old| to |new| (either may be 0, never, or
-   older than the window). */
-void  WS_(win_set)(WS_Window* w, Stamp old, Stamp new);
-/* Drop stamps older than |first| from the window. */
-void  WS_(win_advance)(WS_Window* w, Stamp first);
-
-typedef enum { WS_Insn = 0, WS_Data = 1 } WS_Kind;
-
-extern Stamp WS_(cur_stamp);    /* current epoch */
-extern WS_PageTable WS_(tables)[2];
-
-/* While a thread runs translations, the clock and the current epoch
-   live in its guest state's first shadow area (ws keeps no shadow
-   registers), where the IR reaches them off the guest state pointer:
-   the instructions left before the next boundary, which the IR counts
-   down, and a copy of WS_(cur_stamp).  Offsets into that area. */
-#define WS_SHADOW_LEFT   0      /* Long */
-#define WS_SHADOW_STAMP  8      /* Stamp */
-#define WS_SHADOW_REP    16     /* Addr: the rep-prefixed string
-                                   instruction whose next iteration
-                                   comes, or 0 (--ws-count-rep=once) */
-
-void  WS_(sampler_init)(void);
-/* The clock passes to thread |tid|'s shadow area as it starts running
-   translations, and back when it stops. */
-void  WS_(clock_to_thread)(ThreadId tid);
-void  WS_(clock_from_thread)(ThreadId tid);
-/* Called (from IR) at the start of a superblock when no instruction is
-   left before the next boundary. */
-void  WS_(boundary)(void);
-/* A new epoch now (e.g. another thread starts running). */
-void  WS_(new_stamp)(void);
-/* Records an access of |kind| to bytes [a, a+size-1] by the
-   instruction at |ip|. */
-void  WS_(touch_range)(WS_Kind kind, Addr a, SizeT size, Addr ip);
-/* The slow paths called from IR. */
-/* |site|: the access's size and its instruction's address in one
-   word, WS_MISS_SITE(size, ip) (user addresses have 47 bits); or, with
-   WS_SITE_RECORD set, a WS_SiteRecord for a check that counts several
-   accesses which may lie on two pages. */
-#define WS_MISS_SITE(size, ip)  (((HWord)(size) << 48) | (HWord)(ip))
-#define WS_SITE_RECORD          (1ULL << 63)
+/* What a data check passes its helper, |site|: the access's size and
+   its instruction's address in one word, WS_CHECK_SITE(size, ip) (user
+   addresses have 47 bits); or, with WS_SITE_RECORD set, a
+   WS_SiteRecord for a check that counts several accesses which may lie
+   on two pages. */
+#define WS_CHECK_SITE(size, ip)  (((HWord)(size) << 48) | (HWord)(ip))
+#define WS_SITE_RECORD           (1ULL << 63)
 
 /* One access counted on a check: its last byte, off the check's first
    byte, and how many accesses it counts. */
@@ -311,37 +377,43 @@ typedef struct {
    arguments, so that retranslations share it). */
 WS_SiteRecord* WS_(site_record)(Addr ip, UInt size,
                                 const WS_CheckPart* parts, UInt n_parts);
-/* Shares the parts' accesses out among the pages of a check at |a|
-   whose range crossed a page boundary (e: its TLB entry). */
-void WS_(share_out)(const WS_SiteRecord* r, Addr a, WS_DtlbEntry* e);
-/* The helpers of a data check's miss, one per kind of check (what
-   the accesses it counts do): VG_REGPARM(2) void (Addr a, HWord site). */
+
+/* The helpers that refill a data check's stale entry, one per kind of
+   check (what the accesses it counts do):
+   VG_REGPARM(2) void (Addr a, HWord site). */
 typedef struct {
    const HChar* name;
    void*        fn;
-} WS_DataMiss;
-const WS_DataMiss* WS_(data_miss_of_kind)(WS_AccessKind kind);
+} WS_DataRefill;
+const WS_DataRefill* WS_(data_refill_of_kind)(WS_AccessKind kind);
 /* The same for a check of |size| bytes, with the instruction's address
    taken from the guest state, for a check where that holds it (see
    ws_instrument.c), so that the IR passes the address alone:
    VG_REGPARM(1) void (Addr a); NULL if |size| has no such helper. */
-const WS_DataMiss* WS_(data_miss_of_size)(UInt size, WS_AccessKind kind);
-/* |a|: an address in the code page, where it was reached. */
-VG_REGPARM(1) void WS_(insn_miss)(Addr a);
+const WS_DataRefill* WS_(data_refill_of_size)(UInt size,
+                                              WS_AccessKind kind);
+/* A code check found its page's stamp stale.  |a|: an address in the
+   code page, where it was reached. */
+VG_REGPARM(1) void WS_(insn_restamp)(Addr a);
 /* The same, for the page of the guest's instruction pointer. */
-void WS_(insn_miss_at_ip)(void);
+void WS_(insn_restamp_at_ip)(void);
 /* The page after |ip|'s, which the instruction at |ip| reaches into. */
-VG_REGPARM(1) void WS_(insn_miss_straddling)(Addr ip);
-/* Marks pages [a, a+len) as unmapped. */
-void  WS_(unmapped)(Addr a, SizeT len);
-/* The current time in the user's time unit. */
-ULong WS_(now)(void);
+VG_REGPARM(1) void WS_(insn_restamp_straddling)(Addr ip);
+
+/*------------------------------------------------------------*/
+/*--- Samples, starting and stopping (ws_sampler.c)        ---*/
+/*------------------------------------------------------------*/
+
+void  WS_(sampler_init)(void);
+/* Called (from IR) at the start of a superblock when no instruction is
+   left before the next boundary. */
+void  WS_(boundary)(void);
 
 /* How often the slow paths and the instrumentation ran, for
    --stats=yes (they tell where the time goes). */
 typedef struct {
-   ULong data_misses;      /* data-check helper calls */
-   ULong insn_misses;      /* WS_(insn_miss) calls */
+   ULong data_refills;     /* data-check helper calls */
+   ULong insn_restamps;    /* code-check helper calls */
    ULong boundaries;       /* WS_(boundary) calls */
    ULong sbs;              /* superblocks instrumented */
    ULong data_checks;      /* inline data checks emitted */
@@ -368,17 +440,6 @@ void  WS_(set_tau)(ULong tau);
    exit): over the window the last sample's began, at the current time
    (unless a sample was just taken at that time). */
 void  WS_(final_sample)(void);
-/* The pages of |kind| in the current window (the last sample's, up to
-   now), as page numbers in an XArray of Addr that the caller frees. */
-struct _XArray;
-struct _XArray* WS_(window_pages)(WS_Kind kind);
-/* Pages with a stamp in the window of the last sample or later: the
-   working set over a window that started at the last sample's window
-   start (between tau and tau + T long). */
-void  WS_(current_sizes)(ULong sizes[2]);
-Stamp WS_(window_first_stamp)(void);
-/* When epoch |s| began, if it is still in the window; else 0. */
-ULong WS_(stamp_start_time)(Stamp s);
 
 typedef struct { ULong t, insn, data; } WS_Sample;
 /* The last WS_SERIES_LEN samples are kept, for "ws series": a fixed
@@ -662,9 +723,6 @@ void  WS_(window_rose)(WS_Kind kind, Addr ip);
 /*--- Access counts and hot pages (ws_hot.c)               ---*/
 /*------------------------------------------------------------*/
 
-/* Accesses counted inline sit in the data TLB's counters until the
-   entry is refilled or emptied; this moves them to the pages. */
-void  WS_(flush_access_counts)(void);
 /* Slow-path hooks: the first touch ever of |page| of |kind|, by the
    instruction at |ip|; |n| accesses to data page |page|. */
 void  WS_(first_touch)(WS_Kind kind, Addr page, Addr ip);
@@ -713,9 +771,6 @@ void WS_(heap_init)(void);
    window, until they were freed before the sample of sequence number
    |before| (WS_(sample_seq)). */
 void WS_(heap_forget_freed)(ULong before);
-/* What lives in the data page holding |a|: named by the byte through
-   which the page last entered the window (the owner of the bytes the
-   program accessed), or |a| if none is known. */
 void WS_(heapuse_init)(void);
 /* In a forked child: only the chunks it inherited live count. */
 void WS_(heapuse_after_fork)(void);
@@ -773,6 +828,9 @@ extern Bool WS_(heap_threads);
    helper tells ws_heapuse.c of every access to a heap page then. */
 extern ULong WS_(heap_calls);
 void WS_(heapuse_new_epoch)(Stamp s, ULong t);
+/* What lives in the data page holding |a|: named by the byte through
+   which the page last entered the window (the owner of the bytes the
+   program accessed), or |a| if none is known. */
 void WS_(owner_of)(Addr a, WS_Owner* o);
 /* The stack an owner names (a heap block's, live or freed), or NULL. */
 ExeContext* WS_(owner_stack)(const WS_Owner* o);
@@ -814,6 +872,143 @@ void WS_(breakdown_free)(WS_Breakdown* b);
 void WS_(out_breakdown)(ULong n, const WS_Breakdown* b);
 void WS_(monitor_breakdown)(const WS_Breakdown* b, ULong total,
                             const HChar* indent);
+
+/* What ws_heap.c and ws_owners.c offer the rest: the hook ws_main.c
+   chains after the instrumentation, the questions ws_owners.c asks,
+   and the --stats=yes lines. */
+
+/* Adds the heap hooks to a superblock that has already been through
+   WS_(instrument): a helper call at the entry of every allocation
+   function of the C and C++ runtimes, and one (guarded inline, so
+   nearly free) at each return in them.  The guest executes exactly
+   the instructions it would without ws; the hooks only read.  Returns
+   |sb| itself when the superblock needs no hook. */
+IRSB* WS_(heap_instrument)(IRSB* sb, const VexGuestLayout* layout,
+                           const VexGuestExtents* vge);
+
+/* The heap block that held |a| when the sample of sequence number
+   |sample| (WS_(sample_seq)) was taken: a live block then, or one freed
+   by then whose pages may still be in a window.  True and |o| filled in
+   (WS_OwnHeap or WS_OwnFreed), or False. */
+Bool WS_(heap_owner_at)(Addr a, ULong sample, WS_Owner* o);
+
+/* The first block that starts in [from, to) and was live at the sample
+   |sample|, else the latest freed block made by then that overlaps
+   [from, to): True and |o| filled in, or False. */
+Bool WS_(heap_block_in)(Addr from, Addr to, ULong sample, WS_Owner* o);
+
+/* Whether |a| lies in memory the allocator manages (the brk heap, or
+   an anonymous mapping in which ws has seen blocks: an arena). */
+Bool WS_(heap_arena_contains)(Addr a);
+
+/* Whether thread |tid| is inside an allocation function (malloc, free,
+   operator new, ...): its accesses are the allocator's own. */
+Bool WS_(heap_in_allocator)(ThreadId tid);
+
+/* The "heap:" lines of --stats=yes. */
+void WS_(heap_print_stats)(void);
+
+/* The usage of the live block containing |a| (NULL if none, or
+   --ws-heap-usage=no); |fn| on the usage of each live block that
+   overlaps [from, to), in address order; on every live block's. */
+WS_ChunkUse* WS_(heap_use_of)(Addr a);
+void WS_(heap_for_blocks_in)(Addr from, Addr to,
+                             void (*fn)(WS_ChunkUse* use, void* opaque),
+                             void* opaque);
+void WS_(heap_for_each_block)(void (*fn)(WS_ChunkUse* use, void* opaque),
+                              void* opaque);
+
+/*------------------------------------------------------------*/
+/*--- Heap usage (ws_heapuse.c, ws_heapsites.c)            ---*/
+/*------------------------------------------------------------*/
+
+/* ws_heapuse.c follows how the program uses each heap chunk from its
+   allocation to its free and sums it up per allocation site;
+   ws_heapsites.c writes the sums (the trailer's heap-site lines, "ws
+   heap", the heap-window lines of a peak).  What they share: a site's
+   sums, and the figures made from them. */
+
+/* ws_heap.c's hooks: a block was allocated (its usage record is
+   returned, for the block to keep), or freed or overlapped by a newer
+   one. */
+WS_ChunkUse* WS_(heapuse_alloc)(Addr block, SizeT size, ExeContext* site);
+void WS_(heapuse_free)(WS_ChunkUse* use);
+/* At exit, before the trailer's heap-site lines: the live blocks end
+   now. */
+void WS_(heapuse_end_live)(void);
+/* The trailer's heap-site lines (with their stack blocks). */
+void WS_(heapsites_trailer)(void);
+/* For the |n_sites| heap owners a data peak's owner lines name: each
+   site's live bytes, and how many of them lie on |pages| (the window's
+   page numbers at the peak, in address order), in |live| and |window|.
+   False (nothing filled in) if heap usage is not followed. */
+Bool WS_(heapsites_window)(const struct _XArray* pages,
+                           ExeContext* const* sites, UInt n_sites,
+                           ULong* live, ULong* window);
+/* What sites are ranked by (docs/manual.md, "Heap usage"), in the
+   order of WS_HEAP_KEYS. */
+typedef enum { WS_KeyUsage, WS_KeyUseful, WS_KeyBytes, WS_KeyNever }
+   WS_HeapKey;
+#define WS_HEAP_KEYS "usage useful bytes never"
+/* "ws heap [<n>] [<key>]": the |n| worst sites by |key|, on the
+   gdb/vgdb output. */
+void WS_(heapsites_monitor)(ULong n, WS_HeapKey key);
+void WS_(heapuse_print_stats)(void);
+
+/* What one allocation site did with its chunks: sums over the chunks
+   that ended (freed, or live at exit once the trailer is written). */
+typedef struct {
+   ULong  chunks;       /* chunks allocated, ended or not */
+   ULong  bytes;        /* bytes asked for, ended or not */
+   ULong  live;         /* bytes of its live chunks now */
+   ULong  live_chunks;
+   ULong  peak_live;    /* the most |live| has been */
+   /* Over the ended chunks: */
+   ULong  ended;
+   ULong  ended_bytes;
+   ULong  touched;      /* bytes on pages accessed while they lived */
+   ULong  never;        /* chunks never accessed */
+   ULong  never_bytes;
+   ULong  read_only;    /* chunks read and never written */
+   ULong  write_only;   /* chunks written and never read */
+   ULong  threads;      /* chunks accessed by more than one thread */
+   ULong  lifetime;     /* sum of (end - allocation) */
+   ULong  first_delay;  /* over the accessed chunks: sum of (first
+                           access - allocation) */
+   ULong  idle_tail;    /* ... sum of (end - last access) */
+   Double useful;       /* sum of (last - first access) / lifetime; 0
+                           for a chunk never accessed */
+   ULong  exit_live;    /* chunks that ended at exit */
+} WS_SiteSums;
+
+typedef struct {
+   ExeContext* site;
+   WS_SiteSums sums;
+} WS_SiteUse;
+
+/* The sites with a chunk so far (|*n| of them), in no order, their
+   live chunks counted as if they ended now (at exit: they have
+   ended).  Freed with VG_(free). */
+WS_SiteUse* WS_(heapuse_sites)(UInt* n);
+/* What ws_heap.c knows of a chunk too. */
+void WS_(heapuse_chunk)(const WS_ChunkUse* c, Addr* start, SizeT* size,
+                        ExeContext** site);
+/* The live bytes of |site| now (0 if it has none). */
+ULong WS_(heapuse_live_bytes)(ExeContext* site);
+
+/* The bytes a site wastes by |key|, its rank: never touched (usage),
+   idle (useful: bytes x (1 - useful)), allocated (bytes), in chunks
+   never touched (never). */
+ULong WS_(heapuse_rank_value)(const WS_SiteSums* s, WS_HeapKey key);
+/* Sorts |sites| worst first by |key| (ties: more bytes first, then by
+   stack number, so that the order does not depend on addresses). */
+void  WS_(heapuse_sort)(WS_SiteUse* sites, UInt n, WS_HeapKey key);
+/* A fraction in thousandths, rounded: usage, and the mean useful
+   lifetime. */
+ULong WS_(heapuse_usage_milli)(const WS_SiteSums* s);
+ULong WS_(heapuse_useful_milli)(const WS_SiteSums* s);
+/* The means of a site's times (0 when there is nothing to average). */
+ULong WS_(heapuse_mean)(ULong sum, ULong n);
 
 /*------------------------------------------------------------*/
 /*--- Working-set misses (ws_misses.c)                     ---*/

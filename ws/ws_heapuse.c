@@ -71,7 +71,7 @@
 #include "pub_tool_poolalloc.h"
 #include "pub_tool_threadstate.h"
 
-#include "ws_heapuse.h"
+#include "ws_global.h"
 
 Bool WS_(heap_usage) = False;
 
@@ -104,7 +104,7 @@ struct WS_ChunkUse {
 };
 
 /* What the chunks on a heap page need to know of it beyond its flags
-   and its stamp (the epoch of its latest access, ws_sampler.c): made
+   and its stamp (the epoch of its latest access, ws_clock.c): made
    for the pages of chunks' ends, and for any heap page when it needs
    one of the other fields. */
 typedef struct {

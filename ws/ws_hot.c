@@ -26,7 +26,7 @@
    instrumented, and the instructions of each exit-free stretch are
    added to it at once; a data access adds to its data TLB entry, and
    the entry's sum reaches the page's record here when the entry is
-   refilled or emptied (ws_sampler.c).  So the records are exact once
+   refilled or emptied (ws_dtlb.c).  So the records are exact once
    WS_(flush_access_counts) has run.
 
    Records live in page tables of their own (ws_pagetable.c), created
@@ -34,7 +34,6 @@
 
 #include "pub_tool_basics.h"
 #include "pub_tool_gdbserver.h"
-#include "pub_tool_hashtable.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
@@ -105,71 +104,6 @@ Addr WS_(page_first_ip)(WS_Kind kind, Addr page)
 {
    const PageRecord* r = record_if_any(kind, page);
    return r ? r->first_ip : 0;
-}
-
-/*------------------------------------------------------------*/
-/*--- Site records: checks that count several accesses     ---*/
-/*------------------------------------------------------------*/
-
-/* A hash-table node around a site record (VgHashNode's layout: next
-   and key first). */
-typedef struct SiteNode {
-   struct SiteNode* next;
-   UWord            key;
-   WS_SiteRecord    record;     /* parts follow */
-} SiteNode;
-
-static VgHashTable* sites = NULL;
-
-static Word same_site(const void* av, const void* bv)
-{
-   const WS_SiteRecord* a = &((const SiteNode*)av)->record;
-   const WS_SiteRecord* b = &((const SiteNode*)bv)->record;
-   if (a->ip != b->ip || a->size != b->size || a->n_parts != b->n_parts)
-      return 1;
-   return VG_(memcmp)(a->parts, b->parts,
-                      a->n_parts * sizeof(WS_CheckPart)) != 0;
-}
-
-WS_SiteRecord* WS_(site_record)(Addr ip, UInt size,
-                                const WS_CheckPart* parts, UInt n_parts)
-{
-   SizeT bytes = sizeof(SiteNode) + n_parts * sizeof(WS_CheckPart);
-   SiteNode* n = VG_(malloc)("ws.hot.site", bytes);
-   SiteNode* old;
-   UWord key = ip * 31 + size;
-   UInt i;
-   n->record.ip = ip;
-   n->record.size = size;
-   n->record.n_parts = n_parts;
-   n->record.weight = 0;
-   for (i = 0; i < n_parts; i++) {
-      n->record.parts[i] = parts[i];
-      n->record.weight += parts[i].weight;
-      key = key * 131 + parts[i].last * 7 + parts[i].weight;
-   }
-   n->key = key;
-   if (sites == NULL)
-      sites = VG_(HT_construct)("ws.hot.sites");
-   old = VG_(HT_gen_lookup)(sites, n, same_site);
-   if (old != NULL) {
-      VG_(free)(n);
-      return &old->record;
-   }
-   VG_(HT_add_node)(sites, n);
-   return &n->record;
-}
-
-/* The check of |r| at |a| missed the TLB with its range on two pages:
-   its parts go to the pages of their last bytes here, and the count
-   the inline code adds to the TLB entry next is taken back first. */
-void WS_(share_out)(const WS_SiteRecord* r, Addr a, WS_DtlbEntry* e)
-{
-   UInt i;
-   for (i = 0; i < r->n_parts; i++)
-      WS_(add_accesses)((a + r->parts[i].last) >> WS_(page_shift),
-                        r->parts[i].weight);
-   e->accesses -= r->weight;
 }
 
 /*------------------------------------------------------------*/

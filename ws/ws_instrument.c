@@ -20,7 +20,7 @@
    loses on speed, so the common case is inline IR and a helper is
    called only when a page's stamp is not the current epoch's (at most
    once per page per epoch).  It does not print and does not count:
-   the helpers it calls (ws_sampler.c) do.
+   the helpers it calls (ws_dtlb.c) do.
 
    Per superblock:
      - on entry, one test of the clock's countdown (the instructions
@@ -39,11 +39,11 @@
    processor retires it): ws_rep.c says how.
    Per data access: one load from the data TLB (pages current in this
    epoch, indexed by the page of the access's last byte) and one compare
-   with the page of its first byte; a miss, and so any access that
-   crosses a page boundary, takes the helper, which walks the page table
-   and touches every page of the access.  The helper's arguments are
-   set up on the fast path too, so the common case passes the address
-   alone (finish_checks).
+   with the page of its first byte; a stale entry, and so any access
+   that crosses a page boundary, takes the helper, which refills it,
+   walks the page table and touches every page of the access.  The
+   helper's arguments are set up on the fast path too, so the common
+   case passes the address alone (finish_checks).
 
    A check is left out when an unconditional check earlier in the same
    exit-free stretch covers the access's bytes.  Addresses are tracked
@@ -562,15 +562,17 @@ static void check_code_page(SBState* s, Addr page, Bool counts)
             to set up; for the page an instruction straddles into, the
             page after its own. */
          if (page != s->ip >> WS_(page_shift))
-            call_if(s, stale(s, c64((Addr)slot)), "ws_insn_miss_straddling",
-                    WS_(insn_miss_straddling), 1,
+            call_if(s, stale(s, c64((Addr)slot)),
+                    "ws_insn_restamp_straddling",
+                    WS_(insn_restamp_straddling), 1,
                     mkIRExprVec_1(mkIRExpr_HWord(s->ip)));
          else if (s->ip_known && s->guest_ip == s->ip)
-            call_if(s, stale(s, c64((Addr)slot)), "ws_insn_miss_at_ip",
-                    WS_(insn_miss_at_ip), 0, mkIRExprVec_0());
+            call_if(s, stale(s, c64((Addr)slot)), "ws_insn_restamp_at_ip",
+                    WS_(insn_restamp_at_ip), 0, mkIRExprVec_0());
          else
-            call_if(s, stale(s, c64((Addr)slot)), "ws_insn_miss",
-                    WS_(insn_miss), 1, mkIRExprVec_1(mkIRExpr_HWord(s->ip)));
+            call_if(s, stale(s, c64((Addr)slot)), "ws_insn_restamp",
+                    WS_(insn_restamp), 1,
+                    mkIRExprVec_1(mkIRExpr_HWord(s->ip)));
       }
    }
    if (counts)
@@ -634,8 +636,8 @@ static ULong tag_address(WS_AccessKind kind)
    tag's address in the first entry; a constant the caller may change
    until the superblock is done (a later access of another kind may
    lean on the check). */
-static IRExpr* data_tlb_miss(SBState* s, IRExpr* offset, IRExpr* addr,
-                             IRConst* tag)
+static IRExpr* data_tlb_stale(SBState* s, IRExpr* offset, IRExpr* addr,
+                              IRConst* tag)
 {
    IRExpr* page = bind(s, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
                        IRExpr_Const(IRConst_U8(WS_(page_shift)))));
@@ -739,7 +741,7 @@ static void check_access(SBState* s, Int i, Int n_stmts)
       cond = a->guard ? a->guard : IRExpr_Const(IRConst_U1(True));
    } else {
       c->tag = IRConst_U64(tag_address(a->kind));
-      cond = data_tlb_miss(s, offset, addr, c->tag);
+      cond = data_tlb_stale(s, offset, addr, c->tag);
       if (a->guard)
          cond = bind(s, Ity_I1, IRExpr_Binop(Iop_And1, cond, a->guard));
    }
@@ -755,8 +757,8 @@ static void check_access(SBState* s, Int i, Int n_stmts)
       are all known (finish_checks). */
    c->addr = addr;
    c->ip_in_guest = s->ip_known && s->guest_ip == s->ip;
-   c->call = call_if(s, cond, WS_(data_miss_of_kind)(WS_Read)->name,
-                     WS_(data_miss_of_kind)(WS_Read)->fn, 2,
+   c->call = call_if(s, cond, WS_(data_refill_of_kind)(WS_Read)->name,
+                     WS_(data_refill_of_kind)(WS_Read)->fn, 2,
                      mkIRExprVec_2(addr, c64(0)));
    count_data_accesses(s, offset, IRExpr_Const(c->weight), a->guard);
 }
@@ -801,10 +803,10 @@ static void finish_checks(SBState* s)
       Check* c = &s->checks[i];
       const WS_CheckPart* parts = &by_check[c->first_part];
       UInt size = (UInt)(c->hi - c->lo + 1);
-      const WS_DataMiss* sized = c->ip_in_guest
-                                    ? WS_(data_miss_of_size)(size, c->kind)
-                                    : NULL;
-      const WS_DataMiss* plain = WS_(data_miss_of_kind)(c->kind);
+      const WS_DataRefill* sized = c->ip_in_guest
+                                   ? WS_(data_refill_of_size)(size, c->kind)
+                                   : NULL;
+      const WS_DataRefill* plain = WS_(data_refill_of_kind)(c->kind);
       Bool spread = False;
       HWord site;
       for (j = 0; j < c->n_parts; j++)
@@ -819,7 +821,7 @@ static void finish_checks(SBState* s)
       site = spread ? WS_SITE_RECORD
                         | (HWord)WS_(site_record)(c->ip, size, parts,
                                                   c->n_parts)
-                    : WS_MISS_SITE(size, c->ip);
+                    : WS_CHECK_SITE(size, c->ip);
       c->call->cee = mkIRCallee(2, plain->name,
                                 VG_(fnptr_to_fnentry)(plain->fn));
       c->call->args[1] = c64(site);

@@ -42,7 +42,6 @@
 #include "pub_tool_xarray.h"
 
 #include "ws_global.h"
-#include "ws_heap.h"
 
 /* ws's instrumentation, then the heap hooks, which ws must not count
    (ws_heap.c says why they come after it). */

@@ -45,7 +45,6 @@
 #include "pub_tool_mallocfree.h"
 
 #include "ws_global.h"
-#include "ws_heap.h"
 
 #define WS_SERIES_DEFAULT 10
 #define WS_HOT_DEFAULT    20    /* when --ws-hot=0 left none for the file */

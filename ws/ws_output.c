@@ -35,7 +35,6 @@
 #include "pub_tool_mallocfree.h"
 
 #include "ws_global.h"
-#include "ws_heap.h"
 
 #define WS_FLUSH_BYTES  (16 * 1024)
 #define WS_FLUSH_INSNS  1000000ULL

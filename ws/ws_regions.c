@@ -26,7 +26,7 @@
    The distinct pages a region touches are counted without a scan: a
    region begins a new epoch, stamps only grow, so a page is new to
    the region exactly when its stamp is older than that epoch (see
-   touch_page in ws_sampler.c). */
+   touch_page in ws_window.c). */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcbase.h"
