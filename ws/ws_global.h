@@ -614,8 +614,34 @@ void  WS_(thread_exited)(ThreadId tid);
 void  WS_(thread_running)(ThreadId tid);
 
 /*------------------------------------------------------------*/
-/*--- Instrumentation (ws_instrument.c)                    ---*/
+/*--- Instrumentation (ws_instrument.c, ws_accesses.c)     ---*/
 /*------------------------------------------------------------*/
+
+/* An address as the first pass knows it: temporary |root| of the
+   input superblock plus |off|, or an absolute address, or nothing. */
+#define WS_ROOT_CONST   (-1)    /* |off| is an absolute address */
+#define WS_ROOT_NONE    (-2)    /* nothing known */
+typedef struct { Int root; Long off; } WS_SymAddr;
+
+/* One memory access of the input superblock, found by the first pass. */
+typedef struct {
+   IRExpr* addr;       /* an atom; NULL: the statement accesses nothing */
+   Int     size;
+   IRExpr* guard;      /* NULL when unconditional */
+   WS_SymAddr sym;
+   Int     segment;    /* number of side exits before it */
+   Int     weight;     /* accesses it counts: 2 for a read-modify-write
+                          in one statement (CAS, a modifying helper) */
+   WS_AccessKind kind;
+} WS_Access;
+
+/* The access of each statement of |sbIn| (VG_(free) the array). */
+WS_Access* WS_(find_accesses)(IRSB* sbIn);
+/* Widens the byte range [*lo, *hi] (off its root) of access |i| to the
+   unconditional accesses off the same root later in the same
+   exit-free stretch, while the whole stays shorter than a page. */
+void WS_(widen_to_group)(const WS_Access* access, Int i, Int n_stmts,
+                         Long* lo, Long* hi);
 
 /* Whether the |len| bytes at |a| are a rep-prefixed string instruction
    (ws_rep.c says how the instrumenter counts them). */

@@ -47,14 +47,15 @@
 
    A check is left out when an unconditional check earlier in the same
    exit-free stretch covers the access's bytes.  Addresses are tracked
-   as "root temporary + constant" through Add/Sub of constants and
-   through guest registers that were PUT and read back, so stack-frame
-   accesses off one stack pointer value, read-modify-write pairs and
-   repeated accesses to one global share one check: a check is widened
-   to the accesses off its root later in its stretch (less than a page
-   in all), and each access it covers is counted on it as one of its
-   parts, so that the per-page access counts can be shared out by the
-   parts' last bytes when the range crosses a page boundary. */
+   (ws_accesses.c) as "root temporary + constant" through Add/Sub of
+   constants and through guest registers that were PUT and read back,
+   so stack-frame accesses off one stack pointer value,
+   read-modify-write pairs and repeated accesses to one global share
+   one check: a check is widened to the accesses off its root later in
+   its stretch (less than a page in all), and each access it covers is
+   counted on it as one of its parts, so that the per-page access
+   counts can be shared out by the parts' last bytes when the range
+   crosses a page boundary. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
@@ -67,27 +68,8 @@
 #include "ws_global.h"
 
 /*------------------------------------------------------------*/
-/*--- Address analysis for check elision                   ---*/
+/*--- The superblock's state                               ---*/
 /*------------------------------------------------------------*/
-
-#define ROOT_CONST   (-1)    /* offset is an absolute address */
-#define ROOT_NONE    (-2)    /* nothing known */
-#define MAX_REGS     16
-
-typedef struct { Int root; Long off; } SymAddr;
-typedef struct { Int offset; SymAddr val; } RegVal;
-
-/* One memory access of the input superblock, found by the first pass. */
-typedef struct {
-   IRExpr* addr;       /* an atom; NULL: the statement accesses nothing */
-   Int     size;
-   IRExpr* guard;      /* NULL when unconditional */
-   SymAddr sym;
-   Int     segment;    /* number of side exits before it */
-   Int     weight;     /* accesses it counts: 2 for a read-modify-write
-                          in one statement (CAS, a modifying helper) */
-   WS_AccessKind kind;
-} Access;
 
 /* An emitted data check: the byte range it makes current (off its
    root, in its exit-free stretch), and the accesses counted on it. */
@@ -98,7 +80,7 @@ typedef struct {
    IRExpr*  addr;         /* its address argument */
    Bool     ip_in_guest;  /* the guest state holds |ip| at the call */
    Int      segment;
-   Int      root;         /* ROOT_NONE: it covers nothing else */
+   Int      root;         /* WS_ROOT_NONE: it covers nothing else */
    Long     lo, hi;       /* the range, off the root */
    Addr     ip;
    Int      n_parts;      /* accesses counted on it */
@@ -129,11 +111,7 @@ typedef struct {
    UInt     insns_clocked;   /* of which added to the clock */
    Addr     ip;           /* address of the current instruction */
    Int      segment;      /* side exits passed so far */
-   SymAddr* tmp;          /* per input temporary */
-   Int      n_tmps;
-   RegVal   regs[MAX_REGS];       /* guest registers holding SymAddrs */
-   Int      n_regs;
-   Access*  access;               /* per input statement */
+   WS_Access* access;             /* per input statement */
    Check*   checks;               /* per emitted data check */
    Int      n_checks;
    WS_CheckPart* parts;           /* per access counted on a check, */
@@ -145,221 +123,6 @@ typedef struct {
                                                added to them */
    Int      n_code_pages;
 } SBState;
-
-static SymAddr sym_of_atom(const SBState* s, IRExpr* e)
-{
-   SymAddr r = { ROOT_NONE, 0 };
-   if (e->tag == Iex_Const && e->Iex.Const.con->tag == Ico_U64) {
-      r.root = ROOT_CONST;
-      r.off  = (Long)e->Iex.Const.con->Ico.U64;
-   } else if (e->tag == Iex_RdTmp && e->Iex.RdTmp.tmp < s->n_tmps) {
-      r = s->tmp[e->Iex.RdTmp.tmp];
-   }
-   return r;
-}
-
-static Long const_value(IRExpr* e, Bool* ok)
-{
-   *ok = e->tag == Iex_Const && e->Iex.Const.con->tag == Ico_U64;
-   return *ok ? (Long)e->Iex.Const.con->Ico.U64 : 0;
-}
-
-static void forget_regs(SBState* s, Int offset, Int size)
-{
-   Int i, j = 0;
-   for (i = 0; i < s->n_regs; i++) {
-      Int o = s->regs[i].offset;
-      if (o + 8 <= offset || o >= offset + size)
-         s->regs[j++] = s->regs[i];
-   }
-   s->n_regs = j;
-}
-
-static void note_put(SBState* s, Int offset, IRExpr* data)
-{
-   IRType ty = typeOfIRExpr(s->sb->tyenv, data);
-   forget_regs(s, offset, sizeofIRType(ty));
-   if (ty == Ity_I64 && s->n_regs < MAX_REGS) {
-      SymAddr v = sym_of_atom(s, data);
-      if (v.root != ROOT_NONE) {
-         s->regs[s->n_regs].offset = offset;
-         s->regs[s->n_regs].val = v;
-         s->n_regs++;
-      }
-   }
-}
-
-/* Records what temporary |t| holds, for the statement "t = e". */
-static void note_wrtmp(SBState* s, IRTemp t, IRExpr* e)
-{
-   SymAddr v = { (Int)t, 0 };
-   if (e->tag == Iex_Binop
-       && (e->Iex.Binop.op == Iop_Add64 || e->Iex.Binop.op == Iop_Sub64)) {
-      Bool ok;
-      Long c = const_value(e->Iex.Binop.arg2, &ok);
-      SymAddr base = sym_of_atom(s, e->Iex.Binop.arg1);
-      if (ok && base.root != ROOT_NONE) {
-         v = base;
-         v.off += e->Iex.Binop.op == Iop_Add64 ? c : -c;
-      }
-   } else if (e->tag == Iex_Get && e->Iex.Get.ty == Ity_I64) {
-      Int i;
-      for (i = 0; i < s->n_regs; i++)
-         if (s->regs[i].offset == e->Iex.Get.offset)
-            v = s->regs[i].val;
-   } else if (e->tag == Iex_RdTmp || e->tag == Iex_Const) {
-      SymAddr a = sym_of_atom(s, e);
-      if (a.root != ROOT_NONE)
-         v = a;
-   }
-   if (t < s->n_tmps)
-      s->tmp[t] = v;
-}
-
-/* Keeps the address analysis in step with what |st| defines. */
-static void track_stmt(SBState* s, IRStmt* st)
-{
-   switch (st->tag) {
-      case Ist_WrTmp:
-         note_wrtmp(s, st->Ist.WrTmp.tmp, st->Ist.WrTmp.data);
-         break;
-      case Ist_Put:
-         note_put(s, st->Ist.Put.offset, st->Ist.Put.data);
-         break;
-      case Ist_PutI:
-         s->n_regs = 0;
-         break;
-      case Ist_Dirty: {
-         IRDirty* d = st->Ist.Dirty.details;
-         Int i;
-         for (i = 0; i < d->nFxState; i++)
-            if (d->fxState[i].fx != Ifx_Read)
-               s->n_regs = 0;
-         break;
-      }
-      default:
-         break;
-   }
-}
-
-/* The memory access |st| makes, if any (addr stays NULL if none). */
-static Access access_of(const SBState* s, IRStmt* st)
-{
-   IRTypeEnv* tyenv = s->sb->tyenv;
-   Access a = { NULL, 0, NULL, { ROOT_NONE, 0 }, 0, 1, WS_Read };
-   switch (st->tag) {
-      case Ist_WrTmp:
-         if (st->Ist.WrTmp.data->tag == Iex_Load) {
-            a.addr = st->Ist.WrTmp.data->Iex.Load.addr;
-            a.size = sizeofIRType(st->Ist.WrTmp.data->Iex.Load.ty);
-         }
-         break;
-      case Ist_Store:
-         a.addr = st->Ist.Store.addr;
-         a.size = sizeofIRType(typeOfIRExpr(tyenv, st->Ist.Store.data));
-         a.kind = WS_Write;
-         break;
-      case Ist_StoreG: {
-         IRStoreG* sg = st->Ist.StoreG.details;
-         a.addr  = sg->addr;
-         a.size  = sizeofIRType(typeOfIRExpr(tyenv, sg->data));
-         a.guard = sg->guard;
-         a.kind  = WS_Write;
-         break;
-      }
-      case Ist_LoadG: {
-         IRLoadG* lg = st->Ist.LoadG.details;
-         IRType loaded = Ity_INVALID, widened = Ity_INVALID;
-         typeOfIRLoadGOp(lg->cvt, &widened, &loaded);
-         a.addr  = lg->addr;
-         a.size  = sizeofIRType(loaded);
-         a.guard = lg->guard;
-         break;
-      }
-      case Ist_Dirty: {
-         IRDirty* d = st->Ist.Dirty.details;
-         if (d->mFx != Ifx_None) {
-            a.addr = d->mAddr;
-            a.size = d->mSize;
-            a.weight = d->mFx == Ifx_Modify ? 2 : 1;
-            a.kind = d->mFx == Ifx_Read ? WS_Read
-                   : d->mFx == Ifx_Write ? WS_Write : WS_ReadWrite;
-            a.guard = d->guard;
-            if (a.guard->tag == Iex_Const && a.guard->Iex.Const.con->Ico.U1)
-               a.guard = NULL;
-         }
-         break;
-      }
-      case Ist_CAS: {
-         IRCAS* cas = st->Ist.CAS.details;
-         Int size = sizeofIRType(typeOfIRExpr(tyenv, cas->dataLo));
-         a.addr = cas->addr;
-         a.size = cas->dataHi ? 2 * size : size;
-         a.weight = 2;
-         a.kind = WS_ReadWrite;
-         break;
-      }
-      case Ist_LLSC:
-         a.addr = st->Ist.LLSC.addr;
-         a.size = sizeofIRType(st->Ist.LLSC.storedata == NULL
-                                  ? typeOfIRTemp(tyenv, st->Ist.LLSC.result)
-                                  : typeOfIRExpr(tyenv, st->Ist.LLSC.storedata));
-         if (st->Ist.LLSC.storedata != NULL)
-            a.kind = WS_Write;
-         break;
-      default:
-         break;
-   }
-   if (a.addr)
-      a.sym = sym_of_atom(s, a.addr);
-   return a;
-}
-
-/* First pass: every statement's access with its symbolic address as
-   it stands at that statement. */
-static void find_accesses(SBState* s, IRSB* sbIn)
-{
-   Int i, segment = 0;
-   for (i = 0; i < sbIn->stmts_used; i++) {
-      IRStmt* st = sbIn->stmts[i];
-      s->access[i] = access_of(s, st);
-      s->access[i].segment = segment;
-      if (st->tag == Ist_Exit)
-         segment++;
-      track_stmt(s, st);
-   }
-}
-
-/* Widens the byte range [*lo, *hi] of access |i| to the unconditional
-   accesses off the same root later in the same exit-free stretch of
-   the superblock, as long as the whole stays shorter than a page.
-   Those accesses are sure to run once access |i| does (no exit comes
-   between), so checking the range's two ends at |i| is exact, and
-   leaves each of them covered. */
-static void widen_to_group(const SBState* s, Int i, Int n_stmts,
-                           Long* lo, Long* hi)
-{
-   const Access* a = &s->access[i];
-   /* A group's size travels to the helper in 16 bits. */
-   Long span = WS_(clo_pagesize) < 0x10000 ? WS_(clo_pagesize) : 0x10000;
-   Long ps = WS_(clo_pagesize);
-   Int j;
-   for (j = i + 1; j < n_stmts; j++) {
-      const Access* b = &s->access[j];
-      Long blo, bhi;
-      if (b->segment != a->segment)
-         break;
-      if (b->addr == NULL || b->guard != NULL || b->sym.root != a->sym.root
-          || b->size > ps)
-         continue;
-      blo = b->sym.off < *lo ? b->sym.off : *lo;
-      bhi = b->sym.off + b->size - 1 > *hi ? b->sym.off + b->size - 1 : *hi;
-      if (bhi - blo < span) {
-         *lo = blo;
-         *hi = bhi;
-      }
-   }
-}
 
 /* Follows what the guest state's instruction pointer holds as |st|
    runs.  VEX stores it at the end of an instruction only where the
@@ -700,7 +463,7 @@ static void add_part(SBState* s, Check* c, Long lo, Long hi, Int weight,
    its stretch already covers it. */
 static void check_access(SBState* s, Int i, Int n_stmts)
 {
-   const Access* a = &s->access[i];
+   const WS_Access* a = &s->access[i];
    Long    ps = WS_(clo_pagesize);
    Long    lo = a->sym.off, hi = a->sym.off + a->size - 1;
    IRExpr* addr = a->addr;
@@ -708,7 +471,7 @@ static void check_access(SBState* s, Int i, Int n_stmts)
    IRExpr* cond;
    Check*  c;
    Int     size = a->size;
-   Bool    known = a->sym.root != ROOT_NONE && size <= ps;
+   Bool    known = a->sym.root != WS_ROOT_NONE && size <= ps;
 
    if (size <= 0)
       return;
@@ -723,9 +486,9 @@ static void check_access(SBState* s, Int i, Int n_stmts)
    WS_(counters).data_checks++;
 
    if (known && a->guard == NULL) {
-      widen_to_group(s, i, n_stmts, &lo, &hi);
+      WS_(widen_to_group)(s->access, i, n_stmts, &lo, &hi);
       if (lo != a->sym.off) {
-         addr = a->sym.root == ROOT_CONST
+         addr = a->sym.root == WS_ROOT_CONST
                    ? c64(lo)
                    : bind(s, Ity_I64, IRExpr_Binop(Iop_Add64,
                           IRExpr_RdTmp(a->sym.root), c64(lo)));
@@ -747,7 +510,7 @@ static void check_access(SBState* s, Int i, Int n_stmts)
    }
    c->weight = IRConst_U64(0);
    c->segment = s->segment;
-   c->root = known && a->guard == NULL ? a->sym.root : ROOT_NONE;
+   c->root = known && a->guard == NULL ? a->sym.root : WS_ROOT_NONE;
    c->lo = lo;
    c->hi = hi;
    c->ip = s->ip;
@@ -857,21 +620,13 @@ IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    s.shadow_stamp = layout->total_sizeB + WS_SHADOW_STAMP;
    s.shadow_rep = layout->total_sizeB + WS_SHADOW_REP;
    s.rep_fresh = IRTemp_INVALID;
-   s.n_tmps = sbIn->tyenv->types_used;
-   s.tmp = VG_(malloc)("ws.instrument.tmp", (s.n_tmps + 1) * sizeof(SymAddr));
-   for (i = 0; i < s.n_tmps; i++) {
-      s.tmp[i].root = ROOT_NONE;
-      s.tmp[i].off = 0;
-   }
-   s.access = VG_(malloc)("ws.instrument.access",
-                          (sbIn->stmts_used + 1) * sizeof(Access));
+   s.access = WS_(find_accesses)(sbIn);
    s.checks = VG_(malloc)("ws.instrument.checks",
                           (sbIn->stmts_used + 1) * sizeof(Check));
    s.parts = VG_(malloc)("ws.instrument.parts",
                          (sbIn->stmts_used + 1) * sizeof(WS_CheckPart));
    s.part_check = VG_(malloc)("ws.instrument.part_check",
                               (sbIn->stmts_used + 1) * sizeof(Int));
-   find_accesses(&s, sbIn);
 
    for (i = 0; i < sbIn->stmts_used; i++) {
       IRStmt* st = sbIn->stmts[i];
@@ -928,7 +683,6 @@ IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    VG_(free)(s.parts);
    VG_(free)(s.checks);
    VG_(free)(s.access);
-   VG_(free)(s.tmp);
    return s.sb;
 }
 
