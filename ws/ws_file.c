@@ -720,6 +720,12 @@ void WS_(file_text)(WS_File* f, const HChar* s, WS_Escape how)
       WS_(file_flush)(f);
 }
 
+WS_File* WS_(monitor_file)(void)
+{
+   static WS_File gdb_output = { "gdb output", -1, True, NULL };
+   return &gdb_output;
+}
+
 Bool WS_(file_writing)(const WS_File* f)
 {
    return f->to_monitor || f->fd >= 0;

@@ -369,29 +369,31 @@ static Bool cmd_status(Words* w)
    return True;
 }
 
-/* A page of "ws dump", for people. */
-static void list_page(const WS_DumpPage* p, void* opaque)
+/* A page of "ws dump", for people, into the WS_File |opaque|. */
+static void show_page(const WS_DumpPage* p, void* opaque)
 {
-   VG_(gdb_printf)("  %s 0x%016lx  last access at or after t=%llu, %llu "
-                   "accesses, first at", WS_(kind_name)(p->kind), p->addr,
-                   p->since, p->accesses);
-   WS_(monitor_where)(p->first_ip);
-   VG_(gdb_printf)("\n");
+   WS_File* f = opaque;
+   WS_(file_printf)(f, "  %s 0x%016lx  last access at or after t=%llu, "
+                    "%llu accesses, first at", WS_(kind_name)(p->kind),
+                    p->addr, p->since, p->accesses);
+   WS_(write_where)(f, p->first_ip);
+   WS_(file_printf)(f, "\n");
    if (p->kind == WS_Data)
-      WS_(monitor_owner)(p->owner);
+      WS_(show_owner)(f, p->owner);
 }
 
 static Bool dump_here(void)
 {
+   WS_File*     f = WS_(monitor_file)();
    WS_CtlStatus st;
    ULong        n[2];
    WS_(ctl_status)(&st);
-   VG_(gdb_printf)("ws dump at t=%llu: %llu insn pages, %llu data pages "
-                   "in the window\n", st.now, st.sizes[WS_Insn],
-                   st.sizes[WS_Data]);
-   VG_(gdb_printf)("  (pages of %u bytes; t is when the epoch of the "
-                   "page's last access began)\n", st.pagesize);
-   WS_(ctl_dump_to)(list_page, NULL, n);
+   WS_(file_printf)(f, "ws dump at t=%llu: %llu insn pages, %llu data "
+                    "pages in the window\n", st.now, st.sizes[WS_Insn],
+                    st.sizes[WS_Data]);
+   WS_(file_printf)(f, "  (pages of %u bytes; t is when the epoch of the "
+                    "page's last access began)\n", st.pagesize);
+   WS_(ctl_dump_to)(show_page, f, n);
    return True;
 }
 
@@ -461,7 +463,7 @@ static Bool cmd_peaks(Words* w)
 {
    if (!no_more_words(w))
       return False;
-   WS_(peaks_to_monitor)();
+   WS_(show_peaks)(WS_(monitor_file)());
    return WS_(clo_peak_detect);   /* else it said detection is off */
 }
 
@@ -582,7 +584,7 @@ static Bool cmd_hot(Words* w)
    }
    if (!no_more_words(w))
       return False;
-   WS_(hot_to_monitor)(n, kinds);
+   WS_(show_hot)(WS_(monitor_file)(), n, kinds);
    return True;
 }
 
