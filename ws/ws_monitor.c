@@ -324,6 +324,24 @@ static Bool number_arg(const Words* w, UInt k, const HChar* word, ULong* n)
    return WS_(whole_number)(word, a->lo, a->hi, n);
 }
 
+/* A first argument that may be a number of |what| (it starts with a
+   digit) or the next argument: the number into |*n|, and |*arg| moved
+   on to the word after it.  False if it is out of range (said why). */
+static Bool leading_number(Words* w, HChar** arg, const HChar* what,
+                           ULong* n)
+{
+   const Arg* a = &w->command->args[0];
+   if (*arg == NULL || (*arg)[0] < '0' || (*arg)[0] > '9')
+      return True;
+   if (!number_arg(w, 0, *arg, n)) {
+      VG_(gdb_printf)("%s: '%s' is not a number of %s from %llu to %llu\n",
+                      w->cmd, *arg, what, a->lo, a->hi);
+      return False;
+   }
+   *arg = next_word(w);
+   return True;
+}
+
 /*------------------------------------------------------------*/
 /*--- The commands                                         ---*/
 /*------------------------------------------------------------*/
@@ -562,15 +580,8 @@ static Bool cmd_hot(Words* w)
    HChar* arg = next_word(w);
    ULong  n = WS_(clo_hot) ? WS_(clo_hot) : WS_HOT_DEFAULT;
    UInt   kinds = 3;
-   if (arg != NULL && arg[0] >= '0' && arg[0] <= '9') {
-      if (!number_arg(w, 0, arg, &n)) {
-         VG_(gdb_printf)("ws hot: '%s' is not a number of pages from %llu "
-                         "to %llu\n", arg, w->command->args[0].lo,
-                         w->command->args[0].hi);
-         return False;
-      }
-      arg = next_word(w);
-   }
+   if (!leading_number(w, &arg, "pages", &n))
+      return False;
    if (arg != NULL) {
       if (VG_STREQ(arg, "insn"))
          kinds = 1u << WS_Insn;
@@ -598,15 +609,8 @@ static Bool cmd_heap(Words* w)
                       "(--ws-heap=no or --ws-heap-usage=no)\n");
       return False;
    }
-   if (arg != NULL && arg[0] >= '0' && arg[0] <= '9') {
-      if (!number_arg(w, 0, arg, &n)) {
-         VG_(gdb_printf)("ws heap: '%s' is not a number of sites from %llu "
-                         "to %llu\n", arg, w->command->args[0].lo,
-                         w->command->args[0].hi);
-         return False;
-      }
-      arg = next_word(w);
-   }
+   if (!leading_number(w, &arg, "sites", &n))
+      return False;
    if (arg != NULL) {
       key = VG_(keyword_id)(WS_HEAP_KEYS, arg, kwd_report_none);
       if (key < 0) {
