@@ -202,6 +202,27 @@ static void release(PeakRec* r)
       rec_free(r);
 }
 
+/* The roles a kind's record can be kept in besides its list. */
+typedef enum { Role_Largest, Role_OpenRegion } Role;
+
+static Bool* role_flag(PeakRec* r, Role role)
+{
+   return role == Role_Largest ? &r->largest : &r->open_region;
+}
+
+/* The record a kind keeps in |*slot| for |role| becomes |r| (NULL:
+   none); the one before loses the role. */
+static void hold(PeakRec** slot, Role role, PeakRec* r)
+{
+   if (*slot != NULL) {
+      *role_flag(*slot, role) = False;
+      release(*slot);
+   }
+   *slot = r;
+   if (r != NULL)
+      *role_flag(r, role) = True;
+}
+
 static Double prominence(const PeakRec* r)
 {
    return (Double)r->size - r->baseline;
@@ -420,22 +441,10 @@ static PeakRec* sample_kind(WS_Kind kind, ULong t, ULong size)
             && (k->open_largest == NULL || size > k->open_largest->size);
    if (to_list || largest || region) {
       r = new_rec(kind, t, size, k->mean);
-      if (largest) {
-         if (k->largest != NULL) {
-            k->largest->largest = False;
-            release(k->largest);
-         }
-         k->largest = r;
-         r->largest = True;
-      }
-      if (region) {
-         if (k->open_largest != NULL) {
-            k->open_largest->open_region = False;
-            release(k->open_largest);
-         }
-         k->open_largest = r;
-         r->open_region = True;
-      }
+      if (largest)
+         hold(&k->largest, Role_Largest, r);
+      if (region)
+         hold(&k->open_largest, Role_OpenRegion, r);
       if (to_list) {
          list(k, r);
          k->run_rec = r;
@@ -555,15 +564,8 @@ void WS_(peaks_after_fork)(void)
       KindState* k = &kinds[kind];
       while (k->listed != NULL && VG_(sizeXA)(k->listed) > 0)
          unlist(k, *(PeakRec**)VG_(indexXA)(k->listed, 0));
-      if (k->largest != NULL) {
-         k->largest->largest = False;
-         release(k->largest);
-      }
-      if (k->open_largest != NULL) {
-         k->open_largest->open_region = False;
-         release(k->open_largest);
-      }
-      k->largest = k->open_largest = NULL;
+      hold(&k->largest, Role_Largest, NULL);
+      hold(&k->open_largest, Role_OpenRegion, NULL);
       k->in_peak = False;
       k->run_rec = NULL;
       k->found = 0;
