@@ -596,7 +596,6 @@ UInt WS_(stack_id)(WS_StackFile* sf, ExeContext* ec);
 void WS_(stack_file_forget)(WS_StackFile* sf);
 /* Appends " <ip> <location> <function>" for code address |ip| to the
    line being built in |f| (docs/output-format.md, "Stacks"). */
-#define WS_TEXT_MAX 4096
 void WS_(write_where)(struct _WS_File* f, Addr ip);
 /* A whole stack for people, each line after |indent| (|own|: the line
    to mark as the first in the program's code, or -1). */

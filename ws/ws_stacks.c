@@ -470,6 +470,9 @@ void WS_(stack_file_forget)(WS_StackFile* sf)
 /*--- One code address in a line                           ---*/
 /*------------------------------------------------------------*/
 
+/* Room for " <ip> <location> <function>", the function cut if need be. */
+#define WS_TEXT_MAX 4096
+
 typedef struct {
    HChar* buf;
    SizeT  size;
