@@ -236,27 +236,19 @@ static void dump_pages(WS_DumpVisitor visit, void* opaque, ULong n[2])
    }
 }
 
-/* A file's dump lines; the owners' stacks go to |stacks|: a dump file
-   names its own, each in front of the first dump-owner line that
-   refers to it; the output file's are written before the dump
-   (write_owner_stack). */
-typedef struct {
-   WS_File*      file;
-   WS_StackFile* stacks;
-} FileDump;
-
+/* A file's dump lines, into the file of |opaque| (a WS_StackFile),
+   which holds the stacks the owners name: a dump file names its own,
+   each in front of the first dump-owner line that refers to it; the
+   output file's are written before the dump (write_owner_stack). */
 static void dump_page_line(const WS_DumpPage* p, void* opaque)
 {
-   FileDump* d = opaque;
-   HChar text[WS_TEXT_MAX];
-   WS_(where_text)(p->first_ip, text, sizeof text);
-   WS_(file_printf)(d->file, "dump-page %s 0x%lx %llu %llu %s\n",
-                    WS_(kind_name)(p->kind), p->addr, p->since, p->accesses,
-                    text);
-   if (p->kind == WS_Data) {
-      WS_(owner_text)(p->owner, True, d->stacks, text, sizeof text);
-      WS_(file_printf)(d->file, "dump-owner %s\n", text);
-   }
+   WS_StackFile* sf = opaque;
+   WS_(file_printf)(sf->file, "dump-page %s 0x%lx %llu %llu",
+                    WS_(kind_name)(p->kind), p->addr, p->since, p->accesses);
+   WS_(write_where)(sf->file, p->first_ip);
+   WS_(file_put_char)('\n', sf->file);
+   if (p->kind == WS_Data)
+      WS_(write_owner_line)(sf, "dump-owner", p->owner, True);
 }
 
 /* The stacks that the data pages' owners name are written to the
@@ -271,13 +263,13 @@ static void write_owner_stack(Stamp* slot, Addr page, void* opaque)
       WS_(out_stack)(WS_(owner_stack)(&owner));
 }
 
-/* The block of lines a dump adds to |file|. */
-static void dump_block(WS_File* file, WS_StackFile* stacks, ULong n[2])
+/* The block of lines a dump adds to |sf|'s file. */
+static void dump_block(WS_StackFile* sf, ULong n[2])
 {
-   FileDump d = { file, stacks };
-   WS_(file_printf)(file, "dump-begin %llu\n", WS_(now)());
-   dump_pages(dump_page_line, &d, n);
-   WS_(file_printf)(file, "dump-end %llu %llu\n", n[WS_Insn], n[WS_Data]);
+   WS_(file_printf)(sf->file, "dump-begin %llu\n", WS_(now)());
+   dump_pages(dump_page_line, sf, n);
+   WS_(file_printf)(sf->file, "dump-end %llu %llu\n", n[WS_Insn],
+                    n[WS_Data]);
 }
 
 /* WS_DUMP(label): the stacks its owners name, then an event and the
@@ -295,7 +287,7 @@ WS_LabelCheck WS_(ctl_dump_label)(HChar* label)
    WS_(out_printf)("event %llu dump label ", WS_(now)());
    WS_(out_text)(label);
    WS_(out_end_line)();
-   dump_block(WS_(out_file)(), WS_(out_stacks)(), n);
+   dump_block(WS_(out_stacks)(), n);
    WS_(out_maybe_flush)();
    return WS_Label_OK;
 }
@@ -310,7 +302,7 @@ WS_DumpResult WS_(ctl_dump_file)(const HChar* name, WS_DumpFile* d)
 {
    HChar*  template = WS_(name_template)(name, &d->why);
    WS_File file = WS_FILE("dump file");
-   WS_StackFile stacks = { NULL, 1, WS_(file_put_char), &file };
+   WS_StackFile stacks = { NULL, 1, &file };
    Bool    ok;
    d->path = NULL;
    d->reason[0] = '\0';
@@ -321,7 +313,7 @@ WS_DumpResult WS_(ctl_dump_file)(const HChar* name, WS_DumpFile* d)
    if (!WS_(file_create)(&file, d->path, d->reason, sizeof d->reason))
       return WS_Dump_CannotCreate;
    WS_(write_header)(&file, True);
-   dump_block(&file, &stacks, d->n);
+   dump_block(&stacks, d->n);
    WS_(stack_file_forget)(&stacks);
    ok = WS_(file_close)(&file);
    VG_(free)(file.name);

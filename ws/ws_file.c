@@ -17,10 +17,12 @@
 */
 
 /* Owns how ws writes: the output file, the miss profile, dump files
-   and the gdb/vgdb output all go through a WS_File.  What they write
-   is the formatters' business (ws_output.c, ws_control.c, ws_misses.c
-   ...); this file knows nothing of any grammar but one rule shared by
-   all of them, the escaping of strings.  It must never reach into the
+   and the gdb/vgdb output (WS_(monitor_file), the monitor's replies)
+   all go through a WS_File.  What they write is the formatters'
+   business (ws_output.c, ws_stacks.c, ws_owners.c, ws_control.c,
+   ws_misses.c ...), each writing to the WS_File it is given; this
+   file knows nothing of any grammar but one rule shared by all of
+   them, the escaping of strings.  It must never reach into the
    program:
 
    - a file is opened without blocking (a FIFO with no reader is
@@ -718,6 +720,12 @@ void WS_(file_text)(WS_File* f, const HChar* s, WS_Escape how)
    WS_(escape)(s, how, WS_(file_put_char), f);
    if (f->to_monitor)
       WS_(file_flush)(f);
+}
+
+WS_File* WS_(monitor_file)(void)
+{
+   static WS_File gdb_output = { "gdb output", -1, True, NULL };
+   return &gdb_output;
 }
 
 Bool WS_(file_writing)(const WS_File* f)

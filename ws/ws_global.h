@@ -668,13 +668,11 @@ void WS_(post_syscall)(ThreadId tid, UInt syscallno, UWord* args,
 /*------------------------------------------------------------*/
 
 /* A file that stack blocks are written into, and the stacks it holds:
-   the output file, or a dump file, which names its own.  The blocks'
-   text goes through |put_char|, newlines included. */
+   the output file, or a dump file, which names its own. */
 typedef struct {
-   VgHashTable* written;        /* ECU -> id; NULL: none yet */
-   UInt         next_id;        /* from 1 */
-   void       (*put_char)(HChar c, void* opaque);
-   void*        opaque;
+   VgHashTable*     written;    /* ECU -> id; NULL: none yet */
+   UInt             next_id;    /* from 1 */
+   struct _WS_File* file;
 } WS_StackFile;
 /* Stack ids in |sf|: a stack is written as a "stack" block the first
    time it is referred to (so call this before starting the line that
@@ -683,21 +681,13 @@ typedef struct {
 UInt WS_(stack_id)(WS_StackFile* sf, ExeContext* ec);
 /* Forgets what |sf| holds (its file was closed or started afresh). */
 void WS_(stack_file_forget)(WS_StackFile* sf);
-/* The output file's, and WS_(stack_id) for it. */
-WS_StackFile* WS_(out_stacks)(void);
-UInt WS_(out_stack)(ExeContext* ec);
 /* Appends " <ip> <location> <function>" for code address |ip| to the
-   line being built (docs/output-format.md, "Stacks"). */
-void WS_(out_where)(Addr ip);
-/* The same into |buf| (without the leading blank), for lines that do
-   not go to the output file. */
-#define WS_TEXT_MAX 4096
-void WS_(where_text)(Addr ip, HChar* buf, SizeT size);
-/* The same for the gdb/vgdb output, and whole stacks there (with
-   |own|, the line to mark as the first in the program's code, or -1). */
-void WS_(monitor_where)(Addr ip);
-void WS_(monitor_stack)(ExeContext* ec, const HChar* indent);
-void WS_(monitor_stack_own)(ExeContext* ec, const HChar* indent, Int own);
+   line being built in |f| (docs/output-format.md, "Stacks"). */
+void WS_(write_where)(struct _WS_File* f, Addr ip);
+/* A whole stack for people, each line after |indent| (|own|: the line
+   to mark as the first in the program's code, or -1). */
+void WS_(show_stack)(struct _WS_File* f, ExeContext* ec,
+                     const HChar* indent, Int own);
 /* Finds the program's executable, at start-up. */
 void WS_(stacks_init)(void);
 /* The running thread's stack at code address |ip| (0: where the guest
@@ -732,7 +722,7 @@ void  WS_(peaks_region_closed)(const HChar* label);
 void  WS_(set_peak_thresh)(ULong thresh);
 ULong WS_(peaks_count)(void);           /* reported, as things stand */
 ULong WS_(peaks_found)(void);           /* runs the detector flagged */
-void  WS_(peaks_to_monitor)(void);      /* "ws peaks" */
+void  WS_(show_peaks)(struct _WS_File* f);  /* "ws peaks" */
 void  WS_(peaks_trailer)(void);         /* the peaks and "peaks N" */
 /* In a forked child: no peaks yet (its file has none of the parent's). */
 void  WS_(peaks_after_fork)(void);
@@ -767,7 +757,7 @@ ULong* WS_(access_counter)(WS_Kind kind, Addr page);
 void  WS_(hot_prepare)(void);
 void  WS_(hot_trailer)(void);
 /* "ws hot [n] [insn|data]": |kinds| bit 1 insn, bit 2 data. */
-void  WS_(hot_to_monitor)(ULong n, UInt kinds);
+void  WS_(show_hot)(struct _WS_File* f, ULong n, UInt kinds);
 
 /*------------------------------------------------------------*/
 /*--- Heap blocks and owners (ws_heap.c, ws_owners.c)      ---*/
@@ -862,14 +852,13 @@ void WS_(owner_of)(Addr a, WS_Owner* o);
 ExeContext* WS_(owner_stack)(const WS_Owner* o);
 /* A thread ends: its stack keeps its name afterwards. */
 void WS_(owners_thread_exited)(ThreadId tid);
-/* Writes a whole "<prefix> <owner>" line (stack blocks first). */
-void WS_(out_owner_line)(const HChar* prefix, const WS_Owner* o,
-                         Bool with_block);
-void WS_(monitor_owner)(const WS_Owner* o);
-/* |o| as the output grammar spells it, into |buf| (a heap owner's
-   stack is written to |stacks| first, if it is not there). */
-void WS_(owner_text)(const WS_Owner* o, Bool with_block,
-                     WS_StackFile* stacks, HChar* buf, SizeT size);
+/* Writes a whole "<prefix> <owner>" line into |sf|'s file, after the
+   stack block the owner names if the file does not hold it yet. */
+void WS_(write_owner_line)(WS_StackFile* sf, const HChar* prefix,
+                           const WS_Owner* o, Bool with_block);
+/* The "owner:" line under a page's line for people, and a heap
+   block's stack. */
+void WS_(show_owner)(struct _WS_File* f, const WS_Owner* o);
 /* A window's pages by owner: for data pages what lives there, for code
    pages the object file and function; the largest first, at most
    WS_BREAKDOWN_LINES groups, the last of them "rest" when there are
@@ -895,9 +884,9 @@ WS_Breakdown* WS_(breakdown)(WS_Kind kind, const struct _XArray* pages,
                              ULong sample);
 void WS_(breakdown_free)(WS_Breakdown* b);
 /* The "owner <n> <pages> <owner>" lines of peak |n|, and for people. */
-void WS_(out_breakdown)(ULong n, const WS_Breakdown* b);
-void WS_(monitor_breakdown)(const WS_Breakdown* b, ULong total,
-                            const HChar* indent);
+void WS_(write_breakdown)(WS_StackFile* sf, ULong n, const WS_Breakdown* b);
+void WS_(show_breakdown)(struct _WS_File* f, const WS_Breakdown* b,
+                         ULong total, const HChar* indent);
 
 /* What ws_heap.c and ws_owners.c offer the rest: the hook ws_main.c
    chains after the instrumentation, the questions ws_owners.c asks,
@@ -1100,7 +1089,8 @@ typedef struct _WS_File {
    struct _WS_File* next;       /* ws's open files */
 } WS_File;
 #define WS_FILE(what)     { what, -1, False, NULL }
-#define WS_MONITOR_FILE   { "gdb output", -1, True, NULL }
+/* The gdb/vgdb output: what the monitor commands reply. */
+WS_File* WS_(monitor_file)(void);
 
 /* Creates (truncates) |name| for writing; False with the reason in
    |why| if it cannot, or if it is a file ws, Valgrind or the program
@@ -1147,6 +1137,9 @@ HChar* WS_(option_template)(const HChar* option, const HChar* value);
 HChar* WS_(out_expected_name)(void);
 void WS_(out_open)(HChar* name);
 WS_File* WS_(out_file)(void);
+/* The stacks the output file holds, and WS_(stack_id) for it. */
+WS_StackFile* WS_(out_stacks)(void);
+UInt WS_(out_stack)(ExeContext* ec);
 /* The "key: value" header of the output file, or of a dump file. */
 void WS_(write_header)(WS_File* f, Bool dump_file);
 void WS_(out_header)(void);
@@ -1156,9 +1149,6 @@ void WS_(out_printf)(const HChar* format, ...) PRINTF_CHECK(1, 2);
 void WS_(out_text)(const HChar* s);
 /* Ends a record; whole records are what reach the file. */
 void WS_(out_end_line)(void);
-/* One character of the output file, for VG_(vcbprintf); '\n' ends the
-   line as WS_(out_end_line) does. */
-void WS_(out_put_char)(HChar c, void* opaque);
 void WS_(out_event)(const HChar* format, ...) PRINTF_CHECK(1, 2);
 void WS_(out_maybe_flush)(void);
 /* Writes every complete record out now. */

@@ -183,7 +183,7 @@ void WS_(heapsites_monitor)(ULong n, WS_HeapKey key)
                       WS_(heapuse_mean)(s->lifetime, s->ended),
                       WS_(heapuse_mean)(s->first_delay, accessed),
                       WS_(heapuse_mean)(s->idle_tail, accessed), useful);
-      WS_(monitor_stack)(sites[i].site, "     ");
+      WS_(show_stack)(WS_(monitor_file)(), sites[i].site, "     ", -1);
    }
    VG_(free)(sites);
 }

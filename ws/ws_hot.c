@@ -211,7 +211,7 @@ static void free_hot(HotList* l)
 static void out_where(Addr ip)
 {
    if (WS_(clo_locations))
-      WS_(out_where)(ip);
+      WS_(write_where)(WS_(out_file)(), ip);
    else
       WS_(out_printf)(" 0x%lx ??? ???", ip);
 }
@@ -267,7 +267,8 @@ void WS_(hot_trailer)(void)
          out_where(h->first_ip);
          WS_(out_end_line)();
          if (kind == WS_Data)
-            WS_(out_owner_line)("hot-owner", &at_exit_owners[i], True);
+            WS_(write_owner_line)(WS_(out_stacks)(), "hot-owner",
+                                  &at_exit_owners[i], True);
       }
       free_hot(l);
    }
@@ -284,7 +285,7 @@ void WS_(hot_trailer)(void)
 /*--- For "ws hot"                                         ---*/
 /*------------------------------------------------------------*/
 
-void WS_(hot_to_monitor)(ULong n, UInt kinds)
+void WS_(show_hot)(WS_File* f, ULong n, UInt kinds)
 {
    Int kind;
    ULong i;
@@ -293,20 +294,20 @@ void WS_(hot_to_monitor)(ULong n, UInt kinds)
       if (!(kinds & (1u << kind)))
          continue;
       find_hot(kind, n, &l);
-      VG_(gdb_printf)("%s pages: the %llu hottest of %llu touched "
-                      "(accesses so far; pages of %u bytes)\n",
-                      kind == WS_Insn ? "Code" : "Data", l.n, l.touched,
-                      WS_(clo_pagesize));
+      WS_(file_printf)(f, "%s pages: the %llu hottest of %llu touched "
+                       "(accesses so far; pages of %u bytes)\n",
+                       kind == WS_Insn ? "Code" : "Data", l.n, l.touched,
+                       WS_(clo_pagesize));
       for (i = 0; i < l.n; i++) {
          const Hot* h = &l.heap[i];
-         VG_(gdb_printf)("%4llu %14llu  0x%lx  first at", i + 1,
-                         h->accesses, h->page << WS_(page_shift));
-         WS_(monitor_where)(h->first_ip);
-         VG_(gdb_printf)("\n");
+         WS_(file_printf)(f, "%4llu %14llu  0x%lx  first at", i + 1,
+                          h->accesses, h->page << WS_(page_shift));
+         WS_(write_where)(f, h->first_ip);
+         WS_(file_printf)(f, "\n");
          if (kind == WS_Data) {
             WS_Owner o;
             WS_(owner_of)(h->page << WS_(page_shift), &o);
-            WS_(monitor_owner)(&o);
+            WS_(show_owner)(f, &o);
          }
       }
       free_hot(&l);

@@ -323,6 +323,24 @@ static Bool number_arg(const Words* w, UInt k, const HChar* word, ULong* n)
    return WS_(whole_number)(word, a->lo, a->hi, n);
 }
 
+/* A first argument that may be a number of |what| (it starts with a
+   digit) or the next argument: the number into |*n|, and |*arg| moved
+   on to the word after it.  False if it is out of range (said why). */
+static Bool leading_number(Words* w, HChar** arg, const HChar* what,
+                           ULong* n)
+{
+   const Arg* a = &w->command->args[0];
+   if (*arg == NULL || (*arg)[0] < '0' || (*arg)[0] > '9')
+      return True;
+   if (!number_arg(w, 0, *arg, n)) {
+      VG_(gdb_printf)("%s: '%s' is not a number of %s from %llu to %llu\n",
+                      w->cmd, *arg, what, a->lo, a->hi);
+      return False;
+   }
+   *arg = next_word(w);
+   return True;
+}
+
 /*------------------------------------------------------------*/
 /*--- The commands                                         ---*/
 /*------------------------------------------------------------*/
@@ -368,29 +386,31 @@ static Bool cmd_status(Words* w)
    return True;
 }
 
-/* A page of "ws dump", for people. */
-static void list_page(const WS_DumpPage* p, void* opaque)
+/* A page of "ws dump", for people, into the WS_File |opaque|. */
+static void show_page(const WS_DumpPage* p, void* opaque)
 {
-   VG_(gdb_printf)("  %s 0x%016lx  last access at or after t=%llu, %llu "
-                   "accesses, first at", WS_(kind_name)(p->kind), p->addr,
-                   p->since, p->accesses);
-   WS_(monitor_where)(p->first_ip);
-   VG_(gdb_printf)("\n");
+   WS_File* f = opaque;
+   WS_(file_printf)(f, "  %s 0x%016lx  last access at or after t=%llu, "
+                    "%llu accesses, first at", WS_(kind_name)(p->kind),
+                    p->addr, p->since, p->accesses);
+   WS_(write_where)(f, p->first_ip);
+   WS_(file_printf)(f, "\n");
    if (p->kind == WS_Data)
-      WS_(monitor_owner)(p->owner);
+      WS_(show_owner)(f, p->owner);
 }
 
 static Bool dump_here(void)
 {
+   WS_File*     f = WS_(monitor_file)();
    WS_CtlStatus st;
    ULong        n[2];
    WS_(ctl_status)(&st);
-   VG_(gdb_printf)("ws dump at t=%llu: %llu insn pages, %llu data pages "
-                   "in the window\n", st.now, st.sizes[WS_Insn],
-                   st.sizes[WS_Data]);
-   VG_(gdb_printf)("  (pages of %u bytes; t is when the epoch of the "
-                   "page's last access began)\n", st.pagesize);
-   WS_(ctl_dump_to)(list_page, NULL, n);
+   WS_(file_printf)(f, "ws dump at t=%llu: %llu insn pages, %llu data "
+                    "pages in the window\n", st.now, st.sizes[WS_Insn],
+                    st.sizes[WS_Data]);
+   WS_(file_printf)(f, "  (pages of %u bytes; t is when the epoch of the "
+                    "page's last access began)\n", st.pagesize);
+   WS_(ctl_dump_to)(show_page, f, n);
    return True;
 }
 
@@ -460,7 +480,7 @@ static Bool cmd_peaks(Words* w)
 {
    if (!no_more_words(w))
       return False;
-   WS_(peaks_to_monitor)();
+   WS_(show_peaks)(WS_(monitor_file)());
    return WS_(clo_peak_detect);   /* else it said detection is off */
 }
 
@@ -559,15 +579,8 @@ static Bool cmd_hot(Words* w)
    HChar* arg = next_word(w);
    ULong  n = WS_(clo_hot) ? WS_(clo_hot) : WS_HOT_DEFAULT;
    UInt   kinds = 3;
-   if (arg != NULL && arg[0] >= '0' && arg[0] <= '9') {
-      if (!number_arg(w, 0, arg, &n)) {
-         VG_(gdb_printf)("ws hot: '%s' is not a number of pages from %llu "
-                         "to %llu\n", arg, w->command->args[0].lo,
-                         w->command->args[0].hi);
-         return False;
-      }
-      arg = next_word(w);
-   }
+   if (!leading_number(w, &arg, "pages", &n))
+      return False;
    if (arg != NULL) {
       if (VG_STREQ(arg, "insn"))
          kinds = 1u << WS_Insn;
@@ -581,7 +594,7 @@ static Bool cmd_hot(Words* w)
    }
    if (!no_more_words(w))
       return False;
-   WS_(hot_to_monitor)(n, kinds);
+   WS_(show_hot)(WS_(monitor_file)(), n, kinds);
    return True;
 }
 
@@ -595,15 +608,8 @@ static Bool cmd_heap(Words* w)
                       "(--ws-heap=no or --ws-heap-usage=no)\n");
       return False;
    }
-   if (arg != NULL && arg[0] >= '0' && arg[0] <= '9') {
-      if (!number_arg(w, 0, arg, &n)) {
-         VG_(gdb_printf)("ws heap: '%s' is not a number of sites from %llu "
-                         "to %llu\n", arg, w->command->args[0].lo,
-                         w->command->args[0].hi);
-         return False;
-      }
-      arg = next_word(w);
-   }
+   if (!leading_number(w, &arg, "sites", &n))
+      return False;
    if (arg != NULL) {
       key = VG_(keyword_id)(WS_HEAP_KEYS, arg, kwd_report_none);
       if (key < 0) {

@@ -148,8 +148,34 @@ static Bool dynamic_option(const HChar* arg)
    return True;
 }
 
-/* A settable parameter given at start-up. */
-static Bool param_option(const HChar* arg)
+/* The options given at start-up only that say yes or no, or give a
+   number (the settable parameters are WS_(params)). */
+static const struct {
+   const HChar* option;
+   Bool*        value;
+} yes_no_options[] = {
+   { "--ws-per-thread",    &WS_(clo_per_thread) },
+   { "--ws-syscalls",      &WS_(clo_syscalls) },
+   { "--ws-instr-atstart", &WS_(clo_instr_atstart) },
+   { "--ws-peak-detect",   &WS_(clo_peak_detect) },
+   { "--ws-list-pages",    &WS_(clo_list_pages) },
+   { "--ws-locations",     &WS_(clo_locations) },
+   { "--ws-heap",          &WS_(clo_heap) },
+   { "--ws-heap-usage",    &WS_(clo_heap_usage) },
+};
+static const struct {
+   const HChar* option;
+   ULong        lo, hi;
+   ULong*       value;
+} number_options[] = {
+   { "--ws-peak-window", 2, WS_MAX_PEAK_WINDOW, &WS_(clo_peak_window) },
+   { "--ws-hot",         0, WS_MAX_HOT,         &WS_(clo_hot) },
+   { "--ws-peaks",       1, WS_MAX_PEAKS,       &WS_(clo_peaks) },
+};
+
+/* A settable parameter, or an option of the tables above, given at
+   start-up. */
+static Bool table_option(const HChar* arg)
 {
    UInt i;
    for (i = 0; i < WS_(n_params); i++) {
@@ -159,6 +185,18 @@ static Bool param_option(const HChar* arg)
          return True;
       }
    }
+   for (i = 0; i < sizeof number_options / sizeof number_options[0]; i++)
+      if (is_option(arg, number_options[i].option)) {
+         parse_number(arg, number_options[i].option, number_options[i].lo,
+                      number_options[i].hi, number_options[i].value);
+         return True;
+      }
+   for (i = 0; i < sizeof yes_no_options / sizeof yes_no_options[0]; i++)
+      if (is_option(arg, yes_no_options[i].option)) {
+         parse_yes_no(arg, yes_no_options[i].option,
+                      yes_no_options[i].value);
+         return True;
+      }
    return False;
 }
 
@@ -166,7 +204,7 @@ Bool WS_(process_cmd_line_option)(const HChar* arg)
 {
    if (VG_(Clo_Mode)() != cloP)
       return dynamic_option(arg);
-   if (param_option(arg))
+   if (table_option(arg))
       return True;
    if (is_option(arg, "--ws-pagesize"))
       parse_pagesize(arg);
@@ -187,25 +225,6 @@ Bool WS_(process_cmd_line_option)(const HChar* arg)
                               WS_(clo_file_option));
       WS_(clo_file) = val;
    }
-   else if (is_option(arg, "--ws-per-thread"))
-      parse_yes_no(arg, "--ws-per-thread", &WS_(clo_per_thread));
-   else if (is_option(arg, "--ws-syscalls"))
-      parse_yes_no(arg, "--ws-syscalls", &WS_(clo_syscalls));
-   else if (is_option(arg, "--ws-instr-atstart"))
-      parse_yes_no(arg, "--ws-instr-atstart", &WS_(clo_instr_atstart));
-   else if (is_option(arg, "--ws-peak-detect"))
-      parse_yes_no(arg, "--ws-peak-detect", &WS_(clo_peak_detect));
-   else if (is_option(arg, "--ws-peak-window"))
-      parse_number(arg, "--ws-peak-window", 2, WS_MAX_PEAK_WINDOW,
-                   &WS_(clo_peak_window));
-   else if (is_option(arg, "--ws-hot"))
-      parse_number(arg, "--ws-hot", 0, WS_MAX_HOT, &WS_(clo_hot));
-   else if (is_option(arg, "--ws-list-pages"))
-      parse_yes_no(arg, "--ws-list-pages", &WS_(clo_list_pages));
-   else if (is_option(arg, "--ws-locations"))
-      parse_yes_no(arg, "--ws-locations", &WS_(clo_locations));
-   else if (is_option(arg, "--ws-heap"))
-      parse_yes_no(arg, "--ws-heap", &WS_(clo_heap));
    else if (is_option(arg, "--ws-image")) {
       /* Not for users: ws passes it to the Valgrind that runs the
          program an exec starts (--trace-children=yes), see ws_main.c. */
@@ -228,10 +247,6 @@ Bool WS_(process_cmd_line_option)(const HChar* arg)
                                 "prefixed string instruction is one "
                                 "instruction) or each (one per iteration)\n");
    }
-   else if (is_option(arg, "--ws-peaks"))
-      parse_number(arg, "--ws-peaks", 1, WS_MAX_PEAKS, &WS_(clo_peaks));
-   else if (is_option(arg, "--ws-heap-usage"))
-      parse_yes_no(arg, "--ws-heap-usage", &WS_(clo_heap_usage));
    else if (is_option(arg, "--ws-miss-file")) {
       const HChar* val = VG_(strchr)(arg, '=') + 1;
       if (val[0] == '\0')

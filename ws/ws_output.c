@@ -41,6 +41,7 @@
 #define WS_FLUSH_MS     10ULL
 
 static WS_File out = WS_FILE("output file");
+static WS_StackFile out_stacks = { NULL, 1, &out };
 static HChar*  out_template = NULL;   /* --ws-file, %q{VAR} expanded */
 static ULong   last_flush = 0;        /* WS_(now)() at the last flush */
 
@@ -51,6 +52,16 @@ static ULong   last_flush = 0;        /* WS_(now)() at the last flush */
 WS_File* WS_(out_file)(void)
 {
    return &out;
+}
+
+WS_StackFile* WS_(out_stacks)(void)
+{
+   return &out_stacks;
+}
+
+UInt WS_(out_stack)(ExeContext* ec)
+{
+   return WS_(stack_id)(&out_stacks, ec);
 }
 
 void WS_(out_printf)(const HChar* format, ...)
@@ -64,11 +75,6 @@ void WS_(out_printf)(const HChar* format, ...)
 void WS_(out_end_line)(void)
 {
    WS_(file_put_char)('\n', &out);
-}
-
-void WS_(out_put_char)(HChar c, void* opaque)
-{
-   WS_(file_put_char)(c, &out);
 }
 
 void WS_(out_text)(const HChar* s)
@@ -293,7 +299,7 @@ void WS_(out_stderr_summary)(void)
    (e.g. through %p), and no file otherwise. */
 void WS_(out_after_fork)(ThreadId tid)
 {
-   WS_(stack_file_forget)(WS_(out_stacks)());
+   WS_(stack_file_forget)(&out_stacks);
    if (WS_(file_after_fork)(&out, WS_(clo_file_option), WS_(clo_file),
                             out_template))
       WS_(out_header)();
@@ -305,7 +311,7 @@ void WS_(out_new_image)(void)
 {
    HChar  why[512];
    HChar* name;
-   WS_(stack_file_forget)(WS_(out_stacks)());
+   WS_(stack_file_forget)(&out_stacks);
    if (out.name == NULL)
       return;                           /* a child without a file */
    VG_(free)(out.name);

@@ -26,7 +26,6 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_debuginfo.h"
-#include "pub_tool_gdbserver.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_machine.h"
@@ -192,8 +191,10 @@ static SizeT location_word(const HChar* path, HChar* buf, SizeT size)
    return i;
 }
 
-void WS_(owner_text)(const WS_Owner* o, Bool with_block,
-                     WS_StackFile* stacks, HChar* buf, SizeT size)
+/* |o| as the output grammar spells it, into |buf| (a heap owner's
+   stack is written to |stacks| first, if it is not there). */
+static void owner_text(const WS_Owner* o, Bool with_block,
+                       WS_StackFile* stacks, HChar* buf, SizeT size)
 {
    SizeT n;
    switch (o->kind) {
@@ -238,53 +239,61 @@ void WS_(owner_text)(const WS_Owner* o, Bool with_block,
 /* Room for the longest owner: "file " and a path, escaped. */
 #define WS_OWNER_TEXT_MAX (4 * VKI_PATH_MAX + 16)
 
-void WS_(out_owner_line)(const HChar* prefix, const WS_Owner* o,
-                         Bool with_block)
+void WS_(write_owner_line)(WS_StackFile* sf, const HChar* prefix,
+                           const WS_Owner* o, Bool with_block)
 {
    HChar text[WS_OWNER_TEXT_MAX];
    /* the stack block, if any, first */
-   WS_(owner_text)(o, with_block, WS_(out_stacks)(), text, sizeof text);
-   WS_(out_printf)("%s %s", prefix, text);
-   WS_(out_end_line)();
+   owner_text(o, with_block, sf, text, sizeof text);
+   WS_(file_printf)(sf->file, "%s %s\n", prefix, text);
+}
+
+/* An owner for people, ending the line: what lives there; a heap
+   block, live or freed, is left to the caller (False).  |no_block|:
+   what heap memory outside the blocks is called there. */
+static Bool show_owner_name(WS_File* f, const WS_Owner* o,
+                            const HChar* no_block)
+{
+   switch (o->kind) {
+   case WS_OwnHeap:
+   case WS_OwnFreed:
+      return False;
+   case WS_OwnHeapOther:
+      WS_(file_printf)(f, "%s\n", no_block);
+      break;
+   case WS_OwnGlobal:
+      WS_(file_printf)(f, "global variable %s\n", o->name);
+      break;
+   case WS_OwnStack:
+      WS_(file_printf)(f, "stack of thread %u\n", o->tid);
+      break;
+   case WS_OwnFile:
+      WS_(file_printf)(f, "mapping of %s\n", o->name);
+      break;
+   case WS_OwnAnon:
+      WS_(file_printf)(f, "anonymous memory\n");
+      break;
+   case WS_OwnUnknown:
+      WS_(file_printf)(f, "unknown\n");
+      break;
+   case WS_OwnCode:
+      WS_(file_printf)(f, "%s in %s\n", o->name, o->object);
+      break;
+   }
+   return True;
 }
 
 /* For people, under a page's line: one "owner:" line indented by four
    blanks, and for a heap block the allocating stack below it. */
-void WS_(monitor_owner)(const WS_Owner* o)
+void WS_(show_owner)(WS_File* f, const WS_Owner* o)
 {
-   switch (o->kind) {
-   case WS_OwnHeap:
-      VG_(gdb_printf)("    owner: heap block %#lx of %lu bytes, "
-                      "allocated at\n", o->block, o->size);
-      WS_(monitor_stack_own)(o->site, "      ", WS_(own_level)(o->site));
-      break;
-   case WS_OwnFreed:
-      VG_(gdb_printf)("    owner: freed block %#lx of %lu bytes, "
-                      "allocated at\n", o->block, o->size);
-      WS_(monitor_stack_own)(o->site, "      ", WS_(own_level)(o->site));
-      break;
-   case WS_OwnCode:
-      VG_(gdb_printf)("    owner: %s in %s\n", o->name, o->object);
-      break;
-   case WS_OwnHeapOther:
-      VG_(gdb_printf)("    owner: heap memory in no live block\n");
-      break;
-   case WS_OwnGlobal:
-      VG_(gdb_printf)("    owner: global variable %s\n", o->name);
-      break;
-   case WS_OwnStack:
-      VG_(gdb_printf)("    owner: stack of thread %u\n", o->tid);
-      break;
-   case WS_OwnFile:
-      VG_(gdb_printf)("    owner: mapping of %s\n", o->name);
-      break;
-   case WS_OwnAnon:
-      VG_(gdb_printf)("    owner: anonymous memory\n");
-      break;
-   case WS_OwnUnknown:
-      VG_(gdb_printf)("    owner: unknown\n");
-      break;
-   }
+   WS_(file_printf)(f, "    owner: ");
+   if (show_owner_name(f, o, "heap memory in no live block"))
+      return;
+   WS_(file_printf)(f, "%s block %#lx of %lu bytes, allocated at\n",
+                    o->kind == WS_OwnHeap ? "heap" : "freed", o->block,
+                    o->size);
+   WS_(show_stack)(f, o->site, "      ", WS_(own_level)(o->site));
 }
 
 /*------------------------------------------------------------*/
@@ -467,34 +476,35 @@ void WS_(breakdown_free)(WS_Breakdown* b)
    VG_(free)(b);
 }
 
-void WS_(out_breakdown)(ULong n, const WS_Breakdown* b)
+void WS_(write_breakdown)(WS_StackFile* sf, ULong n, const WS_Breakdown* b)
 {
    HChar prefix[64];
    UInt i;
    for (i = 0; i < b->n; i++) {
       const WS_OwnerPages* line = &b->lines[i];
       if (line->rest) {
-         WS_(out_printf)("owner %llu %llu rest", n, line->pages);
-         WS_(out_end_line)();
+         WS_(file_printf)(sf->file, "owner %llu %llu rest\n", n,
+                          line->pages);
          continue;
       }
       VG_(snprintf)(prefix, sizeof prefix, "owner %llu %llu", n,
                     line->pages);
-      WS_(out_owner_line)(prefix, &line->owner, False);
+      WS_(write_owner_line)(sf, prefix, &line->owner, False);
    }
    for (i = 0; i < b->n; i++)
       if (b->lines[i].heap_window) {
-         WS_(out_printf)("heap-window %llu %u live %llu window %llu", n,
-                         WS_(out_stack)(b->lines[i].owner.site),
-                         b->lines[i].live_bytes, b->lines[i].window_bytes);
-         WS_(out_end_line)();
+         /* the stack block, if any, first */
+         UInt stack = WS_(stack_id)(sf, b->lines[i].owner.site);
+         WS_(file_printf)(sf->file, "heap-window %llu %u live %llu window "
+                          "%llu\n", n, stack, b->lines[i].live_bytes,
+                          b->lines[i].window_bytes);
       }
 }
 
 /* "  2000 pages (97.4%): heap blocks allocated at" and the stack, for
    people. */
-void WS_(monitor_breakdown)(const WS_Breakdown* b, ULong total,
-                            const HChar* indent)
+void WS_(show_breakdown)(WS_File* f, const WS_Breakdown* b, ULong total,
+                         const HChar* indent)
 {
    UInt i;
    HChar deeper[VG_(strlen)(indent) + 3];
@@ -503,42 +513,18 @@ void WS_(monitor_breakdown)(const WS_Breakdown* b, ULong total,
       const WS_OwnerPages* line = &b->lines[i];
       const WS_Owner* o = &line->owner;
       ULong tenths = total ? (line->pages * 1000 + total / 2) / total : 0;
-      VG_(gdb_printf)("%s%llu page%s (%llu.%llu%%): ", indent, line->pages,
-                      line->pages == 1 ? "" : "s", tenths / 10,
-                      tenths % 10);
+      WS_(file_printf)(f, "%s%llu page%s (%llu.%llu%%): ", indent,
+                       line->pages, line->pages == 1 ? "" : "s",
+                       tenths / 10, tenths % 10);
       if (line->rest) {
-         VG_(gdb_printf)("other owners\n");
+         WS_(file_printf)(f, "other owners\n");
          continue;
       }
-      switch (o->kind) {
-      case WS_OwnHeap:
-      case WS_OwnFreed:
-         VG_(gdb_printf)("%s allocated at\n", o->kind == WS_OwnHeap
-                         ? "heap blocks" : "freed blocks");
-         WS_(monitor_stack_own)(o->site, deeper, WS_(own_level)(o->site));
-         break;
-      case WS_OwnHeapOther:
-         VG_(gdb_printf)("heap memory in no block\n");
-         break;
-      case WS_OwnGlobal:
-         VG_(gdb_printf)("global variable %s\n", o->name);
-         break;
-      case WS_OwnStack:
-         VG_(gdb_printf)("stack of thread %u\n", o->tid);
-         break;
-      case WS_OwnFile:
-         VG_(gdb_printf)("mapping of %s\n", o->name);
-         break;
-      case WS_OwnAnon:
-         VG_(gdb_printf)("anonymous memory\n");
-         break;
-      case WS_OwnUnknown:
-         VG_(gdb_printf)("unknown\n");
-         break;
-      case WS_OwnCode:
-         VG_(gdb_printf)("%s in %s\n", o->name, o->object);
-         break;
-      }
+      if (show_owner_name(f, o, "heap memory in no block"))
+         continue;
+      WS_(file_printf)(f, "%s allocated at\n", o->kind == WS_OwnHeap
+                       ? "heap blocks" : "freed blocks");
+      WS_(show_stack)(f, o->site, deeper, WS_(own_level)(o->site));
    }
 }
 

@@ -202,6 +202,27 @@ static void release(PeakRec* r)
       rec_free(r);
 }
 
+/* The roles a kind's record can be kept in besides its list. */
+typedef enum { Role_Largest, Role_OpenRegion } Role;
+
+static Bool* role_flag(PeakRec* r, Role role)
+{
+   return role == Role_Largest ? &r->largest : &r->open_region;
+}
+
+/* The record a kind keeps in |*slot| for |role| becomes |r| (NULL:
+   none); the one before loses the role. */
+static void hold(PeakRec** slot, Role role, PeakRec* r)
+{
+   if (*slot != NULL) {
+      *role_flag(*slot, role) = False;
+      release(*slot);
+   }
+   *slot = r;
+   if (r != NULL)
+      *role_flag(r, role) = True;
+}
+
 static Double prominence(const PeakRec* r)
 {
    return (Double)r->size - r->baseline;
@@ -420,22 +441,10 @@ static PeakRec* sample_kind(WS_Kind kind, ULong t, ULong size)
             && (k->open_largest == NULL || size > k->open_largest->size);
    if (to_list || largest || region) {
       r = new_rec(kind, t, size, k->mean);
-      if (largest) {
-         if (k->largest != NULL) {
-            k->largest->largest = False;
-            release(k->largest);
-         }
-         k->largest = r;
-         r->largest = True;
-      }
-      if (region) {
-         if (k->open_largest != NULL) {
-            k->open_largest->open_region = False;
-            release(k->open_largest);
-         }
-         k->open_largest = r;
-         r->open_region = True;
-      }
+      if (largest)
+         hold(&k->largest, Role_Largest, r);
+      if (region)
+         hold(&k->open_largest, Role_OpenRegion, r);
       if (to_list) {
          list(k, r);
          k->run_rec = r;
@@ -555,15 +564,8 @@ void WS_(peaks_after_fork)(void)
       KindState* k = &kinds[kind];
       while (k->listed != NULL && VG_(sizeXA)(k->listed) > 0)
          unlist(k, *(PeakRec**)VG_(indexXA)(k->listed, 0));
-      if (k->largest != NULL) {
-         k->largest->largest = False;
-         release(k->largest);
-      }
-      if (k->open_largest != NULL) {
-         k->open_largest->open_region = False;
-         release(k->open_largest);
-      }
-      k->largest = k->open_largest = NULL;
+      hold(&k->largest, Role_Largest, NULL);
+      hold(&k->open_largest, Role_OpenRegion, NULL);
       k->in_peak = False;
       k->run_rec = NULL;
       k->found = 0;
@@ -708,7 +710,7 @@ static void write_peak(ULong n, const PeakRec* r)
       }
    }
    if (r->owners != NULL)
-      WS_(out_breakdown)(n, r->owners);
+      WS_(write_breakdown)(WS_(out_stacks)(), n, r->owners);
 }
 
 void WS_(peaks_trailer)(void)
@@ -733,48 +735,50 @@ void WS_(peaks_trailer)(void)
 /*--- "ws peaks"                                           ---*/
 /*------------------------------------------------------------*/
 
-static void show_peak(ULong rank, ULong of, const PeakRec* r)
+static void show_peak(WS_File* f, ULong rank, ULong of, const PeakRec* r)
 {
    Double prom = prominence(r);
    ULong  base = rounded(r->baseline);
-   VG_(gdb_printf)("  %s peak %llu of %llu: %llu page%s at t=%llu, %llu "
-                   "above a baseline of %llu (%s)\n", WS_(kind_name)(r->kind),
-                   rank, of, r->size, r->size == 1 ? "" : "s", r->t,
-                   rounded(prom), base, why(r));
+   WS_(file_printf)(f, "  %s peak %llu of %llu: %llu page%s at t=%llu, %llu "
+                    "above a baseline of %llu (%s)\n",
+                    WS_(kind_name)(r->kind), rank, of, r->size,
+                    r->size == 1 ? "" : "s", r->t, rounded(prom), base,
+                    why(r));
    if (r->stack != NULL) {
-      VG_(gdb_printf)("    %s:\n", r->from_rise
-                      ? "the working set rose here"
-                      : "the program was here when the sample was taken");
-      WS_(monitor_stack_own)(r->stack, "      ", WS_(own_level)(r->stack));
+      WS_(file_printf)(f, "    %s:\n", r->from_rise
+                       ? "the working set rose here"
+                       : "the program was here when the sample was taken");
+      WS_(show_stack)(f, r->stack, "      ", WS_(own_level)(r->stack));
    }
    if (r->owners != NULL) {
-      VG_(gdb_printf)("    by owner:\n");
-      WS_(monitor_breakdown)(r->owners, r->size, "      ");
+      WS_(file_printf)(f, "    by owner:\n");
+      WS_(show_breakdown)(f, r->owners, r->size, "      ");
    } else {
-      VG_(gdb_printf)("    by owner: known at the next sample\n");
+      WS_(file_printf)(f, "    by owner: known at the next sample\n");
    }
 }
 
-void WS_(peaks_to_monitor)(void)
+void WS_(show_peaks)(WS_File* f)
 {
    Int kind;
    Word i;
    if (!WS_(clo_peak_detect)) {
-      VG_(gdb_printf)("ws peaks: peak detection is off "
-                      "(--ws-peak-detect=no)\n");
+      WS_(file_printf)(f, "ws peaks: peak detection is off "
+                       "(--ws-peak-detect=no)\n");
       return;
    }
-   VG_(gdb_printf)("ws peaks at t=%llu: %llu peak%s (the detector found "
-                   "%llu)\n", WS_(now)(), WS_(peaks_count)(),
-                   WS_(peaks_count)() == 1 ? "" : "s", WS_(peaks_found)());
-   VG_(gdb_printf)("  (of each kind the largest sample and the most "
-                   "prominent, at most %llu; detector: window %llu "
-                   "samples, threshold %llu)\n", WS_(clo_peaks),
-                   WS_(clo_peak_window), WS_(clo_peak_thresh));
+   WS_(file_printf)(f, "ws peaks at t=%llu: %llu peak%s (the detector "
+                    "found %llu)\n", WS_(now)(), WS_(peaks_count)(),
+                    WS_(peaks_count)() == 1 ? "" : "s", WS_(peaks_found)());
+   WS_(file_printf)(f, "  (of each kind the largest sample and the most "
+                    "prominent, at most %llu; detector: window %llu "
+                    "samples, threshold %llu)\n", WS_(clo_peaks),
+                    WS_(clo_peak_window), WS_(clo_peak_thresh));
    for (kind = 0; kind < 2; kind++) {
       XArray* r = reported(kind);
       for (i = 0; i < VG_(sizeXA)(r); i++)
-         show_peak(i + 1, VG_(sizeXA)(r), *(PeakRec**)VG_(indexXA)(r, i));
+         show_peak(f, i + 1, VG_(sizeXA)(r),
+                   *(PeakRec**)VG_(indexXA)(r, i));
       VG_(deleteXA)(r);
    }
 }

@@ -17,13 +17,14 @@
 */
 
 /* Owns how code addresses and call stacks are named: in the output
-   file (the "stack" blocks and their "frame" and "inline" lines, and
-   the "ip location function" of one address, docs/output-format.md,
-   "Stacks") and on the gdb/vgdb output.  It records no stacks itself:
-   callers hand it ExeContexts, which the core keeps unique, so a
-   stack's ECU names it.  It writes each stack into the output file
-   once, before the first line that refers to it, and remembers the id
-   it gave it.
+   file and dump files (the "stack" blocks and their "frame" and
+   "inline" lines, and the "ip location function" of one address,
+   docs/output-format.md, "Stacks") and for people (the monitor's
+   replies).  Each formatter writes to the WS_File it is given.  It
+   records no stacks itself: callers hand it ExeContexts, which the
+   core keeps unique, so a stack's ECU names it.  It writes each stack
+   into a file (a WS_StackFile) once, before the first line that
+   refers to it, and remembers the id it gave it there.
 
    One address can stand for several levels: the function it is in,
    and the calls the compiler inlined there (innermost first).  The
@@ -41,7 +42,6 @@
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_deduppoolalloc.h"
 #include "pub_tool_execontext.h"
-#include "pub_tool_gdbserver.h"
 #include "pub_tool_hashtable.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
@@ -417,25 +417,16 @@ typedef struct {
    UInt       id;
 } WrittenStack;
 
-static void sf_printf(WS_StackFile* sf, const HChar* format, ...)
-   PRINTF_CHECK(2, 3);
-static void sf_printf(WS_StackFile* sf, const HChar* format, ...)
-{
-   va_list vargs;
-   va_start(vargs, format);
-   VG_(vcbprintf)(sf->put_char, sf->opaque, format, vargs);
-   va_end(vargs);
-}
-
 static void put_level(Addr ip, const Level* l, void* opaque)
 {
    WS_StackFile* sf = opaque;
    HChar loc[WS_LOCATION_MAX];
    format_location(l, loc);
-   sf_printf(sf, "%s 0x%lx %s ", l->inlined ? "inline" : "frame", ip, loc);
-   WS_(escape)(l->function[0] ? l->function : "???", WS_EscText,
-               sf->put_char, sf->opaque);
-   sf->put_char('\n', sf->opaque);
+   WS_(file_printf)(sf->file, "%s 0x%lx %s ",
+                    l->inlined ? "inline" : "frame", ip, loc);
+   WS_(file_text)(sf->file, l->function[0] ? l->function : "???",
+                  WS_EscText);
+   WS_(file_put_char)('\n', sf->file);
 }
 
 UInt WS_(stack_id)(WS_StackFile* sf, ExeContext* ec)
@@ -461,7 +452,7 @@ UInt WS_(stack_id)(WS_StackFile* sf, ExeContext* ec)
    w->id = sf->next_id++;
    VG_(HT_add_node)(sf->written, w);
 
-   sf_printf(sf, "stack %u %u\n", w->id, lines);
+   WS_(file_printf)(sf->file, "stack %u %u\n", w->id, lines);
    for (i = 0; i < f.n; i++)
       for_each_level(ep, f.ips[i], False, put_level, sf);
    return w->id;
@@ -475,17 +466,12 @@ void WS_(stack_file_forget)(WS_StackFile* sf)
    sf->next_id = 1;
 }
 
-static WS_StackFile output_stacks = { NULL, 1, WS_(out_put_char), NULL };
+/*------------------------------------------------------------*/
+/*--- One code address in a line                           ---*/
+/*------------------------------------------------------------*/
 
-WS_StackFile* WS_(out_stacks)(void)
-{
-   return &output_stacks;
-}
-
-UInt WS_(out_stack)(ExeContext* ec)
-{
-   return WS_(stack_id)(&output_stacks, ec);
-}
+/* Room for " <ip> <location> <function>", the function cut if need be. */
+#define WS_TEXT_MAX 4096
 
 typedef struct {
    HChar* buf;
@@ -506,68 +492,58 @@ static void where_text_level(Addr ip, const Level* l, void* opaque)
       VG_(snprintf)(w->buf, w->size, "0x%lx ??? ???", ip);
 }
 
-void WS_(where_text)(Addr ip, HChar* buf, SizeT size)
+static void where_text(Addr ip, HChar* buf, SizeT size)
 {
    WhereText w = { buf, size };
    buf[0] = '\0';
    for_each_level(VG_(current_DiEpoch)(), ip, True, where_text_level, &w);
 }
 
-void WS_(out_where)(Addr ip)
+void WS_(write_where)(WS_File* f, Addr ip)
 {
    HChar text[WS_TEXT_MAX];
-   WS_(where_text)(ip, text, sizeof text);
-   WS_(out_printf)(" %s", text);
+   where_text(ip, text, sizeof text);
+   WS_(file_printf)(f, " %s", text);
 }
 
 /*------------------------------------------------------------*/
-/*--- The gdb/vgdb output                                  ---*/
+/*--- Stacks for people                                    ---*/
 /*------------------------------------------------------------*/
-
-void WS_(monitor_where)(Addr ip)
-{
-   HChar text[WS_TEXT_MAX];
-   WS_(where_text)(ip, text, sizeof text);
-   VG_(gdb_printf)(" %s", text);
-}
 
 /* A stack for people, in the layout Valgrind's own messages use:
    "at 0xIP: function (file:line)", then "by ..." for each caller. */
 typedef struct {
+   WS_File*     f;
    const HChar* indent;
    Int          level;     /* lines shown so far */
    Int          own;       /* the line to mark, or -1 */
-} MonitorStack;
+} ShownStack;
 
-static void monitor_stack_level(Addr ip, const Level* l, void* opaque)
+static void show_level(Addr ip, const Level* l, void* opaque)
 {
-   MonitorStack* m = opaque;
-   VG_(gdb_printf)("%s%s 0x%lx: %s", m->indent, m->level ? "by" : "at", ip,
-                   l->function);
+   ShownStack* m = opaque;
+   WS_(file_printf)(m->f, "%s%s 0x%lx: %s", m->indent,
+                    m->level ? "by" : "at", ip, l->function);
    if (l->file)
-      VG_(gdb_printf)(" (%s:%u)", base_name(l->file), l->line);
+      WS_(file_printf)(m->f, " (%s:%u)", base_name(l->file), l->line);
    else if (l->object)
-      VG_(gdb_printf)(" (in %s)", l->object);
-   VG_(gdb_printf)("%s\n", m->level == m->own
-                            ? "   <- first in the program's code" : "");
+      WS_(file_printf)(m->f, " (in %s)", l->object);
+   WS_(file_printf)(m->f, "%s\n", m->level == m->own
+                                 ? "   <- first in the program's code" : "");
    m->level++;
 }
 
-void WS_(monitor_stack_own)(ExeContext* ec, const HChar* indent, Int own)
+void WS_(show_stack)(WS_File* f, ExeContext* ec, const HChar* indent,
+                     Int own)
 {
-   DiEpoch      ep = VG_(get_ExeContext_epoch)(ec);
-   Addr         ips[VG_(get_ExeContext_n_ips)(ec)];
-   Frames       f = { ips, 0 };
-   MonitorStack m = { indent, 0, own };
-   UInt         i;
-   VG_(apply_ExeContext)(collect_ip, &f, ec);
-   for (i = 0; i < f.n; i++)
-      for_each_level(ep, f.ips[i], False, monitor_stack_level, &m);
-}
-
-void WS_(monitor_stack)(ExeContext* ec, const HChar* indent)
-{
-   WS_(monitor_stack_own)(ec, indent, -1);
+   DiEpoch    ep = VG_(get_ExeContext_epoch)(ec);
+   Addr       ips[VG_(get_ExeContext_n_ips)(ec)];
+   Frames     fr = { ips, 0 };
+   ShownStack m = { f, indent, 0, own };
+   UInt       i;
+   VG_(apply_ExeContext)(collect_ip, &fr, ec);
+   for (i = 0; i < fr.n; i++)
+      for_each_level(ep, fr.ips[i], False, show_level, &m);
 }
 
 /*--------------------------------------------------------------------*/
