@@ -338,6 +338,10 @@ void wsp_fmt_time(char *buf, size_t n, uint64_t t, int ms);
 void wsp_fmt_avg(char *buf, size_t n, uint64_t avg10);
 void wsp_fmt_kb(char *buf, size_t n, double pages, uint64_t pagesize);
 const char *wsp_event_name(enum wsp_event_kind k);
+/* The thread ids of the per-thread columns in increasing order, each
+   once: from *tid = 0, each call sets *tid to the next and returns 1,
+   then 0 when there is none. */
+int wsp_next_tid(const struct wsp_file *f, uint64_t *tid);
 
 /* A line of the text report being built, cut to the report's width
    when printed: function names, symbols and paths have no length

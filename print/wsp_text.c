@@ -653,18 +653,8 @@ static void per_thread(FILE *out, const struct wsp_file *f)
            shared_sum / f->n_samples, (unsigned long long)shared_peak);
    fprintf(out, "  %6s %8s  %-16s %s\n", "tid", "samples",
            "insn avg/peak", "data avg/peak");
-   /* tids in increasing order, each once: repeated minimum search */
-   uint64_t prev = 0;
-   for (;;) {
-      uint64_t tid = UINT64_MAX;
-      int found = 0;
-      for (size_t i = 0; i < f->n_thr; i++)
-         if (f->thr[i].tid > prev && f->thr[i].tid <= tid) {
-            tid = f->thr[i].tid;
-            found = 1;
-         }
-      if (!found)
-         break;
+   uint64_t tid = 0;
+   while (wsp_next_tid(f, &tid)) {
       size_t n = 0;
       long double si = 0, sd = 0;
       uint64_t pi = 0, pd = 0;
@@ -683,9 +673,6 @@ static void per_thread(FILE *out, const struct wsp_file *f)
       snprintf(db, sizeof db, "%.1Lf/%llu", sd / n, (unsigned long long)pd);
       fprintf(out, "  %6llu %8zu  %-16s %s\n", (unsigned long long)tid,
               n, ib, db);
-      if (tid == UINT64_MAX)
-         break;
-      prev = tid;
    }
 }
 

@@ -231,6 +231,20 @@ void wsp_lwhere(struct wsp_line *l, const struct wsp_where *w, int width,
    }
 }
 
+int wsp_next_tid(const struct wsp_file *f, uint64_t *tid)
+{
+   uint64_t next = UINT64_MAX;
+   int found = 0;
+   for (size_t i = 0; i < f->n_thr; i++)
+      if (f->thr[i].tid > *tid && f->thr[i].tid <= next) {
+         next = f->thr[i].tid;
+         found = 1;
+      }
+   if (found)
+      *tid = next;
+   return found;
+}
+
 const char *wsp_event_name(enum wsp_event_kind k)
 {
    switch (k) {
