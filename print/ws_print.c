@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "wsp.h"
@@ -222,6 +223,39 @@ static void terminal_size(int *cols, int *rows)
       *rows = atoi(e);
 }
 
+/* Whether path names a file ws wrote: an output file or a dump file
+   (by its first line).  A file that cannot be read is none. */
+static int is_ws_file(const char *path)
+{
+   char buf[WSP_FIRST_LINE_MAX];
+   struct wsp_error err;
+   struct stat st;
+   ssize_t n;
+   int fd = open(path, O_RDONLY | O_NONBLOCK);
+   if (fd < 0)
+      return 0;
+   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+      close(fd);
+      return 0;
+   }
+   n = read(fd, buf, sizeof buf);
+   close(fd);
+   if (n <= 0)
+      return 0;
+   return wsp_check_start(buf, (size_t)n, &err) == 0
+          || (n >= 15 && memcmp(buf, "ws-dump-format:", 15) == 0);
+}
+
+/* The value of an option written --opt=VALUE or --opt VALUE (then
+   argv[++*i]), or NULL when the option is last. */
+static const char *option_value(int argc, char **argv, int *i)
+{
+   const char *eq = strchr(argv[*i], '=');
+   if (eq)
+      return eq + 1;
+   return *i + 1 < argc ? argv[++*i] : NULL;
+}
+
 static void close_out(FILE *out, const char *name)
 {
    if (fflush(out) != 0 || ferror(out)
@@ -260,21 +294,12 @@ int main(int argc, char **argv)
          if (!*csv)
             die("--csv= needs a file name");
       } else if (strcmp(a, "--html") == 0 || strncmp(a, "--html=", 7) == 0) {
-         if (a[6] == '=')
-            html = a + 7;
-         else if (i + 1 < argc)
-            html = argv[++i];
-         else
-            die("--html needs a file name");
-         if (!*html)
+         html = option_value(argc, argv, &i);
+         if (!html || !*html)
             die("--html needs a file name");
       } else if (strcmp(a, "--folded") == 0
                  || strncmp(a, "--folded=", 9) == 0) {
-         if (a[8] == '=')
-            v = a + 9;
-         else if (i + 1 < argc)
-            v = argv[++i];
-         else
+         if (!(v = option_value(argc, argv, &i)))
             die("--folded needs a key: usage, useful, bytes or never");
          if (!wsp_heap_key(v, &key))
             die("--folded takes usage, useful, bytes or never, not '%s'",
@@ -298,6 +323,16 @@ int main(int argc, char **argv)
          die("unknown option '%s' (ws_print --help lists the options)", a);
       }
    }
+   /* --html takes the report's name first: a ws file there was meant
+      to be read, and writing the report would destroy it. */
+   if (html && is_ws_file(html))
+      die("--html takes the report's file name first, and '%s' is a file "
+          "ws wrote (ws_print --html report.html %s)", html,
+          file ? file : html);
+   if (csv && is_ws_file(csv))
+      die("--csv=<file> names the CSV file to write, and '%s' is a file "
+          "ws wrote (ws_print --csv=samples.csv %s)", csv,
+          file ? file : csv);
    if (!file)
       die("no output file given (usage: ws_print [options] "
           "ws.out.PID)");

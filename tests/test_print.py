@@ -816,6 +816,42 @@ def test_options_and_missing_file(tmp_path):
     assert p.returncode == 0 and p.stdout == ws_print("--csv", good).stdout
 
 
+def test_html_or_csv_named_after_a_ws_file(tmp_path):
+    """`ws_print --html ws.out` (the report's name forgotten) names what
+    --html takes, and never writes a report over a file ws wrote (an
+    output file or a dump file); --csv=FILE likewise."""
+    out = tmp_path / "ws.m.out"
+    shutil.copy(os.path.join(GOLDEN, "phases.ws"), out)
+    dump = tmp_path / "dump.1"
+    dump.write_bytes(b"ws-dump-format: 4\npid: 1\n")
+    before = {p: p.read_bytes() for p in (out, dump)}
+    for args, msg in (
+            (["--html", str(out)],
+             "--html takes the report's file name first, and '%s' is a "
+             "file ws wrote (ws_print --html report.html %s)" % (out, out)),
+            (["--html=%s" % out],
+             "--html takes the report's file name first"),
+            (["--html", str(dump), str(out)],
+             "--html takes the report's file name first, and '%s' is a "
+             "file ws wrote (ws_print --html report.html %s)"
+             % (dump, out)),
+            (["--csv=%s" % out, str(out)],
+             "--csv=<file> names the CSV file to write, and '%s' is a file "
+             "ws wrote (ws_print --csv=samples.csv %s)" % (out, out))):
+        p = ws_print(*args)
+        err = p.stderr.decode()
+        assert p.returncode == 1 and p.stdout == b"", (args, err)
+        assert err.startswith("ws_print: " + msg) and err.count("\n") == 1, \
+            (args, err)
+        assert {p: p.read_bytes() for p in (out, dump)} == before
+    # any other file there is replaced, as before
+    report = tmp_path / "r.html"
+    report.write_text("old")
+    p = ws_print("--html", str(report), str(out))
+    assert p.returncode == 0, p.stderr
+    assert report.read_text().startswith("<!DOCTYPE html>")
+
+
 # ----------------------------------------------------------------------
 # The fuzz corpus, under ASan and UBSan
 
