@@ -69,7 +69,8 @@ int check_version(struct parser *p)
 }
 
 /* Is the line a header line, key ": " value with key [a-z][a-z0-9-]*? */
-int header_line(const char *s, size_t len, struct wsp_header_kv *kv)
+static int header_line(const char *s, size_t len,
+                       struct wsp_header_kv *kv)
 {
    size_t i = 0;
    if (len == 0 || !is_lower(s[0]))
@@ -82,6 +83,25 @@ int header_line(const char *s, size_t len, struct wsp_header_kv *kv)
    kv->key.len = i;
    kv->value.s = s + i + 2;
    kv->value.len = len - i - 2;
+   return 1;
+}
+
+/* If the line is a header line, add it to the file's: 1, or -1 when its
+   key was given before; 0 when it is no header line. */
+int add_header_line(struct parser *p, struct caps *cap)
+{
+   struct wsp_file *f = p->f;
+   struct wsp_header_kv kv;
+   if (!header_line(p->line, p->len, &kv))
+      return 0;
+   for (size_t i = 0; i < f->n_hdr; i++)
+      if (f->hdr[i].key.len == kv.key.len
+          && memcmp(f->hdr[i].key.s, kv.key.s, kv.key.len) == 0)
+         return fail(p, "header key '%.*s' given twice", (int)kv.key.len,
+                     kv.key.s);
+   if (wsp_grow(&f->hdr, &cap->hdr, f->n_hdr, sizeof *f->hdr))
+      return fail(p, "out of memory");
+   f->hdr[f->n_hdr++] = kv;
    return 1;
 }
 
@@ -117,6 +137,27 @@ static int header_u64(struct parser *p, struct wsp_str v, const char *key,
       return fail(p, "header %s: the value is not an integer", key);
    if (positive && *out == 0)
       return fail(p, "header %s: the value must be positive", key);
+   return 0;
+}
+
+static int time_unit(struct parser *p, struct wsp_str v, int *ms)
+{
+   if (str_is(v, "ms"))
+      *ms = 1;
+   else if (str_is(v, "i"))
+      *ms = 0;
+   else
+      return fail(p, "header time-unit: the value is not i or ms");
+   return 0;
+}
+
+static int page_size(struct parser *p, struct wsp_str v, uint64_t *out)
+{
+   if (header_u64(p, v, "pagesize", 1, out))
+      return -1;
+   if (*out & (*out - 1))
+      return fail(p, "header pagesize: %llu is not a power of two",
+                  (unsigned long long)*out);
    return 0;
 }
 
@@ -186,18 +227,11 @@ int check_header(struct parser *p)
    if (AT(2), header_u64(p, V(2), "pid", 0, &f->pid)
        || (AT(3), header_u64(p, V(3), "ppid", 0, &f->ppid)))
       return -1;
-   AT(4);
-   if (str_is(V(4), "ms"))
-      f->ms = 1;
-   else if (!str_is(V(4), "i"))
-      return fail(p, "header time-unit: the value is not i or ms");
-   if ((AT(5), header_u64(p, V(5), "every", 1, &f->every))
+   if ((AT(4), time_unit(p, V(4), &f->ms))
+       || (AT(5), header_u64(p, V(5), "every", 1, &f->every))
        || (AT(6), header_u64(p, V(6), "tau", 1, &f->tau))
-       || (AT(7), header_u64(p, V(7), "pagesize", 1, &f->pagesize)))
+       || (AT(7), page_size(p, V(7), &f->pagesize)))
       return -1;
-   if (f->pagesize & (f->pagesize - 1))
-      return fail(p, "header pagesize: %llu is not a power of two",
-                  (unsigned long long)f->pagesize);
    if ((AT(8), yes_no(p, V(8), "syscalls", &f->syscalls))
        || (AT(9), yes_no(p, V(9), "per-thread", &f->per_thread))
        || (AT(10), yes_no(p, V(10), "instr-atstart", &f->instr_atstart)))
@@ -224,6 +258,61 @@ int check_header(struct parser *p)
          if (yes_no(p, f->hdr[i].value, "heap-usage", &f->heap_usage))
             return -1;
       }
+   p->lineno = body_line;
+   f->have_header = 1;
+   return 0;
+}
+
+/* A dump file's first line: "ws-dump-format: N". */
+int check_dump_version(struct parser *p)
+{
+   static const char key[] = "ws-dump-format: ";
+   struct cur c = { p->line, p->len, 0 };
+   uint64_t v;
+   if (!cur_lit(&c, key))
+      return fail(p, "not a ws dump file: the first line is not "
+                  "'ws-dump-format: %d'", WSP_DUMP_FORMAT_VERSION);
+   if (cur_u64(&c, &v) <= 0 || !cur_end(&c))
+      return fail(p, "the dump format version is not a number");
+   if (v != WSP_DUMP_FORMAT_VERSION)
+      return fail(p, "dump format version %llu; this ws_print reads "
+                  "version %d", (unsigned long long)v,
+                  WSP_DUMP_FORMAT_VERSION);
+   p->f->version = (int)v;
+   return 0;
+}
+
+/* A dump file's header (docs/output-format.md, "Dump files"), which ends
+   before line p->lineno: the keys pid, output-file, time-unit, every,
+   tau and pagesize, each once; other keys are ignored. */
+int check_dump_header(struct parser *p)
+{
+   static const char *const keys[] = { "pid", "output-file", "time-unit",
+                                       "every", "tau", "pagesize" };
+   struct wsp_file *f = p->f;
+   size_t body_line = p->lineno, where[6] = { 0 };
+   struct wsp_str v[6];
+
+   for (size_t i = 0; i < f->n_hdr; i++)
+      for (size_t k = 0; k < 6; k++)
+         if (str_is(f->hdr[i].key, keys[k])) {
+            v[k] = f->hdr[i].value;
+            where[k] = i + 2;
+         }
+   for (size_t k = 0; k < 6; k++)
+      if (!where[k])
+         return fail(p, "the dump file's header (which ends before this "
+                     "line) lacks the key %s", keys[k]);
+#define AT(k) (p->lineno = where[k])
+   f->output_file = v[1];
+   if ((AT(0), header_u64(p, v[0], "pid", 0, &f->pid))
+       || (AT(1), decode(p, &f->output_file))
+       || (AT(2), time_unit(p, v[2], &f->ms))
+       || (AT(3), header_u64(p, v[3], "every", 1, &f->every))
+       || (AT(4), header_u64(p, v[4], "tau", 1, &f->tau))
+       || (AT(5), page_size(p, v[5], &f->pagesize)))
+      return -1;
+#undef AT
    p->lineno = body_line;
    f->have_header = 1;
    return 0;

@@ -280,7 +280,7 @@ static int event_line(struct parser *p, struct body *b, struct caps *cap)
    return 0;
 }
 
-static int dump_begin_line(struct parser *p, struct body *b)
+int dump_begin_line(struct parser *p, struct body *b)
 {
    struct cur c = { p->line, p->len, 0 };
    uint64_t t;
@@ -312,7 +312,7 @@ static int dump_begin_line(struct parser *p, struct body *b)
    return 0;
 }
 
-static int dump_line(struct parser *p, struct body *b, struct caps *cap)
+int dump_line(struct parser *p, struct body *b, struct caps *cap)
 {
    struct wsp_file *f = p->f;
    struct cur c = { p->line, p->len, 0 };
@@ -322,6 +322,7 @@ static int dump_line(struct parser *p, struct body *b, struct caps *cap)
    if (b->due)
       return due_owner_line(p, b);
    if (cur_lit(&c, "dump-page ")) {
+      struct wsp_dump_page pg;
       const char *form = f->version >= 3
          ? "a dump page is 'dump-page insn|data 0xADDRESS SINCE ACCESSES "
            "0xIP LOCATION FUNCTION'"
@@ -332,13 +333,12 @@ static int dump_line(struct parser *p, struct body *b, struct caps *cap)
       if ((r = cur_hex(&c, &addr)) <= 0 || !cur_lit(&c, " ")
           || (r = cur_u64(&c, &since)) <= 0)
          return num_fail(p, r < 0 ? r : 0, form);
+      memset(&pg, 0, sizeof pg);
       if (f->version >= 3) {
-         uint64_t accesses;
-         struct wsp_where w;
-         if (!cur_lit(&c, " ") || (r = cur_u64(&c, &accesses)) <= 0
+         if (!cur_lit(&c, " ") || (r = cur_u64(&c, &pg.accesses)) <= 0
              || !cur_lit(&c, " "))
             return num_fail(p, r < 0 ? r : 0, form);
-         if (cur_where(p, &c, &w, form))
+         if (cur_where(p, &c, &pg.w, form))
             return -1;
       } else if (!cur_end(&c)) {
          return fail(p, "%s", form);
@@ -363,6 +363,15 @@ static int dump_line(struct parser *p, struct body *b, struct caps *cap)
          b->n_insn++;
       if (data && f->version >= 3)
          b->due = DUE_DUMP_OWNER;
+      if (f->dump_file) {
+         pg.data = data;
+         pg.addr = addr;
+         pg.since = since;
+         if (wsp_grow(&f->dump_pages, &cap->dump_pages, f->n_dump_pages,
+                      sizeof *f->dump_pages))
+            return fail(p, "out of memory");
+         f->dump_pages[f->n_dump_pages++] = pg;
+      }
       return 0;
    }
    if (cur_lit(&c, "dump-end ")) {
@@ -553,73 +562,90 @@ int wsp_check_start(const char *buf, size_t len, struct wsp_error *err)
    return check_version(&p);
 }
 
-int wsp_parse(const char *buf, size_t len, struct wsp_file *f,
-              struct wsp_error *err)
+int read_lines(const char *buf, size_t len, const struct grammar *g,
+               struct parser *p, struct body *b, struct caps *cap,
+               int *in_header)
 {
-   struct parser p;
-   struct caps cap;
-   struct body b;
+   struct wsp_file *f = p->f;
    size_t pos = 0;
-   int in_header = 1;
 
    memset(f, 0, sizeof *f);
-   memset(err, 0, sizeof *err);
-   memset(&cap, 0, sizeof cap);
-   memset(&b, 0, sizeof b);
+   memset(p->err, 0, sizeof *p->err);
+   memset(cap, 0, sizeof *cap);
+   memset(b, 0, sizeof *b);
    f->trailer_samples = f->trailer_peaks = f->trailer_found = WSP_NONE;
-   p.f = f;
-   p.err = err;
-   p.lineno = 0;
+   f->dump_file = g->dump_file;
+   p->lineno = 0;
+   *in_header = 1;
 
    if (len == 0) {
-      p.lineno = 1;
-      return fail(&p, "the file is empty");
+      p->lineno = 1;
+      return fail(p, "the file is empty");
    }
    while (pos < len) {
       const char *nl = memchr(buf + pos, '\n', len - pos);
       size_t end = nl ? (size_t)(nl - buf) : len;
-      p.lineno++;
-      p.line = buf + pos;
-      p.len = end - pos;
+      p->lineno++;
+      p->line = buf + pos;
+      p->len = end - pos;
       pos = end + 1;
       if (!nl) {
-         /* A last line without its newline: `end` may lack it (the
-            grammar puts none after it); anything else may be half
-            written, so it is left out. */
-         if (!(b.state == S_SAMPLES && p.len == 3
-               && memcmp(p.line, "end", 3) == 0)) {
-            f->cut_line = 1;
-            p.lineno--;
+         int r = g->unterminated(p, b);
+         if (r < 0)
+            return -1;
+         if (r == 0) {
+            p->lineno--;
             break;
          }
       }
-      f->n_lines = p.lineno;
-      if (p.lineno == 1) {
-         if (check_version(&p))
+      f->n_lines = p->lineno;
+      if (p->lineno == 1) {
+         if (g->version(p))
             return -1;
          continue;
       }
-      if (in_header) {
-         struct wsp_header_kv kv;
-         if (header_line(p.line, p.len, &kv)) {
-            for (size_t i = 0; i < f->n_hdr; i++)
-               if (f->hdr[i].key.len == kv.key.len
-                   && memcmp(f->hdr[i].key.s, kv.key.s, kv.key.len) == 0)
-                  return fail(&p, "header key '%.*s' given twice",
-                              (int)kv.key.len, kv.key.s);
-            if (wsp_grow(&f->hdr, &cap.hdr, f->n_hdr, sizeof *f->hdr))
-               return fail(&p, "out of memory");
-            f->hdr[f->n_hdr++] = kv;
+      if (*in_header) {
+         int r = add_header_line(p, cap);
+         if (r < 0)
+            return -1;
+         if (r)
             continue;
-         }
-         in_header = 0;
-         if (check_header(&p))
+         *in_header = 0;
+         if (g->header(p))
             return -1;
       }
-      if (body_line(&p, &b, &cap))
+      if (g->line(p, b, cap))
          return -1;
    }
+   return 0;
+}
 
+/* A last line without its newline: `end` may lack it (the grammar puts
+   none after it); anything else may be half written, so it is left
+   out. */
+static int output_unterminated(struct parser *p, const struct body *b)
+{
+   if (b->state == S_SAMPLES && p->len == 3
+       && memcmp(p->line, "end", 3) == 0)
+      return 1;
+   p->f->cut_line = 1;
+   return 0;
+}
+
+static const struct grammar output_file = {
+   check_version, check_header, body_line, output_unterminated, 0
+};
+
+int wsp_parse(const char *buf, size_t len, struct wsp_file *f,
+              struct wsp_error *err)
+{
+   struct parser p = { .f = f, .err = err };
+   struct caps cap;
+   struct body b;
+   int in_header;
+
+   if (read_lines(buf, len, &output_file, &p, &b, &cap, &in_header))
+      return -1;
    if (p.lineno == 0) {
       p.lineno = 1;
       return fail(&p, "the file has no complete line");
@@ -660,6 +686,7 @@ void wsp_free(struct wsp_file *f)
    free(f->heap_sites);
    free(f->heap_windows);
    free(f->stack_slot);
+   free(f->dump_pages);
    memset(f, 0, sizeof *f);
 }
 

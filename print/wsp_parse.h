@@ -54,7 +54,7 @@ struct wsp_chunk {
 struct caps {
    size_t hdr, samples, thr, events, dumps, regions;
    size_t stacks, frames, peaks, owners, hot, region_labels;
-   size_t heap_sites, heap_windows;
+   size_t heap_sites, heap_windows, dump_pages;
 };
 
 /* Where the body is: samples and events, a dump block, the trailer
@@ -123,8 +123,10 @@ int num_fail(struct parser *p, int r, const char *what);
 
 /* wsp_header.c */
 int check_version(struct parser *p);
-int header_line(const char *s, size_t len, struct wsp_header_kv *kv);
+int add_header_line(struct parser *p, struct caps *cap);
 int check_header(struct parser *p);
+int check_dump_version(struct parser *p);
+int check_dump_header(struct parser *p);
 
 /* wsp_stacks.c */
 int stack_ref(struct parser *p, uint64_t id, size_t *idx);
@@ -154,6 +156,28 @@ int summary_line(struct parser *p);
 int trailer_count_line(struct parser *p, const char *word,
                        uint64_t *count, size_t n_records);
 int peaks_found_line(struct parser *p);
+
+/* A file's grammar, as read_lines() reads it: its first line, its
+   header (checked once it has ended), its other lines, and what a last
+   line without its newline is (1: read it; 0: left out, the file was
+   cut; -1: an error).  dump_file: the file keeps its dump's pages. */
+struct grammar {
+   int (*version)(struct parser *p);
+   int (*header)(struct parser *p);
+   int (*line)(struct parser *p, struct body *b, struct caps *cap);
+   int (*unterminated)(struct parser *p, const struct body *b);
+   int dump_file;
+};
+
+/* wsp_parse.c: read buf's lines into p->f (emptied first) by g; p->err
+   and p->f set, the rest set up here.  0 (*in_header: the file ended
+   in its header), or -1 with the error in p->err. */
+int read_lines(const char *buf, size_t len, const struct grammar *g,
+               struct parser *p, struct body *b, struct caps *cap,
+               int *in_header);
+/* wsp_parse.c: a dump block's lines (wsp_dump.c reads dump files) */
+int dump_begin_line(struct parser *p, struct body *b);
+int dump_line(struct parser *p, struct body *b, struct caps *cap);
 
 #endif
 

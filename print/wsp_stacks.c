@@ -287,6 +287,8 @@ int due_owner_line(struct parser *p, struct body *b)
       return -1;
    if (hot)
       p->f->hot[p->f->n_hot - 1].o = o;
+   else if (p->f->dump_file)
+      p->f->dump_pages[p->f->n_dump_pages - 1].o = o;
    b->due = DUE_NONE;
    return 0;
 }

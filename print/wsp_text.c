@@ -50,13 +50,6 @@
 /*--- Helpers                                              ---*/
 /*------------------------------------------------------------*/
 
-static void rule(FILE *out, int width)
-{
-   for (int i = 0; i < width; i++)
-      fputc('-', out);
-   fputc('\n', out);
-}
-
 /* Print a row of a chart without its trailing blanks. */
 static void put_row(FILE *out, const char *row, int len)
 {
@@ -498,7 +491,7 @@ static void chart(FILE *out, const struct wsp_file *f, int data,
 static void header(FILE *out, const struct wsp_file *f,
                    const struct wsp_text_opts *o)
 {
-   rule(out, o->width);
+   wsp_rule(out, o->width);
    if (!f->have_header) {
       fprintf(out, "Output file:  %s\n", o->name);
       for (size_t i = 0; i < f->n_hdr; i++) {
@@ -508,7 +501,7 @@ static void header(FILE *out, const struct wsp_file *f,
       }
       fprintf(out, "Run:          did not finish: the file ends inside "
               "its header\n");
-      rule(out, o->width);
+      wsp_rule(out, o->width);
       return;
    }
    const char *u = f->ms ? "ms" : "i";
@@ -544,7 +537,7 @@ static void header(FILE *out, const struct wsp_file *f,
       fprintf(out, "Run:          did not finish: the file has no trailer "
               "(killed?)%s\n", f->cut_line ? "; its cut last line was left "
               "out" : "");
-   rule(out, o->width);
+   wsp_rule(out, o->width);
 }
 
 static void apt_line(FILE *out, const char *what, uint64_t avg10,
@@ -807,7 +800,7 @@ void wsp_text(FILE *out, const struct wsp_file *f,
    legend(out, f, &m);
    if (m.n_marks || m.n_startstop || f->n_peaks)
       fputc('\n', out);
-   rule(out, o->width);
+   wsp_rule(out, o->width);
    summary(out, f);
    regions(out, f, o->width);
    wsp_text_peaks(out, f, o->width);

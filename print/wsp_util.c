@@ -42,6 +42,14 @@ void wsp_fmt_time(char *buf, size_t n, uint64_t t, int ms)
    snprintf(buf, n, "%llu %s", (unsigned long long)t, ms ? "ms" : "i");
 }
 
+/* A line of dashes, width long, between a report's parts. */
+void wsp_rule(FILE *out, int width)
+{
+   for (int i = 0; i < width; i++)
+      fputc('-', out);
+   fputc('\n', out);
+}
+
 /* An average written in tenths: 351 -> "35.1". */
 void wsp_fmt_avg(char *buf, size_t n, uint64_t avg10)
 {

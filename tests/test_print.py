@@ -600,8 +600,8 @@ MALFORMED = [
     (GOOD.replace("format: 2", "format: 5", 1), 1,
      "format version 5; this ws_print reads versions 2 to 4", False),
     (GOOD.replace("format: 2", "format: 1", 1), 1, "format version 1", False),
-    (GOOD.replace("ws-output-format", "ws-dump-format", 1), 1,
-     "this is a dump file", False),
+    (GOOD.replace("ws-output-format: 2", "ws-dump-format: 2", 1), 1,
+     "dump format version 2; this ws_print reads version 4", False),
     (GOOD.replace("\n", "\r\n"), 1, "CR LF", False),
     (GOOD.replace("pagesize: 4096\n", ""), 14, "lacks the key pagesize",
      False),
@@ -866,7 +866,9 @@ def test_fuzz_corpus_under_sanitizers(tmp_path):
     statuses = {0: 0, 1: 0}
     for name in files:
         path = os.path.join(CORPUS, name)
+        dump = read_text(path).startswith("ws-dump-format:")
         for args in (["--width=40", "--height=5"],
+                     ["--csv=" + str(tmp_path / "c")] if dump else
                      ["--csv=" + str(tmp_path / "c"),
                       "--html", str(tmp_path / "h")]):
             p = subprocess.run([PRINT_ASAN] + args + [path],
@@ -880,7 +882,10 @@ def test_fuzz_corpus_under_sanitizers(tmp_path):
                 assert ERROR_LINE.match(err), (name, err)
             statuses[p.returncode] += 1
         try:
-            wslib.parse_output(read_text(path), complete=False)
+            if dump:
+                wslib.parse_dump_file(read_text(path))
+            else:
+                wslib.parse_output(read_text(path), complete=False)
         except wslib.FormatError as e:
             assert p.returncode == 1, (name, str(e))
     # the corpus holds both kinds
