@@ -650,8 +650,8 @@ function renderPeaks() {
 function renderHot() {
   if (!WS.hot.length) return;
   $("hot-section").hidden = false;
-  [["insn", "Instruction pages (accesses: instructions executed from the page)"],
-   ["data", "Data pages (accesses: loads and stores)"]].forEach(function (k) {
+  [["insn", "Hot instruction pages (accesses: instructions executed from the page)"],
+   ["data", "Hot data pages (accesses: loads and stores)"]].forEach(function (k) {
     var rows = WS.hot.filter(function (p) { return p.kind === k[0]; });
     if (!rows.length) return;
     $("hot").appendChild(h("p", { class: "hint" }, k[1]));

@@ -285,9 +285,21 @@ static void legend(FILE *out, const struct wsp_file *f,
               "Peaks below)\n");
    if (!m->n_marks && !m->n_startstop)
       return;
-   fprintf(out, "Time axis:%s%s\n",
-           m->n_startstop ? " [ start, ] stop, | both," : "",
-           m->n_marks ? " a-z marks, * several:" : "");
+   /* the symbols in use: marks a, a-f, or a-z then A-F (labels past
+      the letters are '*', listed last) */
+   char marks[40] = "";
+   if (m->n == 1)
+      snprintf(marks, sizeof marks, " marks a,");
+   else if (m->n > 1 && m->n <= 26)
+      snprintf(marks, sizeof marks, " marks a-%c,", letter(m->n - 1));
+   else if (m->n == 27)
+      snprintf(marks, sizeof marks, " marks a-z then A,");
+   else if (m->n > 27)
+      snprintf(marks, sizeof marks, " marks a-z then A-%c,",
+               letter(m->n - 1));
+   fprintf(out, "Time axis:%s%s%s\n",
+           m->n_startstop ? " [ start, ] stop, | both," : "", marks,
+           m->n_marks ? " * several:" : "");
    for (size_t i = 0; i < m->n; i++) {
       size_t shown = 0, count = 0;
       char tb[48];

@@ -99,6 +99,28 @@ def test_golden_chart(name):
             "trailer); showing its %d samples\n" % (name, len(out.samples)))
 
 
+ZERO_PADDED = re.compile(r"\b0x0[0-9a-f]")
+
+
+@pytest.mark.parametrize("name", GOLDEN_FILES)
+def test_one_vocabulary(tmp_path, name):
+    """ws_print speaks as ws does (issue 19 item 12): addresses unpadded
+    (0x109000, as memcheck prints them) in the text report, --csv and the
+    HTML report; hot pages under "Hot instruction pages" and "Hot data
+    pages"; a mapped file is "file X", never "mapping of X"."""
+    path = os.path.join(GOLDEN, name + ".ws")
+    report = str(tmp_path / "r.html")
+    text = ws_print("--width=250", path).stdout.decode()
+    page = ws_print("--html", report, path) and open(report).read()
+    for out in (text, ws_print("--csv", path).stdout.decode(), page):
+        assert not ZERO_PADDED.search(out), ZERO_PADDED.search(out)
+        assert "mapping of" not in out
+    if any(parsed(path).hot.values()):
+        assert re.search(r"^Hot (instruction|data) pages \(", text, re.M)
+    assert "Hot instruction pages (accesses: " in page
+    assert "Hot data pages (accesses: " in page
+
+
 def chart_rows(text, title):
     """The plot rows of one chart (top row first) and its axis line."""
     lines = text.splitlines()
@@ -586,6 +608,34 @@ def test_cut_files_are_shown(tmp_path):
     # `end` without its newline is a complete file
     p = ws_print(write(tmp_path, text.rstrip("\n")))
     assert p.returncode == 0 and p.stderr == b""
+
+
+@pytest.mark.parametrize("labels,legend", [
+    (1, "Time axis: [ start, ] stop, | both, marks a, * several:"),
+    (5, "Time axis: [ start, ] stop, | both, marks a-e, * several:"),
+    (27, "Time axis: [ start, ] stop, | both, marks a-z then A, * several:"),
+    (52, "Time axis: [ start, ] stop, | both, marks a-z then A-Z, * "
+         "several:"),
+    (60, "Time axis: [ start, ] stop, | both, marks a-z then A-Z, * "
+         "several:")])
+def test_mark_legend_says_the_letters(tmp_path, labels, legend):
+    """The legend names the letters the axis uses: a-z, then A-Z, then '*'
+    for the labels past Z (counted in the legend's last line)."""
+    events = "".join("event %d mark m%d\n" % (1100 + 5 * k, k)
+                     for k in range(labels))
+    text = GOOD.replace("event 1500 mark phase two\n", events)
+    p = ws_print("--width=200", "--height=5", write(tmp_path, text))
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.decode().split("\n")
+    i = lines.index(legend)
+    letters = [chr(ord("a") + k) for k in range(26)] + \
+        [chr(ord("A") + k) for k in range(26)]
+    shown = min(labels, 52)
+    assert [l.split(" at ")[0] for l in lines[i + 1:i + 1 + shown]] == [
+        "  %s  m%d" % (letters[k], k) for k in range(shown)]
+    more = labels - shown
+    assert lines[i + 1 + shown] == ("  *  %d more labels" % more if more
+                                    else "")
 
 
 def huge(n):
