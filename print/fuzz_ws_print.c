@@ -20,7 +20,7 @@
    undefined).  Each input is parsed as an output file; one that parses
    is also printed every way ws_print prints (text at a narrow and a
    wide size, CSV, HTML) to /dev/null, so the printers meet the odd
-   numbers the parser lets through.  Inputs worth keeping go to
+   numbers the parser lets through; and likewise as a dump file.  Inputs worth keeping go to
    tests/print_corpus/, which `make check` replays. */
 
 #include <stdio.h>
@@ -50,6 +50,14 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
       wsp_heap_folded(null, &f, WSP_KEY_USEFUL);
    } else if (err.line == 0 || !err.msg[0]) {
       abort();                  /* every error names a line and a reason */
+   }
+   wsp_free(&f);
+   if (wsp_parse_dump((const char *)data, size, &f, &err) == 0) {
+      struct wsp_text_opts o = { 30, 4, "fuzz" };
+      wsp_dump_text(null, &f, &o);
+      wsp_dump_csv(null, &f);
+   } else if (err.line == 0 || !err.msg[0]) {
+      abort();
    }
    wsp_free(&f);
    return 0;

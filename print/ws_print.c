@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "wsp.h"
@@ -60,6 +61,8 @@ static void usage(void)
 "  instruction and data working sets over time as text charts, then\n"
 "  the summary, the regions and the events.  A file from a run that was\n"
 "  killed is shown as far as it goes.  '-' reads standard input.\n"
+"  A file that 'ws dump FILE' wrote is shown as its pages, with a\n"
+"  summary (text, or --csv).\n"
 "\n"
 "  options:\n"
 "    --width=<30..1000>   line width of the report and its charts\n"
@@ -111,7 +114,7 @@ static void die(const char *fmt, ...)
    bytes are read, so that memory stays bounded whatever the input (a
    device, an endless pipe). */
 static char *read_all(const char *path, const char *name, size_t max,
-                      size_t *len)
+                      size_t *len, int *dump)
 {
    int fd = strcmp(path, "-") == 0 ? 0 : open(path, O_RDONLY);
    size_t cap = 1 << 16, n = 0;
@@ -144,8 +147,9 @@ static char *read_all(const char *path, const char *name, size_t max,
       const char *nul = memchr(buf + n, '\0', (size_t)r);
       n += (size_t)r;
       if (!started) {
-         int start = wsp_check_start(buf, n, &err);
-         if (start < 0)
+         int start = wsp_dump_check_start(buf, n);
+         *dump = start == 0;
+         if (start < 0 && (start = wsp_check_start(buf, n, &err)) < 0)
             die("%s:%zu: %s", name, err.line, err.msg);
          started = start == 0;
       }
@@ -222,11 +226,98 @@ static void terminal_size(int *cols, int *rows)
       *rows = atoi(e);
 }
 
+/* Whether path names a file ws wrote: an output file or a dump file
+   (by its first line).  A file that cannot be read is none. */
+static int is_ws_file(const char *path)
+{
+   char buf[WSP_FIRST_LINE_MAX];
+   struct wsp_error err;
+   struct stat st;
+   ssize_t n;
+   int fd = open(path, O_RDONLY | O_NONBLOCK);
+   if (fd < 0)
+      return 0;
+   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+      close(fd);
+      return 0;
+   }
+   n = read(fd, buf, sizeof buf);
+   close(fd);
+   if (n <= 0)
+      return 0;
+   return wsp_check_start(buf, (size_t)n, &err) == 0
+          || (n >= 15 && memcmp(buf, "ws-dump-format:", 15) == 0);
+}
+
+/* The value of an option written --opt=VALUE or --opt VALUE (then
+   argv[++*i]), or NULL when the option is last. */
+static const char *option_value(int argc, char **argv, int *i)
+{
+   const char *eq = strchr(argv[*i], '=');
+   if (eq)
+      return eq + 1;
+   return *i + 1 < argc ? argv[++*i] : NULL;
+}
+
 static void close_out(FILE *out, const char *name)
 {
    if (fflush(out) != 0 || ferror(out)
        || (out != stdout && fclose(out) != 0))
       die("error writing %s: %s", name, strerror(errno));
+}
+
+/* The file to write to (NULL: standard output). */
+static FILE *open_out(const char *path)
+{
+   FILE *out = path ? fopen(path, "w") : stdout;
+   if (!out)
+      die("cannot create '%s': %s", path, strerror(errno));
+   return out;
+}
+
+/* The text report's size: as given, else the terminal's. */
+static struct wsp_text_opts text_opts(int width, int height,
+                                      const char *name)
+{
+   struct wsp_text_opts o;
+   int cols, rows;
+   terminal_size(&cols, &rows);
+   o.width = width ? width : cols < MIN_WIDTH ? MIN_WIDTH
+             : cols > MAX_WIDTH ? MAX_WIDTH : cols;
+   o.height = height ? height : rows - 7 < 5 ? 5
+              : rows - 7 > 60 ? 60 : rows - 7;
+   o.name = name;
+   return o;
+}
+
+/* A dump file: its text view, or its pages as CSV; refused is what
+   the options asked for that a dump file has not. */
+static int show_dump(char *buf, size_t len, const char *name, int want_csv,
+                     const char *csv, int width, const char *refused)
+{
+   struct wsp_file f;
+   struct wsp_error err;
+   if (wsp_parse_dump(buf, len, &f, &err) != 0) {
+      fprintf(stderr, "ws_print: %s:%zu: %s\n", name, err.line, err.msg);
+      wsp_free(&f);
+      free(buf);
+      return 1;
+   }
+   if (refused)
+      die("%s: a dump file (from 'ws dump FILE') has no %s; ws_print "
+          "shows it as text or --csv", name, refused);
+   if (want_csv) {
+      FILE *out = open_out(csv);
+      wsp_dump_csv(out, &f);
+      close_out(out, csv ? csv : "standard output");
+   } else {
+      struct wsp_text_opts o = text_opts(width, 0, name);
+      wsp_dump_text(stdout, &f, &o);
+      close_out(stdout, "standard output");
+   }
+   wsp_free(&f);
+   free(buf);
+   return 0;
 }
 
 int main(int argc, char **argv)
@@ -260,21 +351,12 @@ int main(int argc, char **argv)
          if (!*csv)
             die("--csv= needs a file name");
       } else if (strcmp(a, "--html") == 0 || strncmp(a, "--html=", 7) == 0) {
-         if (a[6] == '=')
-            html = a + 7;
-         else if (i + 1 < argc)
-            html = argv[++i];
-         else
-            die("--html needs a file name");
-         if (!*html)
+         html = option_value(argc, argv, &i);
+         if (!html || !*html)
             die("--html needs a file name");
       } else if (strcmp(a, "--folded") == 0
                  || strncmp(a, "--folded=", 9) == 0) {
-         if (a[8] == '=')
-            v = a + 9;
-         else if (i + 1 < argc)
-            v = argv[++i];
-         else
+         if (!(v = option_value(argc, argv, &i)))
             die("--folded needs a key: usage, useful, bytes or never");
          if (!wsp_heap_key(v, &key))
             die("--folded takes usage, useful, bytes or never, not '%s'",
@@ -298,15 +380,30 @@ int main(int argc, char **argv)
          die("unknown option '%s' (ws_print --help lists the options)", a);
       }
    }
+   /* --html takes the report's name first: a ws file there was meant
+      to be read, and writing the report would destroy it. */
+   if (html && is_ws_file(html))
+      die("--html takes the report's file name first, and '%s' is a file "
+          "ws wrote (ws_print --html report.html %s)", html,
+          file ? file : html);
+   if (csv && is_ws_file(csv))
+      die("--csv=<file> names the CSV file to write, and '%s' is a file "
+          "ws wrote (ws_print --csv=samples.csv %s)", csv,
+          file ? file : csv);
    if (!file)
       die("no output file given (usage: ws_print [options] "
           "ws.out.PID)");
 
    size_t len;
+   int dump = 0;
    const char *name = strcmp(file, "-") == 0 ? "(stdin)" : file;
-   char *buf = read_all(file, name, max_size, &len);
+   char *buf = read_all(file, name, max_size, &len, &dump);
    struct wsp_file f;
    struct wsp_error err;
+   if (dump)
+      return show_dump(buf, len, name, want_csv, csv, width,
+                       html ? "HTML report" : folded ? "heap usage lines"
+                                            : NULL);
    if (wsp_parse(buf, len, &f, &err) != 0) {
       fprintf(stderr, "ws_print: %s:%zu: %s\n", name, err.line, err.msg);
       wsp_free(&f);
@@ -320,16 +417,12 @@ int main(int argc, char **argv)
               f.n_samples, f.n_samples == 1 ? "" : "s");
 
    if (want_csv) {
-      FILE *out = csv ? fopen(csv, "w") : stdout;
-      if (!out)
-         die("cannot create '%s': %s", csv, strerror(errno));
+      FILE *out = open_out(csv);
       wsp_csv(out, &f);
       close_out(out, csv ? csv : "standard output");
    }
    if (html) {
-      FILE *out = fopen(html, "w");
-      if (!out)
-         die("cannot create '%s': %s", html, strerror(errno));
+      FILE *out = open_out(html);
       wsp_html(out, &f, name);
       close_out(out, html);
    }
@@ -345,14 +438,7 @@ int main(int argc, char **argv)
       close_out(stdout, "standard output");
    }
    if (!want_csv && !html && !folded) {
-      struct wsp_text_opts o;
-      int cols, rows;
-      terminal_size(&cols, &rows);
-      o.width = width ? width : cols < MIN_WIDTH ? MIN_WIDTH
-                : cols > MAX_WIDTH ? MAX_WIDTH : cols;
-      o.height = height ? height : rows - 7 < 5 ? 5
-                 : rows - 7 > 60 ? 60 : rows - 7;
-      o.name = name;
+      struct wsp_text_opts o = text_opts(width, height, name);
       wsp_text(stdout, &f, &o);
       close_out(stdout, "standard output");
    }

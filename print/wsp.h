@@ -205,6 +205,15 @@ struct wsp_heap_window {
    uint64_t live, window;
 };
 
+/* One page of a dump file (kept only when a dump file is read): a data
+   page with its owner. */
+struct wsp_dump_page {
+   int              data;
+   uint64_t         addr, since, accesses;
+   struct wsp_where w;
+   struct wsp_owner o;
+};
+
 struct wsp_header_kv {
    struct wsp_str key, value;
 };
@@ -266,6 +275,13 @@ struct wsp_file {
                                              was left out */
    size_t                n_lines;         /* lines read */
    struct wsp_chunk     *arena;           /* decoded strings (version 4) */
+
+   /* a dump file (wsp_parse_dump): dumps[0] is its block, these its
+      pages in file order */
+   int                   dump_file;
+   struct wsp_dump_page *dump_pages;
+   size_t                n_dump_pages;
+   struct wsp_str        output_file;     /* its header's output-file */
 };
 
 /* What is wrong and where (line 0: the file as a whole). */
@@ -303,6 +319,19 @@ void wsp_text(FILE *out, const struct wsp_file *f,
 void wsp_csv(FILE *out, const struct wsp_file *f);
 void wsp_html(FILE *out, const struct wsp_file *f, const char *name);
 
+/* A file `ws dump FILE` wrote (docs/output-format.md, "Dump files"),
+   read and shown by wsp_dump.c.  wsp_dump_check_start(): 0 if the len
+   bytes read so far begin as a dump file (any version: the parse names
+   the one it reads), -1 if not, 1 if more bytes are needed to tell.
+   wsp_parse_dump() as wsp_parse(); wsp_free() releases it. */
+#define WSP_DUMP_FORMAT_VERSION 4
+int  wsp_dump_check_start(const char *buf, size_t len);
+int  wsp_parse_dump(const char *buf, size_t len, struct wsp_file *f,
+                    struct wsp_error *err);
+void wsp_dump_text(FILE *out, const struct wsp_file *f,
+                   const struct wsp_text_opts *o);
+void wsp_dump_csv(FILE *out, const struct wsp_file *f);
+
 /* Heap usage (wsp_heap.c).  What sites are ranked by, worst first: the
    bytes they waste by usage, by useful lifetime, in chunks never
    touched, or the bytes they allocate. */
@@ -334,10 +363,15 @@ int    wsp_grow(void *arr, size_t *cap, size_t n, size_t sz);
 
 /* Shared by the printers (wsp_util.c). */
 void wsp_put_escaped(FILE *out, struct wsp_str s);  /* control bytes as \xNN */
+void wsp_rule(FILE *out, int width);
 void wsp_fmt_time(char *buf, size_t n, uint64_t t, int ms);
 void wsp_fmt_avg(char *buf, size_t n, uint64_t avg10);
 void wsp_fmt_kb(char *buf, size_t n, double pages, uint64_t pagesize);
 const char *wsp_event_name(enum wsp_event_kind k);
+/* The thread ids of the per-thread columns in increasing order, each
+   once: from *tid = 0, each call sets *tid to the next and returns 1,
+   then 0 when there is none. */
+int wsp_next_tid(const struct wsp_file *f, uint64_t *tid);
 
 /* A line of the text report being built, cut to the report's width
    when printed: function names, symbols and paths have no length
@@ -361,6 +395,10 @@ void wsp_lwhere(struct wsp_line *l, const struct wsp_where *w, int width,
 void wsp_text_largest(FILE *out, const struct wsp_file *f, int width);
 void wsp_text_peaks(FILE *out, const struct wsp_file *f, int width);
 void wsp_text_hot(FILE *out, const struct wsp_file *f, int width);
+/* What lives in a page, in words (a heap block by where it was
+   allocated). */
+void wsp_lowner(struct wsp_line *l, const struct wsp_file *f,
+                const struct wsp_owner *o, int width);
 /* Every line of stack |stack|, "at"/"by" as Valgrind shows them, each
    after |indent|; the line |own| (-1: none) marked "->". */
 void wsp_put_stack(FILE *out, const struct wsp_file *f, size_t stack,

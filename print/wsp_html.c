@@ -281,19 +281,10 @@ static void json_owner(FILE *out, const struct wsp_owner *o)
    samples per distinct tid, in increasing tid order. */
 static void json_threads(FILE *out, const struct wsp_file *f)
 {
-   uint64_t prev = 0;
-   int first = 1, more = f->per_thread;
+   uint64_t tid = 0;
+   int first = 1;
    fputc('[', out);
-   while (more) {
-      uint64_t tid = UINT64_MAX;
-      more = 0;
-      for (size_t i = 0; i < f->n_thr; i++)
-         if (f->thr[i].tid > prev && f->thr[i].tid <= tid) {
-            tid = f->thr[i].tid;
-            more = 1;
-         }
-      if (!more)
-         break;
+   while (f->per_thread && wsp_next_tid(f, &tid)) {
       for (int col = 0; col < 3; col++) {
          if (col == 0)
             fprintf(out, "%s{\"tid\":%llu,\"i\":[", first ? "" : ",\n",
@@ -318,8 +309,6 @@ static void json_threads(FILE *out, const struct wsp_file *f)
       }
       fputs("]}", out);
       first = 0;
-      more = tid != UINT64_MAX;
-      prev = tid;
    }
    fputc(']', out);
 }

@@ -101,8 +101,8 @@ void wsp_put_stack(FILE *out, const struct wsp_file *f, size_t stack,
 
 /* What lives in a page, in words; a heap block by where it was
    allocated (its whole stack follows, put_owner_stack). */
-static void lowner(struct wsp_line *l, const struct wsp_file *f,
-                   const struct wsp_owner *o, int width)
+void wsp_lowner(struct wsp_line *l, const struct wsp_file *f,
+                const struct wsp_owner *o, int width)
 {
    switch (o->kind) {
    case WSP_OWN_HEAP:
@@ -259,7 +259,7 @@ static void peak_v4(FILE *out, const struct wsp_file *f, size_t n,
       const struct wsp_heap_window *hw = ol->o.kind == WSP_OWN_HEAP
          ? wsp_heap_window_of(f, n, ol->o.stack) : NULL;
       wsp_lprintf(&l, "      %8llu  ", (unsigned long long)ol->pages);
-      lowner(&l, f, &ol->o, width);
+      wsp_lowner(&l, f, &ol->o, width);
       wsp_lflush(out, &l, width);
       if (hw) {                    /* allocated vs touched now */
          wsp_lprintf(&l, "                %llu of its %llu live bytes in "
@@ -383,7 +383,7 @@ static void peaks_v3(FILE *out, const struct wsp_file *f, int width)
       for (size_t k = 0; k < pk->own_n; k++) {
          const struct wsp_owner_line *ol = &f->owners[pk->own_first + k];
          wsp_lprintf(&l, "    %8llu  ", (unsigned long long)ol->pages);
-         lowner(&l, f, &ol->o, width);
+         wsp_lowner(&l, f, &ol->o, width);
          wsp_lflush(out, &l, width);
          put_owner_stack(out, f, &ol->o, "                ", width);
       }
@@ -441,7 +441,7 @@ void wsp_text_hot(FILE *out, const struct wsp_file *f, int width)
          wsp_lflush(out, &l, width);
          if (data) {
             wsp_lput(&l, "          owner: ", 17);
-            lowner(&l, f, &h->o, width);
+            wsp_lowner(&l, f, &h->o, width);
             wsp_lflush(out, &l, width);
             put_owner_stack(out, f, &h->o, "            ", width);
          }

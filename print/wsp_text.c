@@ -50,13 +50,6 @@
 /*--- Helpers                                              ---*/
 /*------------------------------------------------------------*/
 
-static void rule(FILE *out, int width)
-{
-   for (int i = 0; i < width; i++)
-      fputc('-', out);
-   fputc('\n', out);
-}
-
 /* Print a row of a chart without its trailing blanks. */
 static void put_row(FILE *out, const char *row, int len)
 {
@@ -292,9 +285,21 @@ static void legend(FILE *out, const struct wsp_file *f,
               "Peaks below)\n");
    if (!m->n_marks && !m->n_startstop)
       return;
-   fprintf(out, "Time axis:%s%s\n",
-           m->n_startstop ? " [ start, ] stop, | both," : "",
-           m->n_marks ? " a-z marks, * several:" : "");
+   /* the symbols in use: marks a, a-f, or a-z then A-F (labels past
+      the letters are '*', listed last) */
+   char marks[40] = "";
+   if (m->n == 1)
+      snprintf(marks, sizeof marks, " marks a,");
+   else if (m->n > 1 && m->n <= 26)
+      snprintf(marks, sizeof marks, " marks a-%c,", letter(m->n - 1));
+   else if (m->n == 27)
+      snprintf(marks, sizeof marks, " marks a-z then A,");
+   else if (m->n > 27)
+      snprintf(marks, sizeof marks, " marks a-z then A-%c,",
+               letter(m->n - 1));
+   fprintf(out, "Time axis:%s%s%s\n",
+           m->n_startstop ? " [ start, ] stop, | both," : "", marks,
+           m->n_marks ? " * several:" : "");
    for (size_t i = 0; i < m->n; i++) {
       size_t shown = 0, count = 0;
       char tb[48];
@@ -498,7 +503,7 @@ static void chart(FILE *out, const struct wsp_file *f, int data,
 static void header(FILE *out, const struct wsp_file *f,
                    const struct wsp_text_opts *o)
 {
-   rule(out, o->width);
+   wsp_rule(out, o->width);
    if (!f->have_header) {
       fprintf(out, "Output file:  %s\n", o->name);
       for (size_t i = 0; i < f->n_hdr; i++) {
@@ -508,7 +513,7 @@ static void header(FILE *out, const struct wsp_file *f,
       }
       fprintf(out, "Run:          did not finish: the file ends inside "
               "its header\n");
-      rule(out, o->width);
+      wsp_rule(out, o->width);
       return;
    }
    const char *u = f->ms ? "ms" : "i";
@@ -544,7 +549,7 @@ static void header(FILE *out, const struct wsp_file *f,
       fprintf(out, "Run:          did not finish: the file has no trailer "
               "(killed?)%s\n", f->cut_line ? "; its cut last line was left "
               "out" : "");
-   rule(out, o->width);
+   wsp_rule(out, o->width);
 }
 
 static void apt_line(FILE *out, const char *what, uint64_t avg10,
@@ -653,18 +658,8 @@ static void per_thread(FILE *out, const struct wsp_file *f)
            shared_sum / f->n_samples, (unsigned long long)shared_peak);
    fprintf(out, "  %6s %8s  %-16s %s\n", "tid", "samples",
            "insn avg/peak", "data avg/peak");
-   /* tids in increasing order, each once: repeated minimum search */
-   uint64_t prev = 0;
-   for (;;) {
-      uint64_t tid = UINT64_MAX;
-      int found = 0;
-      for (size_t i = 0; i < f->n_thr; i++)
-         if (f->thr[i].tid > prev && f->thr[i].tid <= tid) {
-            tid = f->thr[i].tid;
-            found = 1;
-         }
-      if (!found)
-         break;
+   uint64_t tid = 0;
+   while (wsp_next_tid(f, &tid)) {
       size_t n = 0;
       long double si = 0, sd = 0;
       uint64_t pi = 0, pd = 0;
@@ -683,9 +678,6 @@ static void per_thread(FILE *out, const struct wsp_file *f)
       snprintf(db, sizeof db, "%.1Lf/%llu", sd / n, (unsigned long long)pd);
       fprintf(out, "  %6llu %8zu  %-16s %s\n", (unsigned long long)tid,
               n, ib, db);
-      if (tid == UINT64_MAX)
-         break;
-      prev = tid;
    }
 }
 
@@ -820,7 +812,7 @@ void wsp_text(FILE *out, const struct wsp_file *f,
    legend(out, f, &m);
    if (m.n_marks || m.n_startstop || f->n_peaks)
       fputc('\n', out);
-   rule(out, o->width);
+   wsp_rule(out, o->width);
    summary(out, f);
    regions(out, f, o->width);
    wsp_text_peaks(out, f, o->width);

@@ -42,6 +42,14 @@ void wsp_fmt_time(char *buf, size_t n, uint64_t t, int ms)
    snprintf(buf, n, "%llu %s", (unsigned long long)t, ms ? "ms" : "i");
 }
 
+/* A line of dashes, width long, between a report's parts. */
+void wsp_rule(FILE *out, int width)
+{
+   for (int i = 0; i < width; i++)
+      fputc('-', out);
+   fputc('\n', out);
+}
+
 /* An average written in tenths: 351 -> "35.1". */
 void wsp_fmt_avg(char *buf, size_t n, uint64_t avg10)
 {
@@ -229,6 +237,20 @@ void wsp_lwhere(struct wsp_line *l, const struct wsp_where *w, int width,
       wsp_lstr(l, w->loc);
       wsp_lput(l, ")", 1);
    }
+}
+
+int wsp_next_tid(const struct wsp_file *f, uint64_t *tid)
+{
+   uint64_t next = UINT64_MAX;
+   int found = 0;
+   for (size_t i = 0; i < f->n_thr; i++)
+      if (f->thr[i].tid > *tid && f->thr[i].tid <= next) {
+         next = f->thr[i].tid;
+         found = 1;
+      }
+   if (found)
+      *tid = next;
+   return found;
 }
 
 const char *wsp_event_name(enum wsp_event_kind k)

@@ -99,6 +99,28 @@ def test_golden_chart(name):
             "trailer); showing its %d samples\n" % (name, len(out.samples)))
 
 
+ZERO_PADDED = re.compile(r"\b0x0[0-9a-f]")
+
+
+@pytest.mark.parametrize("name", GOLDEN_FILES)
+def test_one_vocabulary(tmp_path, name):
+    """ws_print speaks as ws does (issue 19 item 12): addresses unpadded
+    (0x109000, as memcheck prints them) in the text report, --csv and the
+    HTML report; hot pages under "Hot instruction pages" and "Hot data
+    pages"; a mapped file is "file X", never "mapping of X"."""
+    path = os.path.join(GOLDEN, name + ".ws")
+    report = str(tmp_path / "r.html")
+    text = ws_print("--width=250", path).stdout.decode()
+    page = ws_print("--html", report, path) and open(report).read()
+    for out in (text, ws_print("--csv", path).stdout.decode(), page):
+        assert not ZERO_PADDED.search(out), ZERO_PADDED.search(out)
+        assert "mapping of" not in out
+    if any(parsed(path).hot.values()):
+        assert re.search(r"^Hot (instruction|data) pages \(", text, re.M)
+    assert "Hot instruction pages (accesses: " in page
+    assert "Hot data pages (accesses: " in page
+
+
 def chart_rows(text, title):
     """The plot rows of one chart (top row first) and its axis line."""
     lines = text.splitlines()
@@ -588,6 +610,34 @@ def test_cut_files_are_shown(tmp_path):
     assert p.returncode == 0 and p.stderr == b""
 
 
+@pytest.mark.parametrize("labels,legend", [
+    (1, "Time axis: [ start, ] stop, | both, marks a, * several:"),
+    (5, "Time axis: [ start, ] stop, | both, marks a-e, * several:"),
+    (27, "Time axis: [ start, ] stop, | both, marks a-z then A, * several:"),
+    (52, "Time axis: [ start, ] stop, | both, marks a-z then A-Z, * "
+         "several:"),
+    (60, "Time axis: [ start, ] stop, | both, marks a-z then A-Z, * "
+         "several:")])
+def test_mark_legend_says_the_letters(tmp_path, labels, legend):
+    """The legend names the letters the axis uses: a-z, then A-Z, then '*'
+    for the labels past Z (counted in the legend's last line)."""
+    events = "".join("event %d mark m%d\n" % (1100 + 5 * k, k)
+                     for k in range(labels))
+    text = GOOD.replace("event 1500 mark phase two\n", events)
+    p = ws_print("--width=200", "--height=5", write(tmp_path, text))
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.decode().split("\n")
+    i = lines.index(legend)
+    letters = [chr(ord("a") + k) for k in range(26)] + \
+        [chr(ord("A") + k) for k in range(26)]
+    shown = min(labels, 52)
+    assert [l.split(" at ")[0] for l in lines[i + 1:i + 1 + shown]] == [
+        "  %s  m%d" % (letters[k], k) for k in range(shown)]
+    more = labels - shown
+    assert lines[i + 1 + shown] == ("  *  %d more labels" % more if more
+                                    else "")
+
+
 def huge(n):
     return GOOD.replace("1003 2 5", "%d 2 5" % n, 1)
 
@@ -600,8 +650,8 @@ MALFORMED = [
     (GOOD.replace("format: 2", "format: 5", 1), 1,
      "format version 5; this ws_print reads versions 2 to 4", False),
     (GOOD.replace("format: 2", "format: 1", 1), 1, "format version 1", False),
-    (GOOD.replace("ws-output-format", "ws-dump-format", 1), 1,
-     "this is a dump file", False),
+    (GOOD.replace("ws-output-format: 2", "ws-dump-format: 2", 1), 1,
+     "dump format version 2; this ws_print reads version 4", False),
     (GOOD.replace("\n", "\r\n"), 1, "CR LF", False),
     (GOOD.replace("pagesize: 4096\n", ""), 14, "lacks the key pagesize",
      False),
@@ -816,6 +866,42 @@ def test_options_and_missing_file(tmp_path):
     assert p.returncode == 0 and p.stdout == ws_print("--csv", good).stdout
 
 
+def test_html_or_csv_named_after_a_ws_file(tmp_path):
+    """`ws_print --html ws.out` (the report's name forgotten) names what
+    --html takes, and never writes a report over a file ws wrote (an
+    output file or a dump file); --csv=FILE likewise."""
+    out = tmp_path / "ws.m.out"
+    shutil.copy(os.path.join(GOLDEN, "phases.ws"), out)
+    dump = tmp_path / "dump.1"
+    dump.write_bytes(b"ws-dump-format: 4\npid: 1\n")
+    before = {p: p.read_bytes() for p in (out, dump)}
+    for args, msg in (
+            (["--html", str(out)],
+             "--html takes the report's file name first, and '%s' is a "
+             "file ws wrote (ws_print --html report.html %s)" % (out, out)),
+            (["--html=%s" % out],
+             "--html takes the report's file name first"),
+            (["--html", str(dump), str(out)],
+             "--html takes the report's file name first, and '%s' is a "
+             "file ws wrote (ws_print --html report.html %s)"
+             % (dump, out)),
+            (["--csv=%s" % out, str(out)],
+             "--csv=<file> names the CSV file to write, and '%s' is a file "
+             "ws wrote (ws_print --csv=samples.csv %s)" % (out, out))):
+        p = ws_print(*args)
+        err = p.stderr.decode()
+        assert p.returncode == 1 and p.stdout == b"", (args, err)
+        assert err.startswith("ws_print: " + msg) and err.count("\n") == 1, \
+            (args, err)
+        assert {p: p.read_bytes() for p in (out, dump)} == before
+    # any other file there is replaced, as before
+    report = tmp_path / "r.html"
+    report.write_text("old")
+    p = ws_print("--html", str(report), str(out))
+    assert p.returncode == 0, p.stderr
+    assert report.read_text().startswith("<!DOCTYPE html>")
+
+
 # ----------------------------------------------------------------------
 # The fuzz corpus, under ASan and UBSan
 
@@ -830,7 +916,9 @@ def test_fuzz_corpus_under_sanitizers(tmp_path):
     statuses = {0: 0, 1: 0}
     for name in files:
         path = os.path.join(CORPUS, name)
+        dump = read_text(path).startswith("ws-dump-format:")
         for args in (["--width=40", "--height=5"],
+                     ["--csv=" + str(tmp_path / "c")] if dump else
                      ["--csv=" + str(tmp_path / "c"),
                       "--html", str(tmp_path / "h")]):
             p = subprocess.run([PRINT_ASAN] + args + [path],
@@ -844,7 +932,10 @@ def test_fuzz_corpus_under_sanitizers(tmp_path):
                 assert ERROR_LINE.match(err), (name, err)
             statuses[p.returncode] += 1
         try:
-            wslib.parse_output(read_text(path), complete=False)
+            if dump:
+                wslib.parse_dump_file(read_text(path))
+            else:
+                wslib.parse_output(read_text(path), complete=False)
         except wslib.FormatError as e:
             assert p.returncode == 1, (name, str(e))
     # the corpus holds both kinds
