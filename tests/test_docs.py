@@ -42,8 +42,6 @@ CHECKED = {
 UNCHECKED = {
     ("docs/control.md", "$ ws-monitor --pid 21138"),
     ("docs/control.md", "ws-monitor: there is no process 4242"),
-    ("docs/control.md", "$ gdb -q -ex 'source gdb/ws-gdb.py' "
-                        "tests/progs/ctl_server"),
     ("docs/manual.md", "$ ./vg-in-place --tool=ws --ws-every=10000 "
                        "--ws-miss-file=ws.miss.%p tests/progs/miss 256 8 4 "
                        "25"),
