@@ -42,9 +42,6 @@ CHECKED = {
 UNCHECKED = {
     ("docs/control.md", "$ ws-monitor --pid 21138"),
     ("docs/control.md", "ws-monitor: there is no process 4242"),
-    ("docs/manual.md", "$ ./vg-in-place --tool=ws --ws-every=10000 "
-                       "--ws-miss-file=ws.miss.%p tests/progs/miss 256 8 4 "
-                       "25"),
 }
 
 SHOWS_A_RUN = re.compile(
