@@ -34,13 +34,30 @@ CHECKED = {
         "tests/test_peaks.py::test_the_manuals_peak_excerpt",
 }
 
-# Blocks that nothing checks yet: (document, first line).  None now; a
-# block that cannot be rerun simply (say, a message that needs a machine
-# in a given state) goes here with its reason, until it can be.
-UNCHECKED = set()
+# Blocks that nothing checks yet: (document, first line), each with its
+# reason; a block that cannot be rerun simply (say, a message that needs
+# a machine in a given state) goes here until it can be.
+UNCHECKED = {
+    # how escapes look, on a command line, a label and a file name made up
+    # for the purpose (test_escaping.py checks the rules on real runs)
+    ("docs/output-format.md", "command: ./prog two\\x20words a\\x0anewline "
+                              "C:\\\\path"),
+}
 
 SHOWS_A_RUN = re.compile(
-    r"(\$ |\(gdb\) |==[0-9]+== |valgrind: |ws-monitor: |ws\([0-9]+\)> )")
+    r"(\$ |\(gdb\) |==[0-9]+== |valgrind: |ws-monitor: |ws\([0-9]+\)> "
+    # lines of the files ws writes
+    r"|(event|peak|owner|stack|frame|inline|hot|hot-owner|dump-page"
+    r"|dump-owner|heap-site|heap-window) \S)")
+
+# Blocks that look like output and are not: (document, first line) -> why.
+NOT_OUTPUT = {
+    ("docs/output-format.md", "region <regions> <samples> insn <avg> <peak> "
+                              "<total> data <avg> <peak> <total> label "
+                              "<label>"): "the order of the trailer's lines",
+    ("docs/output-format.md", "file        := version-line header-line* "
+                              "body-line* trailer"): "the grammar",
+}
 
 
 def documents():
@@ -92,7 +109,7 @@ def test_every_shown_session_is_checked():
             if not any(SHOWS_A_RUN.match(l) for l in block):
                 continue
             key = (name, block[0])
-            if name in REPLAYED or key in CHECKED:
+            if name in REPLAYED or key in CHECKED or key in NOT_OUTPUT:
                 continue
             seen.add(key)
             if key not in UNCHECKED:
