@@ -14,7 +14,8 @@
 # connected to the program ("target remote | vgdb --pid=N"), "ws status"
 # does what "monitor ws status" does, and Tab completes ws's commands and
 # their arguments, as the connected ws describes them ("ws help
-# internal").  docs/control.md describes the commands.
+# internal").  docs/control.md (installed into $(docdir)/docs) describes
+# the commands.
 #
 # gdb's own "ws" is an alias of "while-stepping", used only in tracepoint
 # action lists; this command takes its place, so spell that one out.
@@ -22,6 +23,20 @@
 import os
 
 import gdb
+
+
+
+def _control_doc():
+    """Where the commands are described: docs/control.md where make install
+    puts it, $(docdir)/docs beside this script's $(datadir)/ws, else in the
+    tree this script is in, else the man page that points to it."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    for rel in ("../doc/ws/docs/control.md", "../docs/control.md"):
+        path = os.path.normpath(os.path.join(here, rel))
+        if os.path.isfile(path):
+            return path
+    return "control.md in ws's documentation directory (man ws-monitor)"
+
 
 # What the connected ws knows, from its "ws help internal" (one record
 # a line, docs/control.md "For programs"): {command: [argument]}, each
@@ -134,7 +149,7 @@ def _after(command, given):
 
 
 class WsCommand(gdb.Command):
-    """Send a command to the ws tool of the program (monitor ws ...).
+    __doc__ = """Send a command to the ws tool of the program (monitor ws ...).
 
 Usage: ws COMMAND [ARGUMENTS]
 
@@ -149,7 +164,7 @@ command learns them, their arguments and the parameters of "ws set"
 from it ("ws help internal") for completion.
 
 A refused command answers with one line that says why and changes
-nothing.  See docs/control.md of ws."""
+nothing.  See %s.""" % _control_doc()
 
     def __init__(self):
         super(WsCommand, self).__init__("ws", gdb.COMMAND_SUPPORT)

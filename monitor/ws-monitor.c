@@ -63,7 +63,8 @@ static void usage(FILE *f)
 "Exit status: 0 done; 1 ws refused the command; 2 the process could not be\n"
 "reached (no such process, not a ws process, vgdb missing or not allowed to\n"
 "use ptrace, no answer); 64 bad usage.  The prompt keeps its history in\n"
-"~/.ws_monitor_history (or in $WS_MONITOR_HISTORY).\n");
+"~/.ws_monitor_history (or in $WS_MONITOR_HISTORY).  More in man ws-monitor;\n"
+"the monitor commands are in " WS_DOCDIR "/docs/control.md.\n");
 }
 
 /* --name=value or --name value; returns the value or NULL. */

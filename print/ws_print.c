@@ -90,8 +90,9 @@ static void usage(void)
 "\n"
 "  Exit status: 0 when the file was shown, 1 for a bad option, a file\n"
 "  that cannot be read, or a malformed file (ws_print: FILE:LINE: what\n"
-"  is wrong).  The format is docs/output-format.md, version %d (and\n"
-"  versions %d to %d, of older ws).\n",
+"  is wrong).  It reads format version %d (and versions %d to %d, of\n"
+"  older ws).  More in man ws_print; the format is\n"
+"  " WS_DOCDIR "/docs/output-format.md.\n",
       WSP_FORMAT_VERSION, WSP_FORMAT_OLDEST, WSP_FORMAT_VERSION - 1);
 }
 

@@ -1,15 +1,40 @@
 #!/bin/sh
-# Install the Debian packages that building and testing ws need, but only
-# those that are missing.  Safe to run non-interactively (CI, no stdin).
-# Without root, it names what to install and fails instead.
+# Install the Debian packages ws needs, but only those that are missing.
+# Safe to run non-interactively (CI, no stdin).  Without root, it names
+# what to install and fails instead.
+#
+#   install-deps.sh [build]  what building ws and running it need (the first
+#                            `make` of a fresh clone, `make demo`)
+#   install-deps.sh check    that, and what the tests need (`make check`)
+#   install-deps.sh bench    that, and the benchmarks' programs (`make bench`)
 set -eu
 
-# chromium: tests/test_print.py opens ws_print's HTML report headless.
-# xz-utils, bzip2, sqlite3: programs of the tests and of `make bench`.
-# libreadline-dev: ws-monitor (monitor/) is built with GNU readline.
-packages="gcc g++ make autoconf automake pkg-config valgrind gdb python3
-python3-pytest libc6-dbg xz-utils bzip2 sqlite3 libreadline-dev
-chromium"
+# To build: the compilers and autotools, Valgrind (its headers, its
+# pkg-config file and the core ws links with), GNU readline for ws-monitor
+# (monitor/).  To run: Valgrind, and libc6-dbg, from which Valgrind names
+# the functions of the dynamic linker and libc in ws's stacks.
+build="gcc g++ make autoconf automake pkg-config valgrind libc6-dbg
+libreadline-dev"
+
+# The tests (tests/README.md): Python and pytest run them; gdb drives the
+# gdb script and monitor sessions (tests/test_control.py, docs/control.md);
+# chromium opens ws_print's HTML report headless (tests/test_print.py,
+# scripts/gen-docs); man-db's `man -l` renders the man pages
+# (tests/test_install.py); xz-utils, bzip2, sqlite3 are programs the tests
+# run under ws.
+check="python3 python3-pytest gdb chromium man-db xz-utils bzip2 sqlite3"
+
+# The benchmarks' programs (bench/programs.py) and Python for bench/run.py.
+bench="python3 xz-utils bzip2 sqlite3"
+
+case "${1:-build}" in
+    build) packages=$build ;;
+    check) packages="$build $check" ;;
+    bench) packages="$build $bench" ;;
+    *)
+        echo "install-deps: usage: install-deps.sh [build|check|bench]" >&2
+        exit 64 ;;
+esac
 
 missing=
 for p in $packages; do
