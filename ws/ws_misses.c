@@ -431,8 +431,9 @@ static void write_header(const ULong total[2], const HChar* exec_path)
                     "\n", total[WS_Insn], total[WS_Data]);
 }
 
-void WS_(misses_write)(const HChar* exec_path)
+const HChar* WS_(misses_write)(const HChar* exec_path)
 {
+   Bool   complete;
    UInt   n = 0, i;
    Site** s;
    ULong  total[2] = { 0, 0 };
@@ -440,7 +441,7 @@ void WS_(misses_write)(const HChar* exec_path)
    Name*  line_file = NULL;
 
    if (sites == NULL)
-      return;
+      return NULL;
    s = (Site**)VG_(HT_to_array)(sites, &n);
    for (i = 0; i < n; i++) {
       total[WS_Insn] += s[i]->count[WS_Insn];
@@ -478,12 +479,11 @@ void WS_(misses_write)(const HChar* exec_path)
                     total[WS_Data]);
    if (s != NULL)
       VG_(free)(s);
-   if (WS_(file_close)(&miss))
-      VG_(umsg)("Miss profile: %s\n", miss.name);
-   else
-      VG_(umsg)("Miss profile: %s (incomplete: writing it failed)\n",
-                miss.name);
+   complete = WS_(file_close)(&miss);
+   VG_(umsg)("Miss profile: %s%s\n", miss.name,
+             complete ? "" : " (incomplete: writing it failed)");
    stop_counting();
+   return complete ? miss.name : NULL;
 }
 
 /*--------------------------------------------------------------------*/
