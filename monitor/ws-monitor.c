@@ -24,8 +24,9 @@
 
    Exit status: 0 the command was accepted (or the listing was made),
    1 ws refused the command, 2 the process could not be reached (it does
-   not exist or has ended, it is not a ws process, vgdb is missing or
-   may not use ptrace, no answer in time), 64 bad usage. */
+   not exist or has ended, also while the prompt or watch runs, it is not
+   a ws process, vgdb is missing or may not use ptrace, no answer in
+   time), 64 bad usage. */
 
 #define _GNU_SOURCE
 #include <limits.h>
@@ -62,9 +63,10 @@ static void usage(FILE *f)
 "\n"
 "Exit status: 0 done; 1 ws refused the command; 2 the process could not be\n"
 "reached (no such process, not a ws process, vgdb missing or not allowed to\n"
-"use ptrace, no answer); 64 bad usage.  The prompt keeps its history in\n"
-"~/.ws_monitor_history (or in $WS_MONITOR_HISTORY).  More in man ws-monitor;\n"
-"the monitor commands are in " WS_DOCDIR "/docs/control.md.\n");
+"use ptrace, no answer) or it ended while the prompt or watch ran; 64 bad\n"
+"usage.  The prompt keeps its history in ~/.ws_monitor_history (or in\n"
+"$WS_MONITOR_HISTORY).  More in man ws-monitor; the monitor commands are in\n"
+WS_DOCDIR "/docs/control.md.\n");
 }
 
 /* --name=value or --name value; returns the value or NULL. */

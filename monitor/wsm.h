@@ -101,6 +101,8 @@ void vgrun_free(VgRun *r);
 /* Says why a vgdb run did not deliver a command to process |pid|, or
    returns 0 if it did. */
 int vgdb_trouble(const VgRun *r, pid_t pid);
+/* Whether |pid| has ended: no such process, or a zombie. */
+int process_ended(pid_t pid);
 
 /*------------------------------------------------------------*/
 /*--- Valgrind processes (wsm_procs.c)                     ---*/

@@ -300,6 +300,10 @@ int check_target(pid_t pid)
       say("there is no process %d", (int)pid);
       return EXIT_UNREACHABLE;
    }
+   if (process_ended(pid)) {
+      say("process %d has ended", (int)pid);
+      return EXIT_UNREACHABLE;
+   }
    n = list_vg_procs(&procs);
    if (n < 0)
       return EXIT_UNREACHABLE;

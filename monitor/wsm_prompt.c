@@ -219,9 +219,8 @@ static int do_line(const char *line, int *status)
    } else {
       *status = run_command(p);
    }
-   if (*status == EXIT_UNREACHABLE && kill(target, 0) != 0
-       && errno == ESRCH)
-      return 1;                      /* the process is gone */
+   if (*status == EXIT_UNREACHABLE && process_ended(target))
+      return 1;                      /* the process has ended */
    return 0;
 }
 
@@ -308,7 +307,7 @@ int interactive(void)
    if (hist)
       history_truncate_file(hist, HISTORY_LINES);
    free(hist);
-   /* The process gone (vgdb_trouble said so) is the one failure. */
-   return status == EXIT_UNREACHABLE && kill(target, 0) != 0
+   /* The process ended (vgdb_trouble said so) is the one failure. */
+   return status == EXIT_UNREACHABLE && process_ended(target)
           ? EXIT_UNREACHABLE : 0;
 }

@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "wsm.h"
@@ -199,10 +200,48 @@ static void vgdb_errors(const char *err, Buf *into)
    free_lines(lines);
 }
 
+int process_ended(pid_t pid)
+{
+   char  path[64], stat[512], *paren;
+   int   fd;
+   ssize_t got;
+   if (kill(pid, 0) != 0 && errno == ESRCH)
+      return 1;
+   /* A zombie still has its pid until its parent waits for it. */
+   snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+   fd = open(path, O_RDONLY | O_CLOEXEC);
+   if (fd < 0)
+      return errno == ENOENT;
+   got = read(fd, stat, sizeof stat - 1);
+   close(fd);
+   if (got <= 0)
+      return 0;
+   stat[got] = '\0';
+   paren = strrchr(stat, ')');         /* the name may hold one too */
+   return paren != NULL && paren[1] == ' '
+          && (paren[2] == 'Z' || paren[2] == 'X');
+}
+
+/* Valgrind removes its vgdb FIFOs as the last step of its exit, so a
+   process that answered before and has no FIFO now is ending: it is
+   given a moment to end. */
+static int ends_soon(pid_t pid)
+{
+   double deadline = now_s() + 2.0;
+   while (!process_ended(pid)) {
+      struct timespec nap = { 0, 50 * 1000 * 1000 };
+      if (now_s() > deadline || got_sigint)
+         return 0;
+      nanosleep(&nap, NULL);
+   }
+   return 1;
+}
+
 /* Says why a vgdb run did not deliver a command to process |pid|, or
    returns 0 if it did. */
 int vgdb_trouble(const VgRun *r, pid_t pid)
 {
+   static pid_t answered = 0;        /* a process that answered before */
    const char *err = buf_cstr(&r->err);
    Buf         detail = { 0 };
    int         trouble = 1;
@@ -233,11 +272,17 @@ int vgdb_trouble(const VgRun *r, pid_t pid)
       say("interrupted");
       return 1;
    case Vg_Exited:
-      if (r->status == 0)
+      if (r->status == 0) {
+         answered = pid;
          return 0;
+      }
       if (strstr(err, "no FIFO found matching pid")) {
-         if (kill(pid, 0) != 0 && errno == ESRCH)
-            say("process %d is gone", (int)pid);
+         if (process_ended(pid) || (answered == pid && ends_soon(pid)))
+            say("process %d has ended", (int)pid);
+         else if (answered == pid)
+            say("process %d no longer answers: its gdbserver is gone (it "
+                "has exec'd a program that does not run under Valgrind)",
+                (int)pid);
          else
             say("vgdb cannot reach process %d: it is not running under "
                 "Valgrind, its gdbserver is off (--vgdb=no) or it uses "

@@ -74,6 +74,7 @@ def read_like_kcachegrind(path):
     for lineno, line in enumerate(lines, 1):
         if not in_body:
             in_body = line.startswith("events:")
+            events = line.split()[1:]
             continue
         if not line or line.startswith(("#", "summary:", "totals:")):
             continue
@@ -118,7 +119,8 @@ def read_like_kcachegrind(path):
             raise LoadError("line %d: %r" % (lineno, line))
         if cur["fn"] is None:
             raise LoadError("line %d: a cost line before fn=" % lineno)
-        insn, data = int(m.group(3)), int(m.group(4))
+        counts = dict(zip(events, (int(m.group(3)), int(m.group(4)))))
+        insn, data = counts["WsInsnMiss"], counts["WsDataMiss"]
         for table, key in ((kc, cur["fn"]),
                            (spec, (cur["ob"], cur["fl"], cur["fn_name"])),
                            (by_line, (cur["ob"], cur["line_fl"],
@@ -146,12 +148,17 @@ def annotate_totals(path, cwd):
                             "--auto=no", "--sort=" + event, path],
                            capture_output=True, timeout=120, cwd=cwd)
         assert r.returncode == 0, r.stderr.decode()
-        table = r.stdout.decode().split("file:function\n", 1)[1]
+        text = r.stdout.decode()
+        shown = re.search(r"^Events shown: +(.*)$", text, re.M).group(1)
+        table = text.split("file:function\n", 1)[1]
         for line in table.split("\n"):
             m = _ROW.match(line)
             if m:
-                value = (int(m.group(1).replace(",", "")),
-                         int(m.group(2).replace(",", "")), m.group(4))
+                counts = dict(zip(shown.split(),
+                                  (int(m.group(1).replace(",", "")),
+                                   int(m.group(2).replace(",", "")))))
+                value = (counts["WsInsnMiss"], counts["WsDataMiss"],
+                         m.group(4))
                 assert rows.get(m.group(3), value) == value, line
                 rows[m.group(3)] = value
     return rows

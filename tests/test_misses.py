@@ -124,7 +124,10 @@ def read_profile(path):
         m = re.match(r"(summary|totals): ([0-9]+) ([0-9]+)\Z", line)
         if m:
             assert getattr(p, m.group(1)) is None, "line %d: again" % n
-            setattr(p, m.group(1), (int(m.group(2)), int(m.group(3))))
+            counts = dict(zip(p.header["events"].split(),
+                              (int(m.group(2)), int(m.group(3)))))
+            setattr(p, m.group(1), (counts["WsInsnMiss"],
+                                    counts["WsDataMiss"]))
             continue
         assert p.totals is None, "line %d after totals: %r" % (n, line)
         m = _SPEC.match(line)
@@ -156,8 +159,10 @@ def read_profile(path):
         assert m, "line %d: %r" % (n, line)
         assert None not in (cur["ob"], cur["fl"], cur["fn"]), \
             "line %d: a cost line before ob=, fl= and fn=" % n
-        addr, ln, insn, data = (int(m.group(1), 16), int(m.group(2)),
-                                int(m.group(3)), int(m.group(4)))
+        counts = dict(zip(p.header["events"].split(),
+                          (int(m.group(3)), int(m.group(4)))))
+        addr, ln = int(m.group(1), 16), int(m.group(2))
+        insn, data = counts["WsInsnMiss"], counts["WsDataMiss"]
         assert insn + data > 0, "line %d: a cost line of zeros" % n
         p.costs.append(Cost(cur["ob"], cur["fl"], cur["fn"], cur["file"],
                             addr, ln, insn, data))
@@ -170,8 +175,11 @@ def check_profile(p, run, argv):
     assert p.header["version"] == "1"
     assert re.match(r"ws-[0-9]+\.[0-9]+\.[0-9]+\Z", p.header["creator"])
     assert p.header["positions"] == "instr line"
-    assert p.header["events"] == "WsInsnMiss WsDataMiss"
-    assert set(p.event_names) == {"WsInsnMiss", "WsDataMiss"}
+    # data first: readers rank by the first event unless told otherwise
+    assert p.header["events"] == "WsDataMiss WsInsnMiss"
+    assert list(p.event_names) == ["WsDataMiss", "WsInsnMiss"]
+    assert ("Sort: by data misses, the first event; callgrind_annotate "
+            "--sort=WsInsnMiss ranks by instruction misses") in p.desc
     assert all(p.event_names.values())
     assert p.header["cmd"] == " ".join(argv)
     assert "Page size: 4096 bytes" in p.desc
@@ -341,22 +349,24 @@ def test_misses_fill_the_windows_tau_half(tmp_path):
 
 
 def test_callgrind_annotate(miss_run):
-    """callgrind_annotate reads the profile without a warning and ranks
-    the fresh line's function first under WsDataMiss (with the function
-    only its store and its return, the line ranks first too)."""
+    """callgrind_annotate, as the summary's last line says to run it (no
+    --sort), reads the profile without a warning and ranks the fresh
+    line's function, which misses data pages only, first: by
+    WsDataMiss, the first event (with the function only its store and
+    its return, the line ranks first too)."""
     _, _, prof = miss_run
-    r = subprocess.run(["callgrind_annotate", "--auto=no",
-                        "--show=WsDataMiss", "--sort=WsDataMiss", prof],
+    r = subprocess.run(["callgrind_annotate", "--auto=no", prof],
                        capture_output=True, timeout=60,
                        cwd=os.path.dirname(prof))   # it shortens names under
                                                     # the current directory
     err = r.stderr.decode()
     assert r.returncode == 0 and err == "", err
     text = r.stdout.decode()
-    assert "Events recorded:  WsInsnMiss WsDataMiss" in text
+    assert "Events recorded:  WsDataMiss WsInsnMiss" in text
+    assert "Event sort order: WsDataMiss WsInsnMiss" in text
     rows = text.split("file:function\n", 1)[1].split("\n")
-    first = rows[1]    # after a line of dashes
-    m = re.match(r"\s*([0-9,]+) \(\s*[0-9.]+%\)\s+(.*)\Z", first)
+    first = rows[1]    # after a line of dashes; the data-only function
+    m = re.match(r"\s*([0-9,]+) \(\s*[0-9.]+%\)\s+0\s+(.*)\Z", first)
     assert m, text
     assert m.group(2) == "%s:fresh_touch [%s]" % (MISS_SRC, MISS), first
     # the fresh line's misses, and those of the return when a window
@@ -375,8 +385,8 @@ def test_callgrind_annotate_source(miss_run):
     assert r.returncode == 0, r.stderr.decode()
     text = r.stdout.decode()
     (line,) = [l for l in text.split("\n") if l.endswith("/* FRESH */")]
-    # the columns: WsInsnMiss (a count, 0 or '.'), WsDataMiss, the source
-    assert re.match(r"\s*\S+(?: \([ 0-9.]+%%\))?\s+%s \([ 0-9.]+%%\)\s+"
+    # the columns: WsDataMiss, WsInsnMiss (a count, 0 or '.'), the source
+    assert re.match(r"\s*%s \([ 0-9.]+%%\)\s+\S+(?: \([ 0-9.]+%%\))?\s+"
                     r"\*p = 1;" % format(FRESH * PASSES, ","), line), line
 
 

@@ -660,6 +660,27 @@ def test_watch(server, console, lang, levels):
     assert c.finish() == 0
 
 
+@pytest.mark.parametrize("reaped", [False, True])
+def test_watch_until_the_process_ends(server, console, reaped):
+    """The program ends while watch runs: ws-monitor says so, in those
+    words, and exits with status 2 (docs/control.md: a process that has
+    ended cannot be reached), whether the program's parent has waited for
+    it yet (no such process) or not (a zombie, whose pid still exists)."""
+    c = console()
+    c.send("watch 0.2\r")
+    c.expect(r"\(frame 2\); press a key to stop\n")
+    if reaped:
+        assert server.finish() == 0
+    else:
+        server.p.stdin.close()                  # exit; nobody waits yet
+    c.expect(r"\nws-monitor: process %d has ended\r?\n" % server.pid)
+    assert c.p.wait(timeout=20) == 2
+    os.close(c.fd)
+    assert "cannot reach" not in c.text()
+    if not reaped:
+        assert server.finish() == 0
+
+
 # ----------------------------------------------------------------------
 # gdb
 

@@ -680,3 +680,56 @@ def test_killed_run_leaves_valid_file(tmp_path):
     loop = [s for s in out.samples if s.insn == 1]
     assert len(loop) >= 55 and {s.data for s in loop} == {10}, \
         wslib.show(out.samples)
+
+
+# ----------------------------------------------------------------------
+# How to look at the files: the summary's last lines
+
+def _view_hints(err):
+    return [l.split("== ", 1)[1] for l in err.splitlines()
+            if re.match(r"==\d+== To view ", l)]
+
+
+@pytest.mark.parametrize("name", ["w.out", "it's a (file)"])
+def test_view_hint(tmp_path, name):
+    """After the file names, as DHAT does, the commands that show them,
+    with their actual (shell-quoted) names; each one shown runs as it is
+    and shows the file: ws_print's text report and HTML page, and
+    callgrind_annotate on the miss profile."""
+    out = str(tmp_path / name)
+    miss = str(tmp_path / ("m " + name))
+    r = wslib.run_ws([wslib.prog("codepages"), "calls", "1000"],
+                     ["--ws-miss-file=" + miss], out_path=out)
+    q = lambda s: "'%s'" % s.replace("'", "'\\''") if " " in s else s
+    html = os.path.basename(out) + ".html"
+    assert _view_hints(r.stderr) == [
+        "To view the working sets: ws_print %s (text), ws_print --html %s "
+        "%s (a web page)" % (q(out), q(html), q(out)),
+        "To view the misses per function: callgrind_annotate %s" % q(miss)]
+    # the hints come last, after the names of the files they show
+    tail = r.stderr.rstrip("\n").split("\n")[-4:]
+    assert tail[0].endswith("Output file: " + out)
+    assert tail[1].endswith("Miss profile: " + miss)
+    env = dict(os.environ, PATH=os.path.join(wslib.TOP_BUILDDIR, "print")
+               + os.pathsep + os.environ["PATH"])
+    text, page = _view_hints(r.stderr)[0].split(": ", 1)[1].split(", ")
+    for hint, shows in ((text.replace(" (text)", ""), "Data"),
+                        (page.replace(" (a web page)", ""), ""),
+                        (_view_hints(r.stderr)[1].split(": ", 1)[1],
+                         "WsDataMiss")):
+        p = subprocess.run(hint, shell=True, cwd=str(tmp_path), env=env,
+                           capture_output=True, timeout=120)
+        assert p.returncode == 0, (hint, p.stderr.decode())
+        assert shows in p.stdout.decode(), hint
+    assert "<html" in (tmp_path / html).read_text().lower()
+
+
+def test_view_hint_without_files(tmp_path):
+    """No hint for a file that is not there or not complete."""
+    r = wslib.run_ws([wslib.prog("codepages"), "calls", "1000"],
+                     out_path="/dev/full")
+    assert "Output file: /dev/full (incomplete" in r.stderr
+    assert _view_hints(r.stderr) == []
+    r = wslib.run_ws([wslib.prog("codepages"), "calls", "1000"],
+                     out_path=str(tmp_path / "w.out"))
+    assert len(_view_hints(r.stderr)) == 1     # no miss profile asked for

@@ -1034,8 +1034,9 @@ ULong WS_(heapuse_mean)(ULong sum, ULong n);
 void WS_(misses_init)(const HChar* out_name);
 /* A page of |kind| entered the window at code address |ip|. */
 void WS_(miss_at)(WS_Kind kind, Addr ip);
-/* At exit, or before an exec (|exec_path|, said in the profile). */
-void WS_(misses_write)(const HChar* exec_path);
+/* At exit, or before an exec (|exec_path|, said in the profile); the
+   name of the profile if it is complete, else NULL. */
+const HChar* WS_(misses_write)(const HChar* exec_path);
 /* Its name, NULL if this process writes none. */
 const HChar* WS_(misses_name)(void);
 /* Start-up refused: removes the miss file just made. */
@@ -1157,6 +1158,9 @@ void WS_(out_flush)(void);
    |exec_path| (else NULL); closes the file. */
 void WS_(out_trailer)(const HChar* exec_path);
 void WS_(out_stderr_summary)(void);
+/* After the summary: how to look at the output file and at the miss
+   profile |miss_name| (NULL: none). */
+void WS_(out_view_hint)(const HChar* miss_name);
 void WS_(out_after_fork)(ThreadId tid);
 /* After an exec that failed once the files were finished: the rest of
    the run is a new image, in a file of its own. */

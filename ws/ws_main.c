@@ -120,7 +120,7 @@ static void finish(const HChar* exec_path)
       VG_(umsg)("The program execs %s: ws's files of this program end "
                 "here.\n", exec_path);
    WS_(out_stderr_summary)();
-   WS_(misses_write)(exec_path);
+   WS_(out_view_hint)(WS_(misses_write)(exec_path));
 }
 
 void WS_(image_end)(const HChar* path)

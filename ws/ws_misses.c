@@ -421,18 +421,25 @@ static void write_header(const ULong total[2], const HChar* exec_path)
       WS_(file_text)(f, exec_path, WS_EscText);
       WS_(file_printf)(f, "; this profile ends there\n");
    }
+   /* Readers rank by the first event unless told otherwise
+      (callgrind_annotate's --sort and its threshold, KCachegrind's
+      first column): data misses are the ones users come for. */
+   WS_(file_printf)(f, "desc: Sort: by data misses, the first event; "
+                    "callgrind_annotate --sort=WsInsnMiss ranks by "
+                    "instruction misses\n");
    WS_(file_printf)(f, "positions: instr line\n"
-                    "event: WsInsnMiss : Instruction pages brought into the "
-                    "working set\n"
                     "event: WsDataMiss : Data pages brought into the "
+                    "working set\n"
+                    "event: WsInsnMiss : Instruction pages brought into the "
                     "working set\n");
    /* callgrind_annotate takes "events:" as the end of the header. */
-   WS_(file_printf)(f, "events: WsInsnMiss WsDataMiss\nsummary: %llu %llu\n"
-                    "\n", total[WS_Insn], total[WS_Data]);
+   WS_(file_printf)(f, "events: WsDataMiss WsInsnMiss\nsummary: %llu %llu\n"
+                    "\n", total[WS_Data], total[WS_Insn]);
 }
 
-void WS_(misses_write)(const HChar* exec_path)
+const HChar* WS_(misses_write)(const HChar* exec_path)
 {
+   Bool   complete;
    UInt   n = 0, i;
    Site** s;
    ULong  total[2] = { 0, 0 };
@@ -440,7 +447,7 @@ void WS_(misses_write)(const HChar* exec_path)
    Name*  line_file = NULL;
 
    if (sites == NULL)
-      return;
+      return NULL;
    s = (Site**)VG_(HT_to_array)(sites, &n);
    for (i = 0; i < n; i++) {
       total[WS_Insn] += s[i]->count[WS_Insn];
@@ -472,18 +479,17 @@ void WS_(misses_write)(const HChar* exec_path)
          line_file = x->file;
       }
       WS_(file_printf)(&miss, "0x%lx %u %llu %llu\n", x->rel, x->line,
-                       x->count[WS_Insn], x->count[WS_Data]);
+                       x->count[WS_Data], x->count[WS_Insn]);
    }
-   WS_(file_printf)(&miss, "\ntotals: %llu %llu\n", total[WS_Insn],
-                    total[WS_Data]);
+   WS_(file_printf)(&miss, "\ntotals: %llu %llu\n", total[WS_Data],
+                    total[WS_Insn]);
    if (s != NULL)
       VG_(free)(s);
-   if (WS_(file_close)(&miss))
-      VG_(umsg)("Miss profile: %s\n", miss.name);
-   else
-      VG_(umsg)("Miss profile: %s (incomplete: writing it failed)\n",
-                miss.name);
+   complete = WS_(file_close)(&miss);
+   VG_(umsg)("Miss profile: %s%s\n", miss.name,
+             complete ? "" : " (incomplete: writing it failed)");
    stop_counting();
+   return complete ? miss.name : NULL;
 }
 
 /*--------------------------------------------------------------------*/

@@ -294,6 +294,72 @@ void WS_(out_stderr_summary)(void)
              out.failed ? " (incomplete: writing it failed)" : "");
 }
 
+/* |name| as a shell word: as it is when it holds only characters no
+   shell treats specially, else in single quotes (a quote inside as
+   '\''); NULL when it holds a control character, which no command
+   line shown on one line could carry. */
+static HChar* shell_word(const HChar* name)
+{
+   static const HChar plain[] = "abcdefghijklmnopqrstuvwxyz"
+                                "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                                "_./%+,:=@-";
+   const HChar* c;
+   HChar* word;
+   HChar* w;
+   Bool quote = *name == '\0';
+   for (c = name; *c; c++) {
+      if ((UChar)*c < 0x20 || *c == 0x7f)
+         return NULL;
+      if (VG_(strchr)(plain, *c) == NULL)
+         quote = True;
+   }
+   if (!quote)
+      return VG_(strdup)("ws.output.word", name);
+   w = word = VG_(malloc)("ws.output.word", 4 * VG_(strlen)(name) + 3);
+   *w++ = '\'';
+   for (c = name; *c; c++) {
+      if (*c == '\'') {
+         VG_(strcpy)(w, "'\\''");
+         w += 4;
+      } else {
+         *w++ = *c;
+      }
+   }
+   *w++ = '\'';
+   *w = '\0';
+   return word;
+}
+
+/* As DHAT ends with how to view its profile: the commands that show
+   the output file (ws_print, text and HTML) and the miss profile
+   (callgrind_annotate), with their actual names.  Nothing for a file
+   that is missing or incomplete (the summary said why). */
+void WS_(out_view_hint)(const HChar* miss_name)
+{
+   HChar* file = out.name != NULL && !out.failed ? shell_word(out.name)
+                                                  : NULL;
+   HChar* miss = miss_name != NULL ? shell_word(miss_name) : NULL;
+   if (file != NULL) {
+      const HChar* base = VG_(strrchr)(out.name, '/');
+      HChar* html = VG_(malloc)("ws.output.html",
+                                VG_(strlen)(out.name) + 6);
+      HChar* html_word;
+      VG_(sprintf)(html, "%s.html", base != NULL ? base + 1 : out.name);
+      html_word = shell_word(html);
+      VG_(umsg)("To view the working sets: ws_print %s (text), "
+                "ws_print --html %s %s (a web page)\n", file, html_word,
+                file);
+      VG_(free)(html_word);
+      VG_(free)(html);
+      VG_(free)(file);
+   }
+   if (miss != NULL) {
+      VG_(umsg)("To view the misses per function: callgrind_annotate %s\n",
+                miss);
+      VG_(free)(miss);
+   }
+}
+
 /* A forked child shares the parent's open file: it must not write
    there.  It gets its own file when the name expands differently
    (e.g. through %p), and no file otherwise. */
