@@ -131,7 +131,12 @@ def scene_gdb(sc, docs):
                 "continue"]
     full = gdb_transcript(sc, "./" + exe, commands)
     heap_pages = sum(1 for l in full if l.startswith("    owner: heap block"))
+    assert heap_pages, ("scene_gdb: no 'owner: heap block' line in the "
+                        "dump: has the reply's wording changed?\n"
+                        + "\n".join(full))
     shown = elide_dump(full)
+    assert "..." in shown, ("scene_gdb: the dump was not cut short "
+                            "(docrun.elide_dump looks for 'ws dump at t=')")
     assert p.wait(timeout=TIMEOUT) == 0
     while re.fullmatch(r"==[0-9]+== ?", startup[-1]):
         startup.pop()
