@@ -146,7 +146,10 @@ def scene_gdb(sc, docs):
             "gdb": sc.normalise("\n".join(shown), [pid]),
             "fact.break": "'break %d'" % bp,
             "fact.scratch": "its data pages are the %d pages that the "
-                            "ten-page scratch block straddles" % heap_pages}
+                            "ten-page scratch block straddles" % heap_pages,
+            "fact.code": "`fill` (%s) and the page of libc's `memset` (%s)"
+                         % tuple(hex(int(l.split()[1], 16)) for l in full
+                                 if l.startswith("  insn 0x"))}
 
 
 def scene_gdbws(sc, docs):
