@@ -57,7 +57,8 @@ def scene_phases(sc, docs):
 
 def scene_bad(sc, docs):
     """control.md, "Bad requests": the first of ctl_bad's warnings."""
-    sc.copy_in("ctl_bad", os.path.join(sc.builddir, "tests", "progs", "ctl_bad"))
+    sc.copy_in("ctl_bad",
+               os.path.join(sc.builddir, "tests", "progs", "ctl_bad"))
     rc, _, err = sc.run("valgrind --tool=ws ./ctl_bad")
     assert rc == 0, err
     lines = err.split("\n")
@@ -414,7 +415,8 @@ def scene_miss(sc, docs):
             "fact.hot": "4 per window ({} windows here)".format(hot // 4)}
 
 
-SCENES = {"miss": scene_miss, "manual": scene_manual, "phases": scene_phases, "bad": scene_bad, "server": scene_server,
+SCENES = {"miss": scene_miss, "manual": scene_manual, "phases": scene_phases,
+          "bad": scene_bad, "server": scene_server,
           "session": scene_session, "gdb": scene_gdb,
           "monitor": scene_monitor, "gdbws": scene_gdbws,
           "unreachable": scene_unreachable, "prompt": scene_prompt,
