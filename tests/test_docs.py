@@ -21,7 +21,8 @@ import wslib
 GEN_DOCS = os.path.join(wslib.TOP_SRCDIR, "scripts", "gen-docs")
 
 # Documents replayed as a whole by a test of their own, which runs each
-# command the document shows and finds its excerpts in what it prints.
+# command the document shows and finds its excerpts in what it prints
+# (example.md's excerpts are also rewritten by make docs: tests/doclib.py).
 REPLAYED = {
     "docs/example.md": "tests/test_example.py",
     "docs/heap-example.md": "tests/test_heap_usage.py "

@@ -3,13 +3,8 @@ written (from a folder that has the build's demo/reindex as demo/reindex),
 and every output line it quotes must be in that command's output; the
 figures its prose quotes are recomputed from the run's output file.
 
-The doc's conventions: a line `$ command` starts a command and the lines
-up to the next command or the end of the block are excerpts of its output
-(standard error for valgrind, standard output otherwise); a block without
-a command quotes more of the last command's output; a line `...` leaves
-lines out (the lines between two `...` are consecutive in the output), a
-`…` inside a line stands for any text (used for paths that depend on
-where the tree is).  ==PID== prefixes match whatever the pid.
+The doc's conventions are tests/doclib.py's; `make docs`
+(scripts/gen-docs) rewrites its excerpts from a new run.
 
 demo/reindex measures only its requests (WS_START/WS_STOP with
 --ws-instr-atstart=no) and starts them at the same offset in a stack page
@@ -25,82 +20,12 @@ import subprocess
 import pytest
 
 import wslib
+from doclib import commands, doc_blocks, find_excerpt
 
 DOC = os.path.join(wslib.TOP_SRCDIR, "docs", "example.md")
 PROGRAM = os.path.join(wslib.TOP_BUILDDIR, "demo", "reindex")
 SOURCE = os.path.join(wslib.TOP_SRCDIR, "demo", "reindex.cc")
 WS_PRINT = os.path.join(wslib.TOP_BUILDDIR, "print", "ws_print")
-
-
-def doc_blocks(text):
-    """The doc's fenced blocks without a language, as lists of lines."""
-    blocks, cur = [], None
-    for line in text.splitlines():
-        if cur is None:
-            if line == "```":
-                cur = []
-        elif line == "```":
-            blocks.append(cur)
-            cur = None
-        else:
-            cur.append(line)
-    return blocks
-
-
-def commands(blocks):
-    """[(command, [excerpt, ...])]: an excerpt is the quoted lines ('...'
-    included) under a command in one block; a block without a command
-    adds an excerpt to the last command."""
-    out = []
-    for block in blocks:
-        if not block[0].startswith("$ "):
-            assert out, "a block quotes output before any command"
-            out[-1][1].append([])
-        for line in block:
-            if line.startswith("$ "):
-                out.append((line[2:], [[]]))
-            else:
-                out[-1][1][-1].append(line)
-    return [(c, [e for e in ex if e]) for c, ex in out]
-
-
-def normalise(line):
-    return re.sub(r"^==[0-9]+==", "==PID==", line)
-
-
-def line_matches(want, got):
-    want, got = normalise(want), normalise(got)
-    if "…" not in want:
-        return want == got
-    pattern = ".*".join(re.escape(p) for p in want.split("…"))
-    return re.fullmatch(pattern, got) is not None
-
-
-def find_excerpt(excerpt, lines):
-    """Assert the excerpt's segments (split at '...') are in lines, in
-    order, each one consecutive."""
-    segments, seg = [], []
-    for line in excerpt:
-        if line == "...":
-            segments.append(seg)
-            seg = []
-        else:
-            seg.append(line)
-    segments.append(seg)
-    at = 0
-    for seg in segments:
-        if not seg:
-            continue
-        for start in range(at, len(lines) - len(seg) + 1):
-            if all(line_matches(w, lines[start + k])
-                   for k, w in enumerate(seg)):
-                at = start + len(seg)
-                break
-        else:
-            raise AssertionError(
-                "docs/example.md quotes lines that the run does not "
-                "print:\n%s\n--- the run printed:\n%s"
-                % ("\n".join(seg), "\n".join(lines)))
 
 
 @pytest.fixture(scope="module")
@@ -143,7 +68,7 @@ def test_commands_print_what_the_doc_quotes(example):
         "callgrind_annotate", "print/ws_print"]
     for command, excerpts, lines in runs:
         for excerpt in excerpts:
-            find_excerpt(excerpt, lines)
+            find_excerpt(excerpt, lines, "docs/example.md")
 
 
 def test_figures_in_the_prose(example):
