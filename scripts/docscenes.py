@@ -405,9 +405,9 @@ def scene_miss(sc, docs):
              + ["..."] + out[first:last + 1])
     def data_misses(marker):
         (l,) = [l for l in out if l.rstrip().endswith("/* %s */" % marker)]
-        # the columns: insn misses (share), data misses (share), source
-        m = re.match(r"\s*([0-9,]+|\.)(?: \( *[0-9.]+%\))?\s+([0-9,]+)", l)
-        return int(m.group(2).replace(",", ""))
+        # the columns: data misses (share), insn misses (share), source
+        m = re.match(r"\s*([0-9,]+)", l)
+        return int(m.group(1).replace(",", ""))
     fresh, hot = data_misses("FRESH"), data_misses("HOT")
     return {"session": sc.normalise("\n".join(shown)),
             "fact.fresh": "Line 33 brought in {:,} data pages".format(fresh),
