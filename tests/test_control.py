@@ -314,6 +314,16 @@ def test_vgdb_status_dump_series(server):
     md = ctl_util.parse_monitor_dump(server.vgdb("ws dump"))
     assert md.t == d.t and [(p.kind, p.addr, p.since) for p in md.pages] \
         == [(p.kind, p.addr, p.since) for p in d.pages]
+    # and where each was first accessed, and the heap blocks that own
+    # data pages, as the file names them (one formatter of an address and
+    # of an owner serves the file and the reply)
+    assert [p.where for p in md.pages] == [p.where for p in d.pages]
+    blocks = [(m.owner, f.owner) for m, f in zip(md.pages, d.pages)
+              if f.kind == "data" and f.owner.kind == "heap"]
+    assert blocks
+    for words, owner in blocks:
+        assert words == "heap block %#x of %d bytes, allocated at" % (
+            owner.block, owner.size), (words, owner)
 
     # ws series: the last samples of the output file, at most n
     reply = server.vgdb("ws series 2")
