@@ -5,11 +5,12 @@
 set -eu
 
 # chromium: tests/test_print.py opens ws_print's HTML report headless.
+# python3-pytest-xdist: make check runs the tests in two processes.
 # xz-utils, bzip2, sqlite3: programs of the tests and of `make bench`.
 # libreadline-dev: ws-monitor (monitor/) is built with GNU readline.
 packages="gcc g++ make autoconf automake pkg-config valgrind gdb python3
-python3-pytest libc6-dbg xz-utils bzip2 sqlite3 libreadline-dev
-chromium"
+python3-pytest python3-pytest-xdist libc6-dbg xz-utils bzip2 sqlite3
+libreadline-dev chromium"
 
 missing=
 for p in $packages; do
