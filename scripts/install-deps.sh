@@ -18,11 +18,12 @@ libreadline-dev"
 
 # The tests (tests/README.md): Python and pytest run them; gdb drives the
 # gdb script and monitor sessions (tests/test_control.py, docs/control.md);
+# python3-pytest-xdist runs them in two processes (make check);
 # chromium opens ws_print's HTML report headless (tests/test_print.py,
 # scripts/gen-docs); man-db's `man -l` renders the man pages
 # (tests/test_install.py); xz-utils, bzip2, sqlite3 are programs the tests
 # run under ws.
-check="python3 python3-pytest gdb chromium man-db xz-utils bzip2 sqlite3"
+check="python3 python3-pytest python3-pytest-xdist gdb chromium man-db xz-utils bzip2 sqlite3"
 
 # The benchmarks' programs (bench/programs.py) and Python for bench/run.py.
 bench="python3 xz-utils bzip2 sqlite3"

@@ -6,7 +6,13 @@ and gives them fixtures:
   blocked reading the pipe the test writes to, killed after the test;
 - server_factory: server_factory(**kw) makes more, or other ones
   (options, another program: ctl_util.Server's arguments), each in a
-  folder of its own and killed after the test."""
+  folder of its own and killed after the test.
+
+make check runs the tests in two processes (pytest-xdist, --dist
+loadgroup): the tests that use a module-scoped fixture run in the process
+that runs the rest of their file (so the fixture runs once); every other
+test goes to whichever process is free, as each has its own folder, vgdb
+prefix and processes."""
 
 import os
 import sys
@@ -16,6 +22,17 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import wslib  # noqa: E402
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        defs = info.name2fixturedefs.values() if info is not None else ()
+        if any(d and d[-1].scope == "module" for d in defs):
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
 
 
 @pytest.fixture

@@ -22,8 +22,12 @@ import wslib
 HANDS = wslib.prog("hands")
 PRINT = os.path.join(wslib.TOP_BUILDDIR, "print", "ws_print")
 
+# every control character, 0x01 to 0x1f and 0x7f (the ends of the range
+# escaped), between the characters either side of it that are not
+CONTROLS = b"!" + bytes(range(1, 0x20)) + b" \x7f~"
 ODD_ARGS = [b"a\nb", b"tab\there", b"back\\slash", b" lead", b"trail ",
-            b"two  spaces", b"\xe2\x82\xac", b"\xff\xfe", b"", b"\x1b[31m"]
+            b"two  spaces", b"\xe2\x82\xac", b"\xff\xfe", b"", b"\x1b[31m",
+            CONTROLS]
 
 
 def ws(argv, tmp_path, opts=()):
@@ -46,6 +50,9 @@ def test_odd_arguments(tmp_path):
     (cmd,) = [line for line in text.split(b"\n")
               if line.startswith(b"command: ")]
     assert all(c >= 0x20 and c != 0x7f for c in cmd)
+    # each control character as \xNN, the characters around them as they are
+    assert b" !" + b"".join(b"\\x%02x" % c for c in range(1, 0x20)) \
+        + b"\\x20\\x7f~" in cmd, cmd
     with open(str(tmp_path / "miss.out"), "rb") as f:
         prof = f.read()
     prof.decode("utf-8")

@@ -154,6 +154,25 @@ def test_peak_owners_heap_global_stack(ws):
     assert not any(o == "heap-other" and p >= 50 for p, o in owners), owners
 
 
+def test_block_owns_its_pages_not_the_next(ws):
+    """tests/progs/blockedge: a block of 16 pages that ends at a page
+    boundary, and the next page read too.  The largest data sample's
+    owners give the block (the one heap owner of 16 pages or more)
+    exactly its 16 pages: the page that starts where it ends is not its
+    own (a mutant that counted it passed every other test)."""
+    run = ws([wslib.prog("blockedge")], "--ws-every=1000000")
+    (line,) = run.stdout.splitlines()
+    word, addr, size = line.split()
+    assert word == "block" and int(addr, 16) % 4096 == 0 and \
+        int(size) == 16 * 4096, line
+    out = run.output
+    (peak,) = [p for p in out.peaks
+               if p.kind == "data" and "largest" in p.why]
+    big = [(n, o) for n, o in peak.owners if o.kind == "heap" and n >= 16]
+    assert [n for n, _ in big] == [16], peak.owners
+    assert sum(n for n, _ in peak.owners) == peak.size, peak.owners
+
+
 def test_peak_owners_without_heap_tracking(ws):
     """--ws-heap=no: no heap owner at all; the block is anonymous memory
     (glibc mmapped it on its own)."""

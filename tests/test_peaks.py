@@ -508,7 +508,8 @@ def data_whys(out):
 def test_record_moves_at_exactly_one_sixteenth(ws):
     """A run flagged at 320 pages goes on to 340 = 320 + 320/16: its
     record moves there (one peak, the largest, detected); to 339 it does
-    not (the detected peak stays at 320; 339 is the largest)."""
+    not (the detected peak stays at 320; 339 is the largest).  From 321,
+    341 is not enough (1/16 is rounded up)."""
     out = steps(ws, ["20:60", "320:1", "340:1", "20:5"])
     check_model(out, window=2)
     assert [s.data for s in out.samples[59:63]] == [20, 320, 340, 163]
@@ -517,6 +518,11 @@ def test_record_moves_at_exactly_one_sixteenth(ws):
     check_model(out, window=2)
     assert data_whys(out) == [(320, ["detected"]), (339, ["largest"])]
     assert out.found == 1
+    # 1/16 of 321 is rounded up: 321 + 21 = 342 would move it, 341 does not
+    out = steps(ws, ["20:60", "321:1", "341:1", "20:5"])
+    check_model(out, window=2)
+    assert [s.data for s in out.samples[59:62]] == [20, 321, 341]
+    assert data_whys(out) == [(321, ["detected"]), (341, ["largest"])]
 
 
 def test_minimum_rise_is_exactly_16_kib(ws):

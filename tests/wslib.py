@@ -715,6 +715,29 @@ class _Reader:
             _bad(lineno, line, "a label is 1 to 255 bytes, no control "
                  "characters, no blank at either end, no two in a row")
 
+    def sample_index(self):
+        """The samples by time, and the first largest of each kind, made
+        once per count of samples (a file may list many peaks)."""
+        samples = self.out.samples
+        if getattr(self, "_indexed", None) != len(samples):
+            self._by_t = {}
+            for s in samples:
+                self._by_t.setdefault(s.t, []).append(s)
+            self._first_top = {}
+            for kind in ("insn", "data"):
+                top = max((getattr(s, kind) for s in samples), default=None)
+                self._first_top[kind] = next(
+                    (s for s in samples if getattr(s, kind) == top), None)
+            self._indexed = len(samples)
+
+    def samples_at(self, t):
+        self.sample_index()
+        return self._by_t.get(t, [])
+
+    def first_largest(self, kind):
+        self.sample_index()
+        return self._first_top[kind]
+
     def peak_line(self, lineno, line):
         """A version 4 `peak` line in the trailer."""
         out = self.out
@@ -745,17 +768,15 @@ class _Reader:
         self.known_stack(lineno, line, p.stack)
         if p.own is not None and p.own >= len(out.stacks[p.stack]):
             _bad(lineno, line, "the own line lies beyond the stack's lines")
-        column = [getattr(s, p.kind) for s in out.samples]
-        at = [s for s in out.samples if s.t == p.t]
+        at, first = self.samples_at(p.t), self.first_largest(p.kind)
         if not at or getattr(at[0], p.kind) != p.size:
             _bad(lineno, line, "no %s sample of %d pages at t=%d"
                  % (p.kind, p.size, p.t))
         if "largest" in p.why:
-            first = next(s for s in out.samples
-                         if getattr(s, p.kind) == max(column))
-            if (p.t, p.size) != (first.t, getattr(first, p.kind)):
+            top = getattr(first, p.kind)
+            if (p.t, p.size) != (first.t, top):
                 _bad(lineno, line, "the largest %s sample is the first of "
-                     "%d pages, at t=%d" % (p.kind, max(column), first.t))
+                     "%d pages, at t=%d" % (p.kind, top, first.t))
         self.peak = p
         out.peaks.append(p)
         self.state = "peak-list"
