@@ -111,7 +111,10 @@ REPLIES = [
      r"from 1 to 1024\n"),
     (["status", "now"], 1, r"ws status: unexpected argument 'now'; nothing "
      r"changed\n"),
-    (["start"], 1, r"ws start: measurement is already on; nothing changed\n"),
+    (["start"], 0, r"ws start: measurement was already on \(the window goes "
+     r"on\); a region begins at t=[0-9]+\n"),
+    (["start"], 1, r"ws start: measurement is already on and a region is "
+     r"open; nothing changed\n"),
     (["mark"], 1, r"ws mark: the label is missing \(ws mark <label>\)\n"),
     (["dump", "d.%z"], 1, r"ws dump: cannot use the file name 'd.%z': .*\n"),
     (["hot", "0"], 1, r"ws hot: '0' is not a number of pages from 1 to "
