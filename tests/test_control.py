@@ -712,7 +712,8 @@ STATUS_LINES = [
      r"255 characters; nothing recorded\n"),
     ("dump d.%z", "refused", r"ws dump: cannot use the file name .*\n"),
     ("hot 0", "refused", r"ws hot: '0' is not a number of pages .*\n"),
-    ("hot 2 insn", "ok", r"Code pages: the 2 hottest of [0-9]+ touched .*"),
+    ("hot 2 insn", "ok", r"Hot instruction pages: the 2 hottest of [0-9]+ "
+     r"touched .*"),
     ("peaks x", "refused", r"ws peaks: unexpected argument 'x'; nothing "
      r"changed\n"),
     ("peaks", "ok", r"ws peaks at t=[0-9]+: .*"),

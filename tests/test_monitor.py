@@ -119,7 +119,8 @@ REPLIES = [
     (["dump", "d.%z"], 1, r"ws dump: cannot use the file name 'd.%z': .*\n"),
     (["hot", "0"], 1, r"ws hot: '0' is not a number of pages from 1 to "
      r"100000\n"),
-    (["hot", "3", "data"], 0, r"Data pages: the 3 hottest of [0-9]+ touched "
+    (["hot", "3", "data"], 0, r"Hot data pages: the 3 hottest of [0-9]+ "
+     r"touched "
      r"\(accesses so far; pages of 4096 bytes\)\n.*"),
     (["peaks", "now"], 1, r"ws peaks: unexpected argument 'now'; nothing "
      r"changed\n"),
@@ -516,7 +517,7 @@ def test_prompt(server, console):
     c.send("hot 2 d\t")                               # hot's kind
     c.expect("hot 2 data ")
     c.send("\r")
-    c.expect(r"\nData pages: the 2 hottest of [0-9]+ touched .*\n" + P)
+    c.expect(r"\nHot data pages: the 2 hottest of [0-9]+ touched .*\n" + P)
     c.send("series 7\x03")                            # Ctrl-C: dropped
     c.expect(r"\n" + P)
     c.send("help\r")

@@ -359,9 +359,9 @@ void WS_(hot_to_monitor)(ULong n, UInt kinds)
       if (!(kinds & (1u << kind)))
          continue;
       find_hot(kind, n, &l);
-      VG_(gdb_printf)("%s pages: the %llu hottest of %llu touched "
+      VG_(gdb_printf)("Hot %s pages: the %llu hottest of %llu touched "
                       "(accesses so far; pages of %u bytes)\n",
-                      kind == WS_Insn ? "Code" : "Data", l.n, l.touched,
+                      kind == WS_Insn ? "instruction" : "data", l.n, l.touched,
                       WS_(clo_pagesize));
       for (i = 0; i < l.n; i++) {
          const Hot* h = &l.heap[i];

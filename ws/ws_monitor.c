@@ -373,7 +373,7 @@ static Bool cmd_status(Words* w)
 /* A page of "ws dump", for people. */
 static void list_page(const WS_DumpPage* p, void* opaque)
 {
-   VG_(gdb_printf)("  %s 0x%016lx  last access at or after t=%llu, %llu "
+   VG_(gdb_printf)("  %s 0x%lx  last access at or after t=%llu, %llu "
                    "accesses, first at", WS_(kind_name)(p->kind), p->addr,
                    p->since, p->accesses);
    WS_(monitor_where)(p->first_ip);

@@ -254,12 +254,12 @@ void WS_(monitor_owner)(const WS_Owner* o)
 {
    switch (o->kind) {
    case WS_OwnHeap:
-      VG_(gdb_printf)("    owner: heap block %#lx of %lu bytes, "
+      VG_(gdb_printf)("    owner: heap block %#lx (%lu bytes), "
                       "allocated at\n", o->block, o->size);
       WS_(monitor_stack_own)(o->site, "      ", WS_(own_level)(o->site));
       break;
    case WS_OwnFreed:
-      VG_(gdb_printf)("    owner: freed block %#lx of %lu bytes, "
+      VG_(gdb_printf)("    owner: freed block %#lx (%lu bytes), "
                       "allocated at\n", o->block, o->size);
       WS_(monitor_stack_own)(o->site, "      ", WS_(own_level)(o->site));
       break;
@@ -267,16 +267,17 @@ void WS_(monitor_owner)(const WS_Owner* o)
       VG_(gdb_printf)("    owner: %s in %s\n", o->name, o->object);
       break;
    case WS_OwnHeapOther:
-      VG_(gdb_printf)("    owner: heap memory in no live block\n");
+      VG_(gdb_printf)("    owner: heap outside live blocks (allocator "
+                      "data, free memory)\n");
       break;
    case WS_OwnGlobal:
-      VG_(gdb_printf)("    owner: global variable %s\n", o->name);
+      VG_(gdb_printf)("    owner: global %s\n", o->name);
       break;
    case WS_OwnStack:
       VG_(gdb_printf)("    owner: stack of thread %u\n", o->tid);
       break;
    case WS_OwnFile:
-      VG_(gdb_printf)("    owner: mapping of %s\n", o->name);
+      VG_(gdb_printf)("    owner: file %s\n", o->name);
       break;
    case WS_OwnAnon:
       VG_(gdb_printf)("    owner: anonymous memory\n");
@@ -518,16 +519,17 @@ void WS_(monitor_breakdown)(const WS_Breakdown* b, ULong total,
          WS_(monitor_stack_own)(o->site, deeper, WS_(own_level)(o->site));
          break;
       case WS_OwnHeapOther:
-         VG_(gdb_printf)("heap memory in no block\n");
+         VG_(gdb_printf)("heap outside live blocks (allocator data, free "
+                         "memory)\n");
          break;
       case WS_OwnGlobal:
-         VG_(gdb_printf)("global variable %s\n", o->name);
+         VG_(gdb_printf)("global %s\n", o->name);
          break;
       case WS_OwnStack:
          VG_(gdb_printf)("stack of thread %u\n", o->tid);
          break;
       case WS_OwnFile:
-         VG_(gdb_printf)("mapping of %s\n", o->name);
+         VG_(gdb_printf)("file %s\n", o->name);
          break;
       case WS_OwnAnon:
          VG_(gdb_printf)("anonymous memory\n");
