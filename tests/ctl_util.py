@@ -217,8 +217,10 @@ def parse_status(text):
 
 _MON_DUMP_HEAD = re.compile(r"ws dump at t=([0-9]+): ([0-9]+) insn pages, "
                             r"([0-9]+) data pages in the window\Z")
-_MON_DUMP_PAGE = re.compile(r"  (insn|data) 0x([0-9a-f]{16})  last access at "
-                            r"or after t=([0-9]+), ([0-9]+) accesses, "
+# addresses unpadded, as memcheck prints them
+_MON_DUMP_PAGE = re.compile(r"  (insn|data) 0x([1-9a-f][0-9a-f]*)  last "
+                            r"access at or after t=([0-9]+), ([0-9]+) "
+                            r"accesses, "
                             r"first at (0x[0-9a-f]+ \S+ \S.*)\Z")
 
 

@@ -116,8 +116,8 @@ class Record:
 
 def regions_of(out):
     """[(label or None, first sample index, last + 1)] of the run's regions
-    (docs/output-format.md: from a start to the next stop, named by the
-    latest mark when it stops)."""
+    (docs/output-format.md: from a start or a region-start to the next
+    stop, named by the latest mark when it stops)."""
     spans, label, start = [], None, None
     times = [s.t for s in out.samples]
     lines = sorted([(e.lineno, e) for e in out.events], key=lambda x: x[0])
@@ -128,7 +128,7 @@ def regions_of(out):
     for _, e in lines:
         if e.kind == "mark":
             label = " ".join(e.args)
-        elif e.kind == "start":
+        elif e.kind in ("start", "region-start"):
             start = index_after(e.lineno)
         elif e.kind == "stop" and start is not None:
             spans.append((label, start, index_after(e.lineno)))

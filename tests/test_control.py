@@ -208,6 +208,51 @@ def test_macros_region_summaries(macros_run):
                      r"==\d+==   Data avg/peak/total: 20.3/21/21 pages ", err)
 
 
+def test_region_when_measurement_was_already_on(tmp_path):
+    """Without --ws-instr-atstart=no, the first WS_START finds measurement
+    on: it leaves the window alone (no start event, no fresh window) but
+    begins the region that its WS_STOP ends, which the latest mark names
+    (docs/control.md, "Regions"), and the file says where (region-start).
+    Its total counts only the pages it touched itself, exactly as when
+    the start was real: alpha 2 + 2 code and 51 + 11 data pages, beta 2
+    and 21; its samples are those between the WS_START and the WS_STOP,
+    whose windows reach back before the WS_START."""
+    run = wslib.run_ws([MACROS], (), out_path=str(tmp_path / "ws.out"))
+    out = ctl_util.read_output(run.out_path)
+    ev = [(kind, args) for _, kind, args in ctl_util.events(out)]
+    assert ev[:6] == [("thread-start", "1"), ("mark", "alpha"),
+                      ("region-start", ""), ("dump", "label alpha"),
+                      ("final", ""), ("stop", "")], ev
+    assert [k for k, _ in ev].count("start") == 2
+    assert run.stderr.count("WS_START while measurement is already on: the "
+                            "window goes on") == 1
+    regions = {label: Region(label, r) for label, r in out.regions.items()}
+    assert list(regions) == ["alpha", "beta"]
+    alpha, beta = regions["alpha"], regions["beta"]
+    assert alpha.regions == 2 and beta.regions == 1
+    assert alpha.insn[2] == 2 + 2 and alpha.data[2] == 51 + 11
+    assert beta.insn[2] == 2 and beta.data[2] == 21
+    # the region's samples: from its region-start to its stop, and those
+    # of the second alpha (a real start and stop)
+    (t0,) = [t for t, k, _ in ctl_util.events(out) if k == "region-start"]
+    (t_dump,) = [t for t, k, _ in ctl_util.events(out) if k == "dump"]
+    assert 50 * 25 < t_dump - t0 < 50 * 25 + 200   # as from a real start
+    stops = [t for t, k, _ in ctl_util.events(out) if k == "stop"]
+    ivs = ctl_util.on_intervals(out)
+    first = [s for s in out.samples if t0 < s.t <= stops[0]]
+    later = [s for s in out.samples if ivs[-1][0] < s.t <= ivs[-1][1]]
+    assert alpha.samples == len(first) + len(later)
+    for kind, got in (("insn", alpha.insn), ("data", alpha.data)):
+        vals = [getattr(s, kind) for s in first + later]
+        assert got[1] == max(vals), (kind, vals)
+        assert abs(got[0] - sum(vals) / len(vals)) <= 0.05 + 1e-9, vals
+    # the window was not fresh: start-up's pages are in its first samples
+    assert max(s.data for s in first) > 51
+    assert re.search(r"Region 'alpha' \(2 regions, %d samples\):\n"
+                     % alpha.samples, run.stderr)
+    wslib.check_trailer(run)
+
+
 def test_monitor_command_from_the_program(macros_run):
     """VALGRIND_MONITOR_COMMAND("ws status") and ("ws mark ...") run the
     same handler; the reply goes to Valgrind's log (stderr here)."""
@@ -236,14 +281,18 @@ def test_bad_client_requests(tmp_path):
     run = wslib.run_ws([BAD], (), out_path=str(tmp_path / "ws.out"))
     assert run.returncode == 0 and run.stdout == "done\n", run.stderr
     err = run.stderr
-    for text in ("WS_START while measurement is already on",
+    for text in ("WS_START while measurement is already on: the window "
+                 "goes on (pages touched before count in it), a region "
+                 "begins here",
+                 "WS_START while measurement is already on and a region is "
+                 "open: ignored",
                  "WS_STOP while measurement is already off",
                  "does not point to a string in readable memory",
                  "longer than 255 characters or not terminated",
                  "is empty",
                  "contains a control character"):
         assert err.count(text) == 1, (text, err[-4000:])
-    assert err.count("(ws warns about this kind of request only once)") == 6
+    assert err.count("(ws warns about this kind of request only once)") == 7
     # each warning says where the request came from
     assert re.search(r"WS_MARK ignored: its label pointer 0x0 does not "
                      r"point.*\n==\d+==    at 0x[0-9A-F]+: main "
@@ -514,7 +563,8 @@ BAD_COMMANDS = [
     ("ws mark", "ws mark: the label is missing"),
     ("ws mark    ", "ws mark: the label is missing"),
     ("ws mark " + "y" * 256, "longer than 255 characters"),
-    ("ws start", "measurement is already on; nothing changed"),
+    ("ws start", "measurement is already on and a region is open; nothing "
+     "changed"),
     ("ws start now", "ws start: unexpected argument 'now'"),
     ("ws stop now", "ws stop: unexpected argument 'now'"),
     ("ws hot 0", "ws hot: '0' is not a number of pages"),
@@ -532,6 +582,9 @@ def test_vgdb_bad_commands(server):
     """Each bad command answers one line (ambiguous abbreviations and the
     core's Bad option message aside) and changes nothing."""
     server.touch(0, 10)
+    # measurement is on from the start: a first start begins a region,
+    # which the start among the bad commands finds open
+    assert "a region begins" in server.vgdb("ws start")
     before = server.status()
     for command, reason in BAD_COMMANDS:
         reply = server.vgdb(command)
@@ -542,7 +595,7 @@ def test_vgdb_bad_commands(server):
     assert server.finish() == 0
     out = server.output()
     assert [k for _, k, _ in ctl_util.events(out)] == \
-        ["thread-start", "final", "thread-exit"]
+        ["thread-start", "region-start", "final", "thread-exit"]
     assert not [f for f in os.listdir(server.dir) if f.startswith("d.")]
 
 
@@ -660,14 +713,17 @@ STATUS_LINES = [
     ("", "refused", r"ws: the command is missing; 'ws help' lists them\n"),
     ("ws status", "refused", r"ws does not match any of .*\n"),
     ("v.info n_errs_found", "refused", r"v.info does not match any of .*\n"),
-    ("start", "refused", r"ws start: measurement is already on; nothing "
-     r"changed\n"),
+    ("start", "ok", r"ws start: measurement was already on \(the window "
+     r"goes on\); a region begins at t=[0-9]+\n"),
+    ("start", "refused", r"ws start: measurement is already on and a region "
+     r"is open; nothing changed\n"),
     ("mark", "refused", r"ws mark: the label is missing .*\n"),
     ("mark " + "z" * 256, "refused", r"ws mark: the label is longer than "
      r"255 characters; nothing recorded\n"),
     ("dump d.%z", "refused", r"ws dump: cannot use the file name .*\n"),
     ("hot 0", "refused", r"ws hot: '0' is not a number of pages .*\n"),
-    ("hot 2 insn", "ok", r"Code pages: the 2 hottest of [0-9]+ touched .*"),
+    ("hot 2 insn", "ok", r"Hot instruction pages: the 2 hottest of [0-9]+ "
+     r"touched .*"),
     ("peaks x", "refused", r"ws peaks: unexpected argument 'x'; nothing "
      r"changed\n"),
     ("peaks", "ok", r"ws peaks at t=[0-9]+: .*"),
@@ -702,10 +758,14 @@ def test_vgdb_status_lines(server):
     out = server.output()
     assert [(k, a) for _, k, a in ctl_util.events(out)
             if k not in ("thread-start", "thread-exit")] == [
-        ("mark", "status lines"), ("final", ""), ("stop", ""),
+        ("region-start", ""), ("mark", "status lines"), ("final", ""),
+        ("stop", ""),
         ("start", ""), ("set", "every 50000"), ("dump", "monitor"),
         ("dump", "file %s/d.%d" % (server.dir, server.pid)),
         ("final", "")]          # a final sample at the stop and at exit
+    # the first start began a region, which the mark named at the stop;
+    # the second start's region runs to the exit under the same name
+    assert out.regions["status lines"][0] == 2
 
 
 # ----------------------------------------------------------------------

@@ -136,14 +136,14 @@ def test_locations_no(tmp_path):
 # ----------------------------------------------------------------------
 # ws hot, against ctl_server blocked on its pipe
 
-_HOT_HEAD = re.compile(r"(Code|Data) pages: the ([0-9]+) hottest of "
-                       r"([0-9]+) touched \(accesses so far; pages of "
-                       r"([0-9]+) bytes\)\Z")
+_HOT_HEAD = re.compile(r"Hot (instruction|data) pages: the ([0-9]+) "
+                       r"hottest of ([0-9]+) touched \(accesses so far; "
+                       r"pages of ([0-9]+) bytes\)\Z")
 _HOT_ROW = re.compile(r" *([0-9]+) +([0-9]+)  0x([0-9a-f]+)  first at (.*)\Z")
 
 
 def parse_hot(text):
-    """The reply to ws hot: {'Code'|'Data': [(rank, accesses, addr,
+    """The reply to ws hot: {'instruction'|'data': [(rank, accesses, addr,
     first, owner)]}; owner is the text after 'owner: ' (data pages)."""
     res = {}
     rows = None
@@ -172,8 +172,8 @@ def test_ws_hot(server):
     sweeps = 200000
     server.touch(0, 10, sweeps)
     hot = parse_hot(server.vgdb("ws hot 10 data"))
-    assert list(hot) == ["Data"]
-    rows = hot["Data"]
+    assert list(hot) == ["data"]
+    rows = hot["data"]
     assert [r[0] for r in rows] == list(range(1, 11))
     assert [r[1] for r in rows] == [sweeps] * 10
     assert [r[2] for r in rows] == [server.base + i * PAGE
@@ -182,16 +182,16 @@ def test_ws_hot(server):
     assert all(r[4] is not None for r in rows), rows
 
     both = parse_hot(server.vgdb("ws hot 1"))
-    assert list(both) == ["Code", "Data"]
-    code = both["Code"][0]
+    assert list(both) == ["instruction", "data"]
+    code = both["instruction"][0]
     assert "ctl_server_touch" in code[3]
     # the loop's page ran this call and the one of setting up: at least
     # this call's instructions (wsprog.h)
     assert code[1] >= 3 + sweeps * (10 * per_element(10) + 4)
-    assert both["Data"][0][:3] == rows[0][:3]
+    assert both["data"][0][:3] == rows[0][:3]
 
     # a count larger than the pages there are lists them all
-    many = parse_hot(server.vgdb("hot 100000 insn"))["Code"]
+    many = parse_hot(server.vgdb("hot 100000 insn"))["instruction"]
     assert 1 < len(many) < 100000
 
 

@@ -111,12 +111,16 @@ REPLIES = [
      r"from 1 to 1024\n"),
     (["status", "now"], 1, r"ws status: unexpected argument 'now'; nothing "
      r"changed\n"),
-    (["start"], 1, r"ws start: measurement is already on; nothing changed\n"),
+    (["start"], 0, r"ws start: measurement was already on \(the window goes "
+     r"on\); a region begins at t=[0-9]+\n"),
+    (["start"], 1, r"ws start: measurement is already on and a region is "
+     r"open; nothing changed\n"),
     (["mark"], 1, r"ws mark: the label is missing \(ws mark <label>\)\n"),
     (["dump", "d.%z"], 1, r"ws dump: cannot use the file name 'd.%z': .*\n"),
     (["hot", "0"], 1, r"ws hot: '0' is not a number of pages from 1 to "
      r"100000\n"),
-    (["hot", "3", "data"], 0, r"Data pages: the 3 hottest of [0-9]+ touched "
+    (["hot", "3", "data"], 0, r"Hot data pages: the 3 hottest of [0-9]+ "
+     r"touched "
      r"\(accesses so far; pages of 4096 bytes\)\n.*"),
     (["peaks", "now"], 1, r"ws peaks: unexpected argument 'now'; nothing "
      r"changed\n"),
@@ -513,7 +517,7 @@ def test_prompt(server, console):
     c.send("hot 2 d\t")                               # hot's kind
     c.expect("hot 2 data ")
     c.send("\r")
-    c.expect(r"\nData pages: the 2 hottest of [0-9]+ touched .*\n" + P)
+    c.expect(r"\nHot data pages: the 2 hottest of [0-9]+ touched .*\n" + P)
     c.send("series 7\x03")                            # Ctrl-C: dropped
     c.expect(r"\n" + P)
     c.send("help\r")

@@ -692,7 +692,7 @@ class _Reader:
         if kind in ("thread-start", "thread-exit"):
             if not _INT.match(args):
                 _bad(lineno, line, "%s takes one thread id" % kind)
-        elif kind in ("start", "stop"):
+        elif kind in ("start", "stop", "region-start"):
             if args:
                 _bad(lineno, line, "%s takes no argument" % kind)
         elif kind == "set":

@@ -51,7 +51,8 @@ typedef enum {
    Bad_TooLong,         /* no NUL within WS_LABEL_MAX + 1 bytes */
    Bad_Empty,           /* nothing but blanks */
    Bad_Control,         /* a newline, tab or other control character */
-   Bad_StartWhileOn,    /* WS_START while measuring */
+   Bad_StartWhileOn,    /* WS_START while measuring: a region begins */
+   Bad_StartInRegion,   /* WS_START while a region is open */
    Bad_StopWhileOff,    /* WS_STOP while not measuring */
    Bad_N
 } BadKind;
@@ -199,10 +200,20 @@ static void label_request(ThreadId tid, const HChar* what, Addr a,
 
 static void client_start(ThreadId tid)
 {
-   if (WS_(ctl_start)(NULL) == WS_Ctl_AlreadyOn)
+   switch (WS_(ctl_start)(NULL)) {
+   case WS_Ctl_RegionBegun:
       warn_once(tid, Bad_StartWhileOn, "ws: WS_START while measurement is "
-                "already on: ignored (to measure only from WS_START on, "
-                "run with --ws-instr-atstart=no)\n");
+                "already on: the window goes on (pages touched before "
+                "count in it), a region begins here (to measure only from "
+                "WS_START on, run with --ws-instr-atstart=no)\n");
+      break;
+   case WS_Ctl_AlreadyOn:
+      warn_once(tid, Bad_StartInRegion, "ws: WS_START while measurement "
+                "is already on and a region is open: ignored\n");
+      break;
+   default:
+      break;
+   }
 }
 
 static void client_stop(ThreadId tid)

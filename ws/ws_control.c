@@ -43,15 +43,26 @@
 /*--- Starting and stopping                                ---*/
 /*------------------------------------------------------------*/
 
+/* A start while measurement is already on (from start-up, or after
+   an exec that failed) leaves the window alone, but still begins the
+   region that the next stop ends: the region is what the program
+   brackets, whether or not measurement was on before
+   (docs/control.md, "Regions"). */
 WS_CtlResult WS_(ctl_start)(ULong* at)
 {
    ULong t;
-   if (WS_(measuring))
+   WS_CtlResult result = WS_Ctl_OK;
+   if (WS_(measuring) && WS_(region_first) != 0)
       return WS_Ctl_AlreadyOn;
-   t = WS_(measure_start)();
+   if (WS_(measuring)) {
+      t = WS_(measure_region_begin)();
+      result = WS_Ctl_RegionBegun;
+   } else {
+      t = WS_(measure_start)();
+   }
    if (at != NULL)
       *at = t;
-   return WS_Ctl_OK;
+   return result;
 }
 
 WS_CtlResult WS_(ctl_stop)(ULong* at)

@@ -433,6 +433,10 @@ extern Bool WS_(measuring);
 /* Both return the time of the change (the time of their events). */
 ULong WS_(measure_start)(void);
 ULong WS_(measure_stop)(void);
+/* A start while measuring: the window goes on as it is, a region
+   begins (a new epoch, so that the region's total counts the pages it
+   touches from now on; event "region-start"); returns the time. */
+ULong WS_(measure_region_begin)(void);
 /* Change T or tau from now on (a new epoch begins at once). */
 void  WS_(set_every)(ULong every);
 void  WS_(set_tau)(ULong tau);
@@ -491,7 +495,8 @@ void  WS_(regions_report)(void (*report)(const HChar* label, ULong regions,
    v.clo) comes to.  The doors say why in their own words. */
 typedef enum {
    WS_Ctl_OK,
-   WS_Ctl_AlreadyOn,      /* start while measuring: nothing changed */
+   WS_Ctl_RegionBegun,    /* start while measuring: a region begins */
+   WS_Ctl_AlreadyOn,      /* start within a region: nothing changed */
    WS_Ctl_AlreadyOff,     /* stop while not measuring */
    WS_Ctl_BadValue        /* a parameter's value out of its range */
 } WS_CtlResult;

@@ -294,10 +294,10 @@ void WS_(show_hot)(WS_File* f, ULong n, UInt kinds)
       if (!(kinds & (1u << kind)))
          continue;
       find_hot(kind, n, &l);
-      WS_(file_printf)(f, "%s pages: the %llu hottest of %llu touched "
+      WS_(file_printf)(f, "Hot %s pages: the %llu hottest of %llu touched "
                        "(accesses so far; pages of %u bytes)\n",
-                       kind == WS_Insn ? "Code" : "Data", l.n, l.touched,
-                       WS_(clo_pagesize));
+                       kind == WS_Insn ? "instruction" : "data", l.n,
+                       l.touched, WS_(clo_pagesize));
       for (i = 0; i < l.n; i++) {
          const Hot* h = &l.heap[i];
          WS_(file_printf)(f, "%4llu %14llu  0x%lx  first at", i + 1,

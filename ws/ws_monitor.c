@@ -147,7 +147,8 @@ static const Command commands[] = {
    { "start", { { Arg_None } },
      NULL, { 0 }, cmd_start },
    { "stop", { { Arg_None } },
-     "switches measurement on (with a fresh window) or off",
+     "switches measurement on (with a fresh window) or off; a start\n"
+     "while it is on leaves the window alone and begins a region",
      { 0 }, cmd_stop },
    { "mark", { { Arg_Text, False, "<label>" } },
      "records a labelled event now; it names the current region",
@@ -390,7 +391,7 @@ static Bool cmd_status(Words* w)
 static void show_page(const WS_DumpPage* p, void* opaque)
 {
    WS_File* f = opaque;
-   WS_(file_printf)(f, "  %s 0x%016lx  last access at or after t=%llu, "
+   WS_(file_printf)(f, "  %s 0x%lx  last access at or after t=%llu, "
                     "%llu accesses, first at", WS_(kind_name)(p->kind),
                     p->addr, p->since, p->accesses);
    WS_(write_where)(f, p->first_ip);
@@ -522,30 +523,40 @@ static Bool cmd_set(Words* w)
    return True;
 }
 
-/* "ws start" and "ws stop": measurement to |state| ("on", "off"). */
-static Bool switch_measurement(Words* w, WS_CtlResult (*ctl)(ULong* at),
-                               const HChar* state)
+/* "ws start": as WS_START (ws_control.c says what a start while
+   measuring does). */
+static Bool cmd_start(Words* w)
 {
    ULong at;
    if (!no_more_words(w))
       return False;
-   if (ctl(&at) != WS_Ctl_OK) {
-      VG_(gdb_printf)("%s: measurement is already %s; nothing changed\n",
-                      w->cmd, state);
+   switch (WS_(ctl_start)(&at)) {
+   case WS_Ctl_RegionBegun:
+      VG_(gdb_printf)("%s: measurement was already on (the window goes "
+                      "on); a region begins at t=%llu\n", w->cmd, at);
+      return True;
+   case WS_Ctl_AlreadyOn:
+      VG_(gdb_printf)("%s: measurement is already on and a region is "
+                      "open; nothing changed\n", w->cmd);
       return False;
+   default:
+      VG_(gdb_printf)("%s: measurement on at t=%llu\n", w->cmd, at);
+      return True;
    }
-   VG_(gdb_printf)("%s: measurement %s at t=%llu\n", w->cmd, state, at);
-   return True;
-}
-
-static Bool cmd_start(Words* w)
-{
-   return switch_measurement(w, WS_(ctl_start), "on");
 }
 
 static Bool cmd_stop(Words* w)
 {
-   return switch_measurement(w, WS_(ctl_stop), "off");
+   ULong at;
+   if (!no_more_words(w))
+      return False;
+   if (WS_(ctl_stop)(&at) != WS_Ctl_OK) {
+      VG_(gdb_printf)("%s: measurement is already off; nothing changed\n",
+                      w->cmd);
+      return False;
+   }
+   VG_(gdb_printf)("%s: measurement off at t=%llu\n", w->cmd, at);
+   return True;
 }
 
 static Bool cmd_mark(Words* w)

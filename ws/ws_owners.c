@@ -249,26 +249,25 @@ void WS_(write_owner_line)(WS_StackFile* sf, const HChar* prefix,
 }
 
 /* An owner for people, ending the line: what lives there; a heap
-   block, live or freed, is left to the caller (False).  |no_block|:
-   what heap memory outside the blocks is called there. */
-static Bool show_owner_name(WS_File* f, const WS_Owner* o,
-                            const HChar* no_block)
+   block, live or freed, is left to the caller (False). */
+static Bool show_owner_name(WS_File* f, const WS_Owner* o)
 {
    switch (o->kind) {
    case WS_OwnHeap:
    case WS_OwnFreed:
       return False;
    case WS_OwnHeapOther:
-      WS_(file_printf)(f, "%s\n", no_block);
+      WS_(file_printf)(f, "heap outside live blocks (allocator data, "
+                       "free memory)\n");
       break;
    case WS_OwnGlobal:
-      WS_(file_printf)(f, "global variable %s\n", o->name);
+      WS_(file_printf)(f, "global %s\n", o->name);
       break;
    case WS_OwnStack:
       WS_(file_printf)(f, "stack of thread %u\n", o->tid);
       break;
    case WS_OwnFile:
-      WS_(file_printf)(f, "mapping of %s\n", o->name);
+      WS_(file_printf)(f, "file %s\n", o->name);
       break;
    case WS_OwnAnon:
       WS_(file_printf)(f, "anonymous memory\n");
@@ -288,9 +287,9 @@ static Bool show_owner_name(WS_File* f, const WS_Owner* o,
 void WS_(show_owner)(WS_File* f, const WS_Owner* o)
 {
    WS_(file_printf)(f, "    owner: ");
-   if (show_owner_name(f, o, "heap memory in no live block"))
+   if (show_owner_name(f, o))
       return;
-   WS_(file_printf)(f, "%s block %#lx of %lu bytes, allocated at\n",
+   WS_(file_printf)(f, "%s block %#lx (%lu bytes), allocated at\n",
                     o->kind == WS_OwnHeap ? "heap" : "freed", o->block,
                     o->size);
    WS_(show_stack)(f, o->site, "      ", WS_(own_level)(o->site));
@@ -520,7 +519,7 @@ void WS_(show_breakdown)(WS_File* f, const WS_Breakdown* b, ULong total,
          WS_(file_printf)(f, "other owners\n");
          continue;
       }
-      if (show_owner_name(f, o, "heap memory in no block"))
+      if (show_owner_name(f, o))
          continue;
       WS_(file_printf)(f, "%s allocated at\n", o->kind == WS_OwnHeap
                        ? "heap blocks" : "freed blocks");

@@ -260,6 +260,15 @@ ULong WS_(measure_start)(void)
    return t;
 }
 
+ULong WS_(measure_region_begin)(void)
+{
+   catch_up();
+   WS_(new_stamp)();
+   WS_(region_open)();
+   WS_(out_event)("region-start");
+   return WS_(now)();
+}
+
 ULong WS_(measure_stop)(void)
 {
    if (!WS_(measuring))

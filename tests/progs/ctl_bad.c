@@ -3,7 +3,8 @@
    usage: ctl_bad        (run under ws with the default --ws-instr-atstart=yes)
 
    In this order:
-     WS_START twice while measurement is on            (unbalanced start)
+     WS_START twice while measurement is on            (a region begins,
+                                                         then unbalanced)
      WS_STOP, then WS_STOP twice more while off         (unbalanced stop)
      WS_START                                            (good: on again)
      WS_MARK / WS_DUMP with labels that are not readable memory: NULL, 1,

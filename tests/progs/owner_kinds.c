@@ -20,7 +20,8 @@
        memory in which no block ever was, owner `heap-other`;
      - maps PAGES anonymous pages, writes a byte to each, and unmaps
        them: owner `unknown`;
-   then dumps the working set (WS_DUMP("owners")) and prints on stdout
+   then dumps the working set (WS_DUMP("owners"), and "ws dump" and
+   "ws hot 2" through VALGRIND_MONITOR_COMMAND) and prints on stdout
    one line per region, "file ADDR", "freed ADDR", "raw ADDR",
    "unmapped ADDR": the
    address of the first byte touched.  Everything happens in far fewer
@@ -67,6 +68,9 @@ int main(int argc, char **argv)
       return 3;
    }
    WS_DUMP("owners");
+   /* the same pages as a person sees them, on Valgrind's log */
+   VALGRIND_MONITOR_COMMAND("ws dump");
+   VALGRIND_MONITOR_COMMAND("ws hot 2");
    printf("file %p\nfreed %p\nraw %p\nunmapped %p\n", (void *)file,
           (void *)block, (void *)raw, (void *)gone);
    free(after);
