@@ -403,9 +403,15 @@ def test_text_peaks_v4(ws, argv, options):
     text = ws_print("--width=1000", "--height=8",
                     r.out_path).stdout.decode()
     got = section(text, "Peaks: ", ("Hot ", "Events:", "Per thread"))
-    # after the count, the three lines that say how peaks are ranked
+    # after the count, the line that says how peaks are ranked (one line
+    # at this width: it is wrapped to the report's width)
     assert got[0] == v4_peaks_text(out)[0]
-    assert got[4:] == v4_peaks_text(out)[1:] + [""], "\n".join(got)
+    assert got[1] == (
+        "  Of each kind the largest samples, then the peaks that stand out "
+        "most (pages above the detector's baseline), the most prominent "
+        "first; \"->\" marks the first line of a stack in the program's own "
+        "code.")
+    assert got[2:] == v4_peaks_text(out)[1:] + [""], "\n".join(got)
     largest = section(text, "Largest samples", ("\n",))[:3]
     want = ["Largest samples (Peaks below has them in full):"]
     for kind in ("insn", "data"):
