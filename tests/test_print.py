@@ -1100,7 +1100,7 @@ def naming_frame(out, sid, own=None):
     return stack[0]
 
 
-def owner_text(out, o):
+def page_owner_text(out, o):
     """An owner in the page's words (the text report's too)."""
     if o.kind in ("heap", "freed"):
         where = where_text(naming_frame(out, o.stack))
@@ -1146,7 +1146,7 @@ def test_html_peaks_and_hot_pages(name, tmp_path):
         assert frames in d, (frames, d)
         at = d.index(frames) + len(frames)
         owners = "".join("%s%s kB%s" % (commas(pages_), commas(
-            pages_ * out.pagesize // 1024), owner_text(out, o))
+            pages_ * out.pagesize // 1024), page_owner_text(out, o))
             for pages_, o in p.owners)
         # then each heap owner's whole allocation stack
         stacks = "".join("%s pages of %s blocks, allocated at:%s" % (
@@ -1161,7 +1161,7 @@ def test_html_peaks_and_hot_pages(name, tmp_path):
             row = [str(h.rank), commas(h.accesses), "0x%x" % h.addr,
                    where_text(h.where)]
             if kind == "data":
-                row.append(owner_text(out, h.owner))
+                row.append(page_owner_text(out, h.owner))
             want.append(row)
         assert res["hot"][kind] == want
 
