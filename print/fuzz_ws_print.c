@@ -20,8 +20,9 @@
    undefined).  Each input is parsed as an output file; one that parses
    is also printed every way ws_print prints (text at a narrow and a
    wide size, CSV, HTML) to /dev/null, so the printers meet the odd
-   numbers the parser lets through; and likewise as a dump file.  Inputs worth keeping go to
-   tests/print_corpus/, which `make check` replays. */
+   numbers the parser lets through; and likewise as a dump file.
+   Inputs worth keeping go to tests/print_corpus/, which `make check`
+   replays. */
 
 #include <stdio.h>
 #include <stdlib.h>

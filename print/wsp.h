@@ -385,6 +385,11 @@ __attribute__((format(printf, 2, 3)))
 void wsp_lprintf(struct wsp_line *l, const char *fmt, ...);
 void wsp_lstr(struct wsp_line *l, struct wsp_str s);
 void wsp_lflush(FILE *out, struct wsp_line *l, int width);
+/* Prose that fits the width: each line of the formatted text (it ends
+   with a newline) broken at spaces, the lines after the first of each
+   indented by indent; a word wider than a line is cut. */
+__attribute__((format(printf, 4, 5)))
+void wsp_wrap(FILE *out, int width, int indent, const char *fmt, ...);
 /* "fn (file:line)": a C++ name shortened to fit (see wsp_util.c). */
 void wsp_lwhere(struct wsp_line *l, const struct wsp_where *w, int width,
                 size_t after);

@@ -202,8 +202,9 @@ static void summary(FILE *out, const struct wsp_file *f,
    wsp_fmt_kb(ki, sizeof ki, (double)d->n_insn, f->pagesize);
    wsp_fmt_kb(kd, sizeof kd, (double)d->n_data, f->pagesize);
    wsp_rule(out, o->width);
-   fprintf(out, "Dump file:    %s (ws dump, format %d)\n", o->name,
-           f->version);
+   wsp_lprintf(&l, "Dump file:    %s (ws dump, format %d)", o->name,
+               f->version);
+   wsp_lflush(out, &l, o->width);
    fprintf(out, "PID:          %llu\n", (unsigned long long)f->pid);
    wsp_lput(&l, "Output file:  ", 14);
    wsp_lstr(&l, f->output_file);
@@ -214,8 +215,8 @@ static void summary(FILE *out, const struct wsp_file *f,
    fprintf(out, "Window (tau): %llu %s\n", (unsigned long long)f->tau, u);
    fprintf(out, "Page size:    %llu bytes\n", (unsigned long long)f->pagesize);
    wsp_rule(out, o->width);
-   fprintf(out, "Working set at t=%s: the pages accessed in the current "
-           "window\n", t);
+   wsp_wrap(out, o->width, 2, "Working set at t=%s: the pages accessed in "
+            "the current window\n", t);
    fprintf(out, "  Instruction pages: %llu (%s kB), %llu accesses so far\n",
            (unsigned long long)d->n_insn, ki, (unsigned long long)acc[0]);
    fprintf(out, "  Data pages:        %llu (%s kB), %llu accesses so far\n",
@@ -302,8 +303,9 @@ void wsp_dump_text(FILE *out, const struct wsp_file *f,
 {
    summary(out, f, o);
    by_owner(out, f, o->width);
-   fprintf(out, "\n(since: the page was last accessed at or after that "
-           "time; accesses: all\nits accesses so far in the run)\n");
+   wsp_wrap(out, o->width, 1, "\n(since: the page was last accessed at or "
+            "after that time;\n accesses: all its accesses so far in the "
+            "run)\n");
    page_table(out, f, 0, o->width);
    page_table(out, f, 1, o->width);
 }

@@ -382,31 +382,33 @@ static void site_block(FILE *out, const struct wsp_file *f, size_t i,
    milli(us, sizeof us, s->usage_milli);
    milli(uf, sizeof uf, s->useful_milli);
    if (key == WSP_KEY_USAGE)
-      fprintf(out, "  site %llu: %s of %s bytes never touched (usage %s)\n",
+      wsp_wrap(out, width, 6, "  site %llu: %s of %s bytes never touched "
+               "(usage %s)\n",
               (unsigned long long)s->id,
               commas(a, sizeof a, wsp_heap_value(s, key)),
               commas(b, sizeof b, s->bytes), us);
    else
-      fprintf(out, "  site %llu: %s of %s bytes idle after their last use "
-              "(useful %s)\n", (unsigned long long)s->id,
+      wsp_wrap(out, width, 6, "  site %llu: %s of %s bytes idle after "
+               "their last use (useful %s)\n", (unsigned long long)s->id,
               commas(a, sizeof a, wsp_heap_value(s, key)),
               commas(b, sizeof b, s->bytes), uf);
-   fprintf(out, "      %s chunk%s, peak live %s bytes", commas(a, sizeof a,
-           s->chunks), s->chunks == 1 ? "" : "s",
-           commas(b, sizeof b, s->peak_live));
+   c[0] = '\0';
    if (s->exit_live != WSP_NONE)
-      fprintf(out, ", %s live at exit", commas(c, sizeof c, s->exit_live));
-   fputc('\n', out);
-   fprintf(out, "      never touched %s, read-only %s, write-only %s, by "
-           "several threads %s\n", commas(a, sizeof a, s->never),
-           commas(b, sizeof b, s->read_only),
-           commas(c, sizeof c, s->write_only),
-           commas(d, sizeof d, s->threads));
-   fprintf(out, "      usage %s, useful %s; on average lifetime %s %s, "
-           "first access %s %s after allocation, idle %s %s before the "
-           "free\n", us, uf, commas(a, sizeof a, s->lifetime), u,
-           commas(b, sizeof b, s->first_delay), u,
-           commas(e, sizeof e, s->idle_tail), u);
+      commas(c, sizeof c, s->exit_live);
+   wsp_wrap(out, width, 8, "      %s chunk%s, peak live %s bytes%s%s%s\n",
+            commas(a, sizeof a, s->chunks), s->chunks == 1 ? "" : "s",
+            commas(b, sizeof b, s->peak_live), c[0] ? ", " : "", c,
+            c[0] ? " live at exit" : "");
+   wsp_wrap(out, width, 8, "      never touched %s, read-only %s, "
+            "write-only %s, by several threads %s\n",
+            commas(a, sizeof a, s->never), commas(b, sizeof b, s->read_only),
+            commas(c, sizeof c, s->write_only),
+            commas(d, sizeof d, s->threads));
+   wsp_wrap(out, width, 8, "      usage %s, useful %s; on average lifetime "
+            "%s %s, first access %s %s after allocation, idle %s %s before "
+            "the free\n", us, uf, commas(a, sizeof a, s->lifetime), u,
+            commas(b, sizeof b, s->first_delay), u,
+            commas(e, sizeof e, s->idle_tail), u);
    wsp_put_stack(out, f, s->stack, -1, "      ", width);
 }
 
@@ -429,7 +431,8 @@ static void ranking(FILE *out, const struct wsp_file *f,
       if (shown[o[k]]) {
          char uf[32];
          milli(uf, sizeof uf, s->useful_milli);
-         fprintf(out, "  site %llu (above): %s bytes idle (useful %s)\n",
+         wsp_wrap(out, width, 6, "  site %llu (above): %s bytes idle "
+                  "(useful %s)\n",
                  (unsigned long long)s->id,
                  commas(a, sizeof a, wsp_heap_value(s, key)), uf);
          continue;
@@ -449,14 +452,14 @@ void wsp_heap_text(FILE *out, const struct wsp_file *f, int width)
    if (f->version < 4)
       return;
    if (f->heap_usage == 0) {
-      fprintf(out, "\nHeap efficiency: not followed in this run "
-              "(--ws-heap=no or --ws-heap-usage=no)\n");
+      wsp_wrap(out, width, 2, "\nHeap efficiency: not followed in this "
+               "run (--ws-heap=no or --ws-heap-usage=no)\n");
       return;
    }
    if (!f->n_heap_sites) {
-      fprintf(out, "\nHeap efficiency: %s\n", f->complete
-              ? "no heap chunk was allocated while ws followed the heap"
-              : "not in the file (it is written at exit)");
+      wsp_wrap(out, width, 2, "\nHeap efficiency: %s\n", f->complete
+               ? "no heap chunk was allocated while ws followed the heap"
+               : "not in the file (it is written at exit)");
       return;
    }
    for (size_t i = 0; i < f->n_heap_sites; i++) {
@@ -467,29 +470,32 @@ void wsp_heap_text(FILE *out, const struct wsp_file *f, int width)
       idle += wsp_heap_value(s, WSP_KEY_USEFUL);
       never += s->never;
    }
-   fprintf(out, "\nHeap efficiency (at the granularity of the %llu-byte "
-           "pages; docs/manual.md, \"Heap usage\"):\n",
-           (unsigned long long)f->pagesize);
-   fprintf(out, "  %s allocation sites, %s chunks, %s bytes allocated\n",
-           commas(a, sizeof a, f->n_heap_sites), commas(b, sizeof b, chunks),
-           commas(c, sizeof c, bytes));
-   fprintf(out, "  %s bytes never touched, %s bytes idle after their last "
-           "use, %s chunks never touched\n", commas(a, sizeof a, wasted),
-           commas(b, sizeof b, idle), commas(d, sizeof d, never));
+   wsp_wrap(out, width, 2, "\nHeap efficiency (at the granularity of the "
+            "%llu-byte pages; docs/manual.md, \"Heap usage\"):\n",
+            (unsigned long long)f->pagesize);
+   wsp_wrap(out, width, 4, "  %s allocation sites, %s chunks, %s bytes "
+            "allocated\n", commas(a, sizeof a, f->n_heap_sites),
+            commas(b, sizeof b, chunks), commas(c, sizeof c, bytes));
+   wsp_wrap(out, width, 4, "  %s bytes never touched, %s bytes idle after "
+            "their last use, %s chunks never touched\n",
+            commas(a, sizeof a, wasted), commas(b, sizeof b, idle),
+            commas(d, sizeof d, never));
    unsigned char *shown = calloc(f->n_heap_sites, 1);
    if (!shown) {
       fprintf(out, "  (out of memory)\n");
       return;
    }
-   fprintf(out, "\n  Worst by bytes never touched, bytes x (1 - usage):\n");
+   wsp_wrap(out, width, 4, "\n  Worst by bytes never touched, bytes x "
+            "(1 - usage):\n");
    ranking(out, f, WSP_KEY_USAGE, shown, width);
-   fprintf(out, "\n  Worst by bytes idle after their last use, bytes x "
-           "(1 - useful):\n");
+   wsp_wrap(out, width, 4, "\n  Worst by bytes idle after their last use, "
+            "bytes x (1 - useful):\n");
    ranking(out, f, WSP_KEY_USEFUL, shown, width);
    free(shown);
    if (f->n_heap_sites > MAX_SITES)
-      fprintf(out, "\n  ws_print --folded usage|useful|bytes|never lists "
-              "all %zu sites.\n", f->n_heap_sites);
+      wsp_wrap(out, width, 4, "\n  ws_print --folded "
+               "usage|useful|bytes|never lists all %zu sites.\n",
+               f->n_heap_sites);
 }
 
 /*------------------------------------------------------------*/

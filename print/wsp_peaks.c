@@ -287,10 +287,10 @@ static void peaks_v4(FILE *out, const struct wsp_file *f, int width)
               "no)\n");
       return;
    }
-   fprintf(out, "  Of each kind the largest samples, then the peaks that "
-           "stand out most\n  (pages above the detector's baseline), the "
-           "most prominent first; \"->\" marks\n  the first line of a "
-           "stack in the program's own code.\n");
+   wsp_wrap(out, width, 2, "  Of each kind the largest samples, then the "
+            "peaks that stand out most (pages above the detector's "
+            "baseline), the most prominent first; \"->\" marks the first "
+            "line of a stack in the program's own code.\n");
    for (int data = 0; data < 2; data++) {
       int any = 0;
       for (size_t i = 0; i < f->n_peaks; i++) {

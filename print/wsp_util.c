@@ -122,6 +122,57 @@ void wsp_lflush(FILE *out, struct wsp_line *l, int width)
    l->n = 0;
 }
 
+/* One line of text, its words wrapped to width (see wsp_wrap). */
+static void wrap_line(FILE *out, const char *s, size_t n, int width,
+                      int indent)
+{
+   size_t lead = 0;
+   int first = 1;
+   while (lead < n && s[lead] == ' ')
+      lead++;
+   for (;;) {
+      size_t avail = (size_t)width - (first ? 0 : (size_t)indent), cut;
+      if (!first)
+         fprintf(out, "%*s", indent, "");
+      if (n <= avail) {
+         fwrite(s, 1, n, out);
+         fputc('\n', out);
+         return;
+      }
+      for (cut = avail; cut > (first ? lead : 0) && s[cut] != ' '; cut--)
+         ;
+      if (cut <= (first ? lead : 0)) {        /* one word wider than it */
+         struct wsp_line l = { .n = 0 };
+         wsp_lput(&l, s, n);
+         wsp_lflush(out, &l, (int)avail);
+         return;
+      }
+      fwrite(s, 1, cut, out);
+      fputc('\n', out);
+      s += cut + 1;
+      n -= cut + 1;
+      first = 0;
+   }
+}
+
+void wsp_wrap(FILE *out, int width, int indent, const char *fmt, ...)
+{
+   char buf[2048];
+   const char *s = buf;
+   va_list ap;
+   va_start(ap, fmt);
+   vsnprintf(buf, sizeof buf, fmt, ap);
+   va_end(ap);
+   while (*s) {
+      const char *nl = strchr(s, '\n');
+      size_t n = nl ? (size_t)(nl - s) : strlen(s);
+      wrap_line(out, s, n, width, indent);
+      if (!nl)
+         break;
+      s = nl + 1;
+   }
+}
+
 static int name_char(char c)
 {
    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')

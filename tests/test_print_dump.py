@@ -270,9 +270,8 @@ def test_good_dump_by_hand(tmp_path):
         "     pages   accesses  owner",
         "         2         43  heap blocks from main (marker.c:43)",
         "",
-        "(since: the page was last accessed at or after that time; "
-        "accesses: all",
-        "its accesses so far in the run)",
+        "(since: the page was last accessed at or after that time;",
+        " accesses: all its accesses so far in the run)",
         "",
         "Instruction pages (1), in address order:",
         "  address         since   accesses  where first accessed",

@@ -9,14 +9,23 @@
 #
 #     WS_PRINT_REGEN=1 make check PYTEST_FLAGS='-k golden'
 #
-# and look at the difference before committing it.  The files:
+# and look at the difference before committing it.  The files, each in
+# the format this ws writes (version 4):
 #
 #   phases.ws    phases.c: marks, starts and stops, regions, a WS_DUMP
 #   pageramp.ws  demo/pageramp, the sawtooth of `make demo`
+#   reindex.ws   demo/reindex (docs/example.md): peaks, C++ names, heap
+#                owners and heap usage
 #   threads.ws   tests/progs/threads with --ws-per-thread=yes
 #   ms.ws        tests/progs/touch with --ws-time-unit=ms
 #   killed.ws    tests/progs/blocker killed by SIGKILL: no trailer
 #   short.ws     a run shorter than T: no samples
+#
+# Two files are older formats, kept to test that ws_print still reads
+# what older ws wrote; this script does not touch them:
+#
+#   phases-v2.ws  phases.c as ws 0.1 recorded it in format 2
+#   spikes-v3.ws  a spiking program in format 3 (peaks as events)
 set -eu
 top=$(pwd)
 dir=$top/tests/print_golden
@@ -39,6 +48,7 @@ gcc -g -O0 -I"$top/include" $(pkg-config --cflags valgrind) \
     -o "$tmp/phases" "$dir/phases.c"
 (cd "$tmp" && ws phases --ws-instr-atstart=no ./phases)
 ws pageramp demo/pageramp
+ws reindex --ws-instr-atstart=no demo/reindex
 ws threads --ws-per-thread=yes tests/progs/threads 5 3 4 2000000
 ws ms --ws-time-unit=ms --ws-every=20 tests/progs/touch 20 \
     st,0,5,4096,10,20000000 st,0,15,4096,10,20000000
@@ -63,4 +73,4 @@ kill -KILL "$pid"
 wait "$pid" || true
 exec 3>&-
 mv "$tmp/killed.ws" "$dir/killed.ws"
-echo "record.sh: wrote $(ls "$dir"/*.ws | wc -l) files in $dir"
+echo "record.sh: wrote 7 files in $dir"
