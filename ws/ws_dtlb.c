@@ -124,14 +124,18 @@ void WS_(dtlb_flush)(void)
    dtlb_n_filled = 0;
 }
 
-/* Fills the entry for |page| (its old entry's count is kept). */
+/* Fills the entry for |page|: another page's count is moved to that
+   page's record, a count of |page| itself stays in the entry (the
+   helper is called for an entry that holds its page when a check's
+   range crosses into it, or a kind of access is trapped). */
 static void dtlb_fill(Addr page)
 {
    UInt i = page & (WS_DTLB_ENTRIES - 1);
    WS_DtlbEntry* e = &WS_(dtlb)[i];
-   if (WS_DTLB_PAGE(e) == WS_DTLB_EMPTY)
+   Addr held = WS_DTLB_PAGE(e);
+   if (held == WS_DTLB_EMPTY)
       dtlb_filled[dtlb_n_filled++] = i;
-   else
+   else if (held != page)
       settle_entry(e);
    set_tags(e, page);
 }
@@ -298,7 +302,11 @@ static void data_refill(Addr a, HWord site, WS_AccessKind kind)
           && c->a == a
           && !(WS_(heap_usage) && (WS_(heap_waits)(a >> WS_(page_shift))
                                    || WS_(heap_waits)(last)))) {
-         dtlb_fill(last);
+         /* Tags follow the heap flags (WS_(dtlb_refresh_page)), so an
+            entry that holds |last| already has the tags a fill would
+            give it. */
+         if (WS_DTLB_PAGE(e) != last)
+            dtlb_fill(last);
          if (c->first_counter != NULL) {
             *c->first_counter += c->first_weight;
             e->accesses -= c->first_weight;

@@ -27,7 +27,6 @@
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcprint.h"
-#include "pub_tool_libcproc.h"
 #include "pub_tool_transtab.h"
 
 #include "ws_global.h"

@@ -29,7 +29,6 @@
    window, not by the number of pages. */
 
 #include "pub_tool_basics.h"
-#include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_xarray.h"
