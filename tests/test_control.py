@@ -371,7 +371,7 @@ def test_vgdb_status_dump_series(server):
               if f.kind == "data" and f.owner.kind == "heap"]
     assert blocks
     for words, owner in blocks:
-        assert words == "heap block %#x of %d bytes, allocated at" % (
+        assert words == "heap block %#x (%d bytes), allocated at" % (
             owner.block, owner.size), (words, owner)
 
     # ws series: the last samples of the output file, at most n

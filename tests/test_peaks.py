@@ -168,13 +168,24 @@ def test_threshold_and_window(ws):
 
 
 def test_peaks_in_ms_time(ws):
-    """In milliseconds: the burst is the largest data sample, its stack is
-    burst's."""
+    """In milliseconds: a data peak holds the whole burst, with burst's
+    stack, and the largest sample holds it too.  The burst lasts a few ms
+    of wall time, more when the machine is loaded, and a process that
+    waits for a core touches nothing meanwhile: with tau = T = 5 ms a
+    loaded machine left the burst in no window at all (the largest sample
+    was 68 pages).  tau = 50 ms holds the whole burst unless the process
+    waits 45 ms inside it; on a loaded machine the rest of the run can
+    then fit in the same 50 ms, so the largest sample may be the final
+    one at exit (its stack is exit's), and the burst's own sample is a
+    detected peak of the same height."""
     out = ws([wslib.prog("spike"), "spike"], "--ws-time-unit=ms",
-             "--ws-every=5").output
+             "--ws-every=5", "--ws-tau=50").output
     check_model(out)
-    (p,) = [q for q in kind_peaks(out, "data") if "largest" in q.why]
-    assert p.size >= BURST_PAGES and "burst" in fns(out, p)
+    data = kind_peaks(out, "data")
+    (largest,) = [q for q in data if "largest" in q.why]
+    assert largest.size >= BURST_PAGES
+    assert [q for q in data if q.size >= BURST_PAGES
+            and "burst" in fns(out, q)], data
 
 
 def test_stacks_not_inlined_without_inline_info(ws):

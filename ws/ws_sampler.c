@@ -59,9 +59,11 @@ static void remember_sample(ULong t, const ULong sizes[2])
    series_count++;
 }
 
-/* The time of the last sample since measurement (re)started, if any:
-   a final sample at that same time would repeat it. */
-static ULong last_sample_t;
+/* The instruction count at the last sample since measurement
+   (re)started, if any: a final sample with no instruction executed since
+   would repeat it (in ms mode the time moves on all the same, say from
+   the last thread's exit to ws_fini). */
+static ULong last_sample_insns;
 static Bool  sampled_since_start = False;
 
 /* Counts, writes and hands on the sample at |t| over the current
@@ -89,7 +91,7 @@ static void record_sample(ULong t, Bool final)
    WS_(out_end_line)();
    if (final)
       WS_(out_event)("final");
-   last_sample_t = t;
+   last_sample_insns = WS_(clock_insns)();
    sampled_since_start = True;
    WS_(peaks_sample)(t, sizes[WS_Insn], sizes[WS_Data], final);
    /* Freed blocks can leave pages in this window (tau back: a few
@@ -231,7 +233,7 @@ void WS_(final_sample)(void)
       return;
    catch_up();
    t = WS_(now)();
-   if (sampled_since_start && last_sample_t == t)
+   if (sampled_since_start && last_sample_insns == WS_(clock_insns)())
       return;
    record_sample(t, True);
 }
