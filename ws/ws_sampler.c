@@ -193,22 +193,25 @@ static void catch_up(void)
       WS_(boundary)();
 }
 
-void WS_(set_every)(ULong every)
+/* T or tau (|name|) to |value| from now on: a new epoch, so that the
+   windows from here are measured against the new value. */
+static void set_interval(ULong* param, const HChar* name, ULong value)
 {
    catch_up();
-   WS_(clo_every) = every;
+   *param = value;
    WS_(new_stamp)();
    reschedule();
-   WS_(out_event)("set every %llu", every);
+   WS_(out_event)("set %s %llu", name, value);
+}
+
+void WS_(set_every)(ULong every)
+{
+   set_interval(&WS_(clo_every), "every", every);
 }
 
 void WS_(set_tau)(ULong tau)
 {
-   catch_up();
-   WS_(clo_tau) = tau;
-   WS_(new_stamp)();
-   reschedule();
-   WS_(out_event)("set tau %llu", tau);
+   set_interval(&WS_(clo_tau), "tau", tau);
 }
 
 /* Code runs uninstrumented while measurement is off (as callgrind

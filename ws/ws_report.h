@@ -1,0 +1,542 @@
+/*--------------------------------------------------------------------*/
+/*--- ws: what ws writes and names.                  ws_report.h ---*/
+/*--------------------------------------------------------------------*/
+
+
+/*
+   This file is part of ws, a Valgrind tool that measures a program's
+   instruction and data working sets over time.
+
+   Copyright (C) 2026 the ws authors.
+
+   This program is free software; you can redistribute it and/or
+   modify it under the terms of the GNU General Public License as
+   published by the Free Software Foundation; either version 2 of the
+   License, or (at your option) any later version.
+
+   This program is distributed in the hope that it will be useful, but
+   WITHOUT ANY WARRANTY; without even the implied warranty of
+   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+   General Public License for more details.
+
+   The GNU General Public License is contained in the file COPYING.
+*/
+
+/* The second half of ws_global.h, which includes it at its end: the
+   modules that name what was measured (stacks, peaks, hot pages, heap
+   blocks and owners, heap usage, misses) and write it (files, the output
+   file).  A module includes ws_global.h, never this file alone; the two
+   are one private header, cut in two to be read in one sitting each. */
+
+#ifndef __WS_REPORT_H
+#define __WS_REPORT_H
+
+/*------------------------------------------------------------*/
+/*--- Call stacks and locations (ws_stacks.c)              ---*/
+/*------------------------------------------------------------*/
+
+/* A file that stack blocks are written into, and the stacks it holds:
+   the output file, or a dump file, which names its own. */
+typedef struct {
+   VgHashTable*     written;    /* ECU -> id; NULL: none yet */
+   UInt             next_id;    /* from 1 */
+   struct _WS_File* file;
+} WS_StackFile;
+/* Stack ids in |sf|: a stack is written as a "stack" block the first
+   time it is referred to (so call this before starting the line that
+   refers to it; never while a line is half built).  Returns the id,
+   unique in that file. */
+UInt WS_(stack_id)(WS_StackFile* sf, ExeContext* ec);
+/* Forgets what |sf| holds (its file was closed or started afresh). */
+void WS_(stack_file_forget)(WS_StackFile* sf);
+/* Appends " <ip> <location> <function>" for code address |ip| to the
+   line being built in |f| (docs/output-format.md, "Stacks"). */
+void WS_(write_where)(struct _WS_File* f, Addr ip);
+/* A whole stack for people, each line after |indent| (|own|: the line
+   to mark as the first in the program's code, or -1). */
+void WS_(show_stack)(struct _WS_File* f, ExeContext* ec,
+                     const HChar* indent, Int own);
+/* Finds the program's executable, at start-up. */
+void WS_(stacks_init)(void);
+/* The running thread's stack at code address |ip| (0: where the guest
+   state says), without the frames past the real end of the stack;
+   when no thread runs, the first thread's where it waits; NULL if
+   there is none. */
+ExeContext* WS_(stack_here)(Addr ip);
+/* How many of the |n| frames of |ips| are real: the unwinder's frames
+   past the outermost one are not code addresses. */
+UInt WS_(real_stack_depth)(const Addr* ips, UInt n);
+/* The first line (frame or inline, as a stack block has them) that is
+   the program's own code: in its executable, not a C++ library
+   template; -1 if none. */
+Int  WS_(own_level)(ExeContext* ec);
+/* One lasting copy of |s| (the same for equal strings). */
+const HChar* WS_(intern)(const HChar* s);
+/* |name| demangled (C++, as --demangle says), interned. */
+const HChar* WS_(demangled)(const HChar* name);
+
+/*------------------------------------------------------------*/
+/*--- Peaks (ws_peaks.c)                                   ---*/
+/*------------------------------------------------------------*/
+
+/* Called after every sample is written, with its sizes. */
+void  WS_(peaks_sample)(ULong t, ULong insn, ULong data, Bool final);
+/* Measurement starts and stops (after the final sample); a region
+   closes, named |label| (NULL: no name). */
+void  WS_(peaks_init)(void);
+void  WS_(peaks_started)(void);
+void  WS_(peaks_stopped)(void);
+void  WS_(peaks_region_closed)(const HChar* label);
+void  WS_(set_peak_thresh)(ULong thresh);
+ULong WS_(peaks_count)(void);           /* reported, as things stand */
+ULong WS_(peaks_found)(void);           /* runs the detector flagged */
+void  WS_(show_peaks)(struct _WS_File* f);  /* "ws peaks" */
+void  WS_(peaks_trailer)(void);         /* the peaks and "peaks N" */
+/* In a forked child: no peaks yet (its file has none of the parent's). */
+void  WS_(peaks_after_fork)(void);
+/* Where the working set rose: WS_(rising) counts the pages that came
+   into the next sample's window since it began (the working-set misses
+   of ws_misses.c); when it reaches WS_(rise_mark), the slow path calls
+   WS_(window_rose) with the instruction that brought the page in, and
+   ws_peaks.c records the stack there. */
+extern ULong WS_(rising)[2];
+extern ULong WS_(rise_mark)[2];
+void  WS_(window_rose)(WS_Kind kind, Addr ip);
+
+/*------------------------------------------------------------*/
+/*--- Access counts and hot pages (ws_hot.c)               ---*/
+/*------------------------------------------------------------*/
+
+/* Slow-path hooks: the first touch ever of |page| of |kind|, by the
+   instruction at |ip|; |n| accesses to data page |page|. */
+void  WS_(first_touch)(WS_Kind kind, Addr page, Addr ip);
+/* |page| entered the window (or was mapped anew) through an access to
+   byte |a| (for code, the instruction at |a|); the byte that names the
+   page's owner, and 0 if none was recorded. */
+void  WS_(entered_window)(WS_Kind kind, Addr page, Addr a);
+Addr  WS_(entry_byte)(WS_Kind kind, Addr page);
+void  WS_(add_accesses)(Addr page, ULong n);
+ULong WS_(page_accesses)(WS_Kind kind, Addr page);
+Addr  WS_(page_first_ip)(WS_Kind kind, Addr page);
+/* The access counter of page |page|, at a fixed address. */
+ULong* WS_(access_counter)(WS_Kind kind, Addr page);
+/* At exit: finds the hot pages and writes the stacks they will name
+   (in the body), then their lines and --ws-list-pages (trailer). */
+void  WS_(hot_prepare)(void);
+void  WS_(hot_trailer)(void);
+/* "ws hot [n] [insn|data]": |kinds| bit 1 insn, bit 2 data. */
+void  WS_(show_hot)(struct _WS_File* f, ULong n, UInt kinds);
+
+/*------------------------------------------------------------*/
+/*--- Heap blocks and owners (ws_heap.c, ws_owners.c)      ---*/
+/*------------------------------------------------------------*/
+
+/* In the order of the owner table of docs/output-format.md; code
+   owners only name code pages. */
+typedef enum {
+   WS_OwnHeap, WS_OwnFreed, WS_OwnHeapOther, WS_OwnGlobal, WS_OwnStack,
+   WS_OwnFile, WS_OwnAnon, WS_OwnUnknown, WS_OwnCode
+} WS_OwnerKind;
+
+typedef struct _WS_Owner {
+   WS_OwnerKind kind;
+   ExeContext*  site;      /* WS_OwnHeap, WS_OwnFreed: the allocating
+                              stack */
+   Addr         block;     /* WS_OwnHeap, WS_OwnFreed: the block */
+   SizeT        size;
+   ThreadId     tid;       /* WS_OwnStack */
+   const HChar* name;      /* WS_OwnGlobal: symbol (demangled);
+                              WS_OwnFile: path; WS_OwnCode: function */
+   const HChar* object;    /* WS_OwnCode: the object file's path */
+} WS_Owner;
+
+void WS_(heap_init)(void);
+/* Freed blocks are remembered, to name the pages they leave in a
+   window, until they were freed before the sample of sequence number
+   |before| (WS_(sample_seq)). */
+void WS_(heap_forget_freed)(ULong before);
+void WS_(heapuse_init)(void);
+/* In a forked child: only the chunks it inherited live count. */
+void WS_(heapuse_after_fork)(void);
+
+/* Heap usage (ws_heapuse.c) is followed: --ws-heap=yes and
+   --ws-heap-usage=yes.  Its hooks on the slow paths: an access of
+   |kind| to [a, a+size) reached the helper, or a system call of |tid|
+   made one; the accesses the TLB let through on |page| were moved off
+   its entry; the tags of a TLB entry being filled for |page| (kinds it
+   keeps out get WS_DTLB_TRAP); thread |tid| starts running; epoch |s|
+   began at |t|. */
+extern Bool WS_(heap_usage);
+typedef struct WS_ChunkUse WS_ChunkUse;
+void WS_(heapuse_access)(Addr a, SizeT size, WS_AccessKind kind);
+void WS_(heapuse_kernel_access)(Addr a, SizeT size, WS_AccessKind kind,
+                                ThreadId tid);
+void WS_(heapuse_settled)(Addr page);
+void WS_(heapuse_thread_running)(ThreadId tid);
+
+/* What the helper needs to know of a page for ws_heapuse.c, on every
+   call: one byte per page, in a sparse table of its own.  WS_Read and
+   WS_Write: the kinds of access the TLB keeps out of the page (a chunk
+   on it waits to hear of one). */
+#define WS_HEAP_SPAN     8u   /* it lies in a chunk that began on an
+                                 earlier page and may still wait */
+#define WS_HEAP_PAGE     16u  /* a chunk has lain here */
+#define WS_HEAP_ALLOC    32u  /* the allocator made it current in this
+                                 epoch, the program has not accessed
+                                 it since: the TLB keeps it out */
+#define WS_HEAP_EDGE     64u  /* the first or last page of a chunk has
+                                 lain here: its accesses are ordered
+                                 (ws_heapuse.c's PageUse) */
+#define WS_HEAP_HEARD    128u /* the program accessed it since the
+                                 latest allocation on it */
+#define WS_HEAP_WAITING  (WS_Read | WS_Write | WS_HEAP_SPAN | WS_HEAP_ALLOC)
+extern WS_PageTable WS_(heap_flags);
+static inline UChar* WS_(heap_flags_of)(Addr page)
+{
+   const WS_PageTable* pt = &WS_(heap_flags);
+   UChar* chunk = (UChar*)pt->l1[(page >> pt->chunk_bits)
+                                 & (WS_L1_ENTRIES - 1)];
+   return chunk == NULL ? NULL
+        : chunk + (page & (((Addr)1 << pt->chunk_bits) - 1));
+}
+/* Whether a chunk on page |page| waits to hear of an access. */
+static inline Bool WS_(heap_waits)(Addr page)
+{
+   const UChar* f = WS_(heap_flags_of)(page);
+   return f != NULL && (*f & WS_HEAP_WAITING);
+}
+/* Several threads have run: the TLB's accesses are noted per thread
+   when they leave it (WS_(heapuse_settled)). */
+extern Bool WS_(heap_threads);
+/* How many threads are inside an allocation function (ws_heap.c): the
+   helper tells ws_heapuse.c of every access to a heap page then. */
+extern ULong WS_(heap_calls);
+void WS_(heapuse_new_epoch)(Stamp s, ULong t);
+/* What lives in the data page holding |a|: named by the byte through
+   which the page last entered the window (the owner of the bytes the
+   program accessed), or |a| if none is known. */
+void WS_(owner_of)(Addr a, WS_Owner* o);
+/* The stack an owner names (a heap block's, live or freed), or NULL. */
+ExeContext* WS_(owner_stack)(const WS_Owner* o);
+/* A thread ends: its stack keeps its name afterwards. */
+void WS_(owners_thread_exited)(ThreadId tid);
+/* Writes a whole "<prefix> <owner>" line into |sf|'s file, after the
+   stack block the owner names if the file does not hold it yet. */
+void WS_(write_owner_line)(WS_StackFile* sf, const HChar* prefix,
+                           const WS_Owner* o, Bool with_block);
+/* The "owner:" line under a page's line for people, and a heap
+   block's stack. */
+void WS_(show_owner)(struct _WS_File* f, const WS_Owner* o);
+/* A window's pages by owner: for data pages what lives there, for code
+   pages the object file and function; the largest first, at most
+   WS_BREAKDOWN_LINES groups, the last of them "rest" when there are
+   more. */
+#define WS_BREAKDOWN_LINES 10
+typedef struct {
+   WS_Owner owner;          /* its strings are the breakdown's own */
+   ULong    pages;
+   Bool     rest;           /* the other owners' pages together */
+   /* a live heap owner, with heap usage followed: its site's live
+      bytes and those of them on the window's pages */
+   Bool     heap_window;
+   ULong    live_bytes, window_bytes;
+} WS_OwnerPages;
+typedef struct {
+   UInt          n;
+   WS_OwnerPages lines[WS_BREAKDOWN_LINES];
+} WS_Breakdown;
+/* The |pages| (page numbers) of |kind| by owner as at the sample of
+   sequence number |sample| (WS_(sample_seq)): heap blocks as they were
+   then (live, or freed by then), everything else as it is now. */
+WS_Breakdown* WS_(breakdown)(WS_Kind kind, const struct _XArray* pages,
+                             ULong sample);
+void WS_(breakdown_free)(WS_Breakdown* b);
+/* The "owner <n> <pages> <owner>" lines of peak |n|, and for people. */
+void WS_(write_breakdown)(WS_StackFile* sf, ULong n, const WS_Breakdown* b);
+void WS_(show_breakdown)(struct _WS_File* f, const WS_Breakdown* b,
+                         ULong total, const HChar* indent);
+
+/* What ws_heap.c and ws_owners.c offer the rest: the hook ws_main.c
+   chains after the instrumentation, the questions ws_owners.c asks,
+   and the --stats=yes lines. */
+
+/* Adds the heap hooks to a superblock that has already been through
+   WS_(instrument): a helper call at the entry of every allocation
+   function of the C and C++ runtimes, and one (guarded inline, so
+   nearly free) at each return in them.  The guest executes exactly
+   the instructions it would without ws; the hooks only read.  Returns
+   |sb| itself when the superblock needs no hook. */
+IRSB* WS_(heap_instrument)(IRSB* sb, const VexGuestLayout* layout,
+                           const VexGuestExtents* vge);
+
+/* The heap block that held |a| when the sample of sequence number
+   |sample| (WS_(sample_seq)) was taken: a live block then, or one freed
+   by then whose pages may still be in a window.  True and |o| filled in
+   (WS_OwnHeap or WS_OwnFreed), or False. */
+Bool WS_(heap_owner_at)(Addr a, ULong sample, WS_Owner* o);
+
+/* The first block that starts in [from, to) and was live at the sample
+   |sample|, else the latest freed block made by then that overlaps
+   [from, to): True and |o| filled in, or False. */
+Bool WS_(heap_block_in)(Addr from, Addr to, ULong sample, WS_Owner* o);
+
+/* Whether |a| lies in memory the allocator manages (the brk heap, or
+   an anonymous mapping in which ws has seen blocks: an arena). */
+Bool WS_(heap_arena_contains)(Addr a);
+
+/* Whether thread |tid| is inside an allocation function (malloc, free,
+   operator new, ...): its accesses are the allocator's own. */
+Bool WS_(heap_in_allocator)(ThreadId tid);
+
+/* The "heap:" lines of --stats=yes. */
+void WS_(heap_print_stats)(void);
+
+/* The usage of the live block containing |a| (NULL if none, or
+   --ws-heap-usage=no); |fn| on the usage of each live block that
+   overlaps [from, to), in address order; on every live block's. */
+WS_ChunkUse* WS_(heap_use_of)(Addr a);
+void WS_(heap_for_blocks_in)(Addr from, Addr to,
+                             void (*fn)(WS_ChunkUse* use, void* opaque),
+                             void* opaque);
+void WS_(heap_for_each_block)(void (*fn)(WS_ChunkUse* use, void* opaque),
+                              void* opaque);
+
+/*------------------------------------------------------------*/
+/*--- Heap usage (ws_heapuse.c, ws_heapsites.c)            ---*/
+/*------------------------------------------------------------*/
+
+/* ws_heapuse.c follows how the program uses each heap chunk from its
+   allocation to its free and sums it up per allocation site;
+   ws_heapsites.c writes the sums (the trailer's heap-site lines, "ws
+   heap", the heap-window lines of a peak).  What they share: a site's
+   sums, and the figures made from them. */
+
+/* ws_heap.c's hooks: a block was allocated (its usage record is
+   returned, for the block to keep), or freed or overlapped by a newer
+   one. */
+WS_ChunkUse* WS_(heapuse_alloc)(Addr block, SizeT size, ExeContext* site);
+void WS_(heapuse_free)(WS_ChunkUse* use);
+/* At exit, before the trailer's heap-site lines: the live blocks end
+   now. */
+void WS_(heapuse_end_live)(void);
+/* The trailer's heap-site lines (with their stack blocks). */
+void WS_(heapsites_trailer)(void);
+/* For the |n_sites| heap owners a data peak's owner lines name: each
+   site's live bytes, and how many of them lie on |pages| (the window's
+   page numbers at the peak, in address order), in |live| and |window|.
+   False (nothing filled in) if heap usage is not followed. */
+Bool WS_(heapsites_window)(const struct _XArray* pages,
+                           ExeContext* const* sites, UInt n_sites,
+                           ULong* live, ULong* window);
+/* What sites are ranked by (docs/manual.md, "Heap usage"), in the
+   order of WS_HEAP_KEYS. */
+typedef enum { WS_KeyUsage, WS_KeyUseful, WS_KeyBytes, WS_KeyNever }
+   WS_HeapKey;
+#define WS_HEAP_KEYS "usage useful bytes never"
+/* "ws heap [<n>] [<key>]": the |n| worst sites by |key|, on the
+   gdb/vgdb output. */
+void WS_(heapsites_monitor)(ULong n, WS_HeapKey key);
+void WS_(heapuse_print_stats)(void);
+
+/* What one allocation site did with its chunks: sums over the chunks
+   that ended (freed, or live at exit once the trailer is written). */
+typedef struct {
+   ULong  chunks;       /* chunks allocated, ended or not */
+   ULong  bytes;        /* bytes asked for, ended or not */
+   ULong  live;         /* bytes of its live chunks now */
+   ULong  live_chunks;
+   ULong  peak_live;    /* the most |live| has been */
+   /* Over the ended chunks: */
+   ULong  ended;
+   ULong  ended_bytes;
+   ULong  touched;      /* bytes on pages accessed while they lived */
+   ULong  never;        /* chunks never accessed */
+   ULong  never_bytes;
+   ULong  read_only;    /* chunks read and never written */
+   ULong  write_only;   /* chunks written and never read */
+   ULong  threads;      /* chunks accessed by more than one thread */
+   ULong  lifetime;     /* sum of (end - allocation) */
+   ULong  first_delay;  /* over the accessed chunks: sum of (first
+                           access - allocation) */
+   ULong  idle_tail;    /* ... sum of (end - last access) */
+   Double useful;       /* sum of (last - first access) / lifetime; 0
+                           for a chunk never accessed */
+   ULong  exit_live;    /* chunks that ended at exit */
+} WS_SiteSums;
+
+typedef struct {
+   ExeContext* site;
+   WS_SiteSums sums;
+} WS_SiteUse;
+
+/* The sites with a chunk so far (|*n| of them), in no order, their
+   live chunks counted as if they ended now (at exit: they have
+   ended).  Freed with VG_(free). */
+WS_SiteUse* WS_(heapuse_sites)(UInt* n);
+/* What ws_heap.c knows of a chunk too. */
+void WS_(heapuse_chunk)(const WS_ChunkUse* c, Addr* start, SizeT* size,
+                        ExeContext** site);
+/* The live bytes of |site| now (0 if it has none). */
+ULong WS_(heapuse_live_bytes)(ExeContext* site);
+
+/* The bytes a site wastes by |key|, its rank: never touched (usage),
+   idle (useful: bytes x (1 - useful)), allocated (bytes), in chunks
+   never touched (never). */
+ULong WS_(heapuse_rank_value)(const WS_SiteSums* s, WS_HeapKey key);
+/* Sorts |sites| worst first by |key| (ties: more bytes first, then by
+   stack number, so that the order does not depend on addresses). */
+void  WS_(heapuse_sort)(WS_SiteUse* sites, UInt n, WS_HeapKey key);
+/* A fraction in thousandths, rounded: usage, and the mean useful
+   lifetime. */
+ULong WS_(heapuse_usage_milli)(const WS_SiteSums* s);
+ULong WS_(heapuse_useful_milli)(const WS_SiteSums* s);
+/* The means of a site's times (0 when there is nothing to average). */
+ULong WS_(heapuse_mean)(ULong sum, ULong n);
+
+/*------------------------------------------------------------*/
+/*--- Working-set misses (ws_misses.c)                     ---*/
+/*------------------------------------------------------------*/
+
+/* At start-up: opens the miss file, or exits with status 1 (also when
+   it would be the output file, |out_name|). */
+void WS_(misses_init)(const HChar* out_name);
+/* A page of |kind| entered the window at code address |ip|. */
+void WS_(miss_at)(WS_Kind kind, Addr ip);
+/* At exit, or before an exec (|exec_path|, said in the profile); the
+   name of the profile if it is complete, else NULL. */
+const HChar* WS_(misses_write)(const HChar* exec_path);
+/* Its name, NULL if this process writes none. */
+const HChar* WS_(misses_name)(void);
+/* Start-up refused: removes the miss file just made. */
+void WS_(misses_abandon)(void);
+void WS_(misses_after_fork)(void);
+void WS_(misses_new_image)(void);
+
+/*------------------------------------------------------------*/
+/*--- Files (ws_file.c)                                    ---*/
+/*------------------------------------------------------------*/
+
+/* How a string is escaped (docs/output-format.md, "Escaping"): text
+   that runs to the end of its line keeps single spaces inside it; a
+   word (a location, an argument of the command line) keeps none. */
+typedef enum { WS_EscText, WS_EscWord } WS_Escape;
+
+/* Writes |s| escaped through |put|. */
+void  WS_(escape)(const HChar* s, WS_Escape how,
+                  void (*put)(HChar c, void* opaque), void* opaque);
+/* The same into |buf| of |size| bytes, cut (never inside an escape or
+   a character) if it does not fit; returns the length. */
+SizeT WS_(escape_into)(const HChar* s, WS_Escape how, HChar* buf,
+                       SizeT size);
+
+/* A file name as given (--ws-file, ws dump ...) checked, with every
+   %q{VAR} replaced by the variable's value now: a template holding
+   only %p, %n and %%.  NULL, with the reason in |why|, if refused. */
+HChar* WS_(name_template)(const HChar* name, const HChar** why);
+/* The template's name in this process (this image, see WS_(image)). */
+HChar* WS_(name_expand)(const HChar* option, const HChar* template);
+/* Which program of this process this is: 0, or k after the program's
+   k-th exec under --trace-children=yes, whose files are named
+   "<name>.exec<k>" (set by the hidden option --ws-image). */
+extern UInt WS_(image);
+
+#define WS_FILE_BUF (64 * 1024)
+
+/* A file ws writes, or the gdb/vgdb output (to_monitor).  Zero but
+   for |what| and |fd| (-1) when nothing is open. */
+typedef struct _WS_File {
+   const HChar*     what;       /* "output file", ... for messages */
+   Int              fd;         /* -1: not writing */
+   Bool             to_monitor; /* writes go to VG_(gdb_printf) */
+   HChar*           name;       /* as opened (expanded) */
+   Bool             failed;     /* a write failed; said so */
+   Bool             created;    /* did not exist before */
+   ULong            dev, ino;
+   HChar*           buf;
+   UInt             size, used;
+   UInt             lines;      /* bytes of buf that are whole lines */
+   struct _WS_File* next;       /* ws's open files */
+} WS_File;
+#define WS_FILE(what)     { what, -1, False, NULL }
+/* The gdb/vgdb output: what the monitor commands reply. */
+WS_File* WS_(monitor_file)(void);
+
+/* Creates (truncates) |name| for writing; False with the reason in
+   |why| if it cannot, or if it is a file ws, Valgrind or the program
+   already has open. */
+Bool WS_(file_create)(WS_File* f, const HChar* name, HChar* why,
+                      SizeT why_size);
+/* Formatted text, escaped strings, single characters ('\n' ends a
+   line: only whole lines reach the file). */
+void WS_(file_printf)(WS_File* f, const HChar* format, ...)
+   PRINTF_CHECK(2, 3);
+void WS_(file_vprintf)(WS_File* f, const HChar* format, va_list vargs);
+void WS_(file_text)(WS_File* f, const HChar* s, WS_Escape how);
+void WS_(file_put_char)(HChar c, void* f);
+/* Writes the whole lines waiting; how many bytes of them wait. */
+void WS_(file_flush)(WS_File* f);
+UInt WS_(file_pending)(const WS_File* f);
+/* Whether |f| is written (open, no write failed). */
+Bool WS_(file_writing)(const WS_File* f);
+/* Writes what is left and closes; False if a write failed. */
+Bool WS_(file_close)(WS_File* f);
+/* Closes and removes a file just created (a refusal at start-up). */
+void WS_(file_abandon)(WS_File* f);
+/* Drops the descriptor and what waits, writing nothing. */
+void WS_(file_forget)(WS_File* f);
+/* In a forked child: |f| is the parent's; the child makes its own when
+   |template| (as |option|=|value| gave it) expands to a new name, and
+   says why not otherwise.  Returns whether it has one. */
+Bool WS_(file_after_fork)(WS_File* f, const HChar* option,
+                          const HChar* value, const HChar* template);
+/* The client's command line, each argument an escaped word. */
+void WS_(file_command)(WS_File* f);
+/* "insn" or "data". */
+const HChar* WS_(kind_name)(WS_Kind kind);
+
+/*------------------------------------------------------------*/
+/*--- Output (ws_output.c)                                 ---*/
+/*------------------------------------------------------------*/
+
+/* The template of a file-name option (%q{VAR} expanded), or exit with
+   status 1 saying why: at start-up only. */
+HChar* WS_(option_template)(const HChar* option, const HChar* value);
+/* The name the output file has in this process, then opening it (or
+   exit with status 1); |name| is the first's result, freed. */
+HChar* WS_(out_expected_name)(void);
+void WS_(out_open)(HChar* name);
+WS_File* WS_(out_file)(void);
+/* The stacks the output file holds, and WS_(stack_id) for it. */
+WS_StackFile* WS_(out_stacks)(void);
+UInt WS_(out_stack)(ExeContext* ec);
+/* The "key: value" header of the output file, or of a dump file. */
+void WS_(write_header)(WS_File* f, Bool dump_file);
+void WS_(out_header)(void);
+/* printf-style: appends to the current line buffer. */
+void WS_(out_printf)(const HChar* format, ...) PRINTF_CHECK(1, 2);
+/* A string, escaped as text that runs to the end of its line. */
+void WS_(out_text)(const HChar* s);
+/* Ends a record; whole records are what reach the file. */
+void WS_(out_end_line)(void);
+void WS_(out_event)(const HChar* format, ...) PRINTF_CHECK(1, 2);
+void WS_(out_maybe_flush)(void);
+/* Writes every complete record out now. */
+void WS_(out_flush)(void);
+/* The trailer, after an "exec" event when the program is about to exec
+   |exec_path| (else NULL); closes the file. */
+void WS_(out_trailer)(const HChar* exec_path);
+void WS_(out_stderr_summary)(void);
+/* After the summary: how to look at the output file and at the miss
+   profile |miss_name| (NULL: none). */
+void WS_(out_view_hint)(const HChar* miss_name);
+void WS_(out_after_fork)(ThreadId tid);
+/* After an exec that failed once the files were finished: the rest of
+   the run is a new image, in a file of its own. */
+void WS_(out_new_image)(void);
+const HChar* WS_(out_name)(void);
+
+#endif /* __WS_REPORT_H */
+
+/*--------------------------------------------------------------------*/
+/*--- end                                              ws_report.h ---*/
+/*--------------------------------------------------------------------*/
