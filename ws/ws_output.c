@@ -30,6 +30,7 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
@@ -330,6 +331,29 @@ static HChar* shell_word(const HChar* name)
    return word;
 }
 
+/* ws_print as the user can type it: installed, it is on PATH beside
+   valgrind; run from a build tree (./vg-in-place points Valgrind at the
+   tree's .in-place folder) it is the tree's print/ws_print, named with
+   its path, shell-quoted. */
+static HChar* ws_print_word(void)
+{
+   static const HChar in_place[] = "/.in-place";
+   SizeT n = VG_(strlen)(VG_(libdir));
+   SizeT tail = sizeof in_place - 1;
+   HChar* tree_print;
+   HChar* word = NULL;
+   struct vg_stat st;
+   if (n > tail && VG_(strcmp)(VG_(libdir) + n - tail, in_place) == 0) {
+      tree_print = VG_(malloc)("ws.output.wsprint", n + 16);
+      VG_(strncpy)(tree_print, VG_(libdir), n - tail);
+      VG_(strcpy)(tree_print + n - tail, "/print/ws_print");
+      if (!sr_isError(VG_(stat)(tree_print, &st)))
+         word = shell_word(tree_print);
+      VG_(free)(tree_print);
+   }
+   return word != NULL ? word : VG_(strdup)("ws.output.wsprint", "ws_print");
+}
+
 /* As DHAT ends with how to view its profile: the commands that show
    the output file (ws_print, text and HTML) and the miss profile
    (callgrind_annotate), with their actual names.  Nothing for a file
@@ -344,11 +368,13 @@ void WS_(out_view_hint)(const HChar* miss_name)
       HChar* html = VG_(malloc)("ws.output.html",
                                 VG_(strlen)(out.name) + 6);
       HChar* html_word;
+      HChar* ws_print = ws_print_word();
       VG_(sprintf)(html, "%s.html", base != NULL ? base + 1 : out.name);
       html_word = shell_word(html);
-      VG_(umsg)("To view the working sets: ws_print %s (text), "
-                "ws_print --html %s %s (a web page)\n", file, html_word,
-                file);
+      VG_(umsg)("To view the working sets: %s %s (text), "
+                "%s --html %s %s (a web page)\n", ws_print, file, ws_print,
+                html_word, file);
+      VG_(free)(ws_print);
       VG_(free)(html_word);
       VG_(free)(html);
       VG_(free)(file);
