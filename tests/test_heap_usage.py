@@ -366,7 +366,9 @@ def test_small_chunks_finer_pages_find_more(small):
     all used.  heap_small_cc has no such site."""
     runs, truth = small
     if 3 not in truth[1]:
-        pytest.skip("heap_small_cc")
+        # heap_small_cc: its sites are new[]/vector's, none of the kind
+        assert all(tag in ws_sums(runs[64].output) for tag in truth[1])
+        return
     fine = ws_sums(runs[64].output)[3]
     coarse = ws_sums(runs[4096].output)[3]
     assert coarse["touched"] == coarse["bytes"]
