@@ -4,23 +4,11 @@ page in each 256 KiB, unmap): each remap counts again in the totals
 does not grow with the rounds."""
 
 import re
-import subprocess
 
 import wslib
 
 
-def P(name):
-    return wslib.prog(name)
-
-
-def none_run(argv, *options, cwd=None):
-    """argv under --tool=none: (status, stdout)."""
-    wslib.require_built(argv[0])
-    p = subprocess.run([wslib.VG_IN_PLACE, "--tool=none", "-q"]
-                       + list(options) + list(argv), cwd=cwd,
-                       stdin=subprocess.DEVNULL, capture_output=True,
-                       timeout=300)
-    return p.returncode, p.stdout.decode(errors="replace")
+P = wslib.prog
 
 
 # ----------------------------------------------------------------------
@@ -44,7 +32,7 @@ def test_map_unmap_gigabytes(ws):
     stamps) is reused when the address comes back.  36 rounds more may
     not raise the peak resident size by more than 4 MiB (a leak of the
     chunk, or of the client's pages, would add 36 MiB or more)."""
-    rc, stdout = none_run([P("rel_mmap"), "4"])
+    rc, stdout = wslib.none_run([P("rel_mmap"), "4"])
     assert rc == 0 and stdout.startswith("distinct 1\n"), stdout
     out4, distinct4, hwm4 = _mmap_run(ws, 4)
     out40, distinct40, hwm40 = _mmap_run(ws, 40)

@@ -26,7 +26,6 @@ import pathlib
 import subprocess
 import threading
 
-import pytest
 
 import ctl_util
 import wslib

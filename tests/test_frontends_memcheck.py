@@ -14,8 +14,7 @@ import ctl_util
 import wslib
 
 
-def P(name):
-    return wslib.prog(name)
+P = wslib.prog
 
 
 # ----------------------------------------------------------------------

@@ -18,13 +18,7 @@ import wslib
 PAGE = 4096
 
 
-def P(name):
-    return wslib.prog(name)
-
-
-def per_element(delay, a=1):
-    """Instructions per element of a WS_LOOP (wsprog.h)."""
-    return a + 4 + 2 * delay
+P = wslib.prog
 
 
 def sweeps_for(insns, count, per_el):
@@ -44,7 +38,7 @@ COUNT, DELAY, INSNS = 4, 10, 31500000
 @pytest.mark.parametrize("kind,weight", [("st", 1), ("ld", 1), ("rmw", 2),
                                          ("atom", 3)])
 def test_hot_pages_have_exact_counts(tmp_path, kind, weight):
-    pe = per_element(DELAY)
+    pe = wslib.per_element(DELAY)
     sweeps = sweeps_for(INSNS, COUNT, pe)
     run = wslib.run_ws([P("touch"), str(COUNT),
                         "%s,0,%d,%d,%d,%d" % (kind, COUNT, PAGE, DELAY,
@@ -87,7 +81,7 @@ def test_list_pages_sums_to_the_clock(tmp_path):
     assert len(out.pages["insn"]) == out.summary["insn"][2]
     assert len(out.pages["data"]) == out.summary["data"][2]
     # the mapping's 20 pages: exactly one store per sweep each
-    pe = per_element(10)
+    pe = wslib.per_element(10)
     sweeps = sweeps_for(1000000, 20, pe)
     counts = sorted(out.pages["data"].items())
     mapped = [(a, n) for a, (n, _) in counts if n == sweeps]
@@ -106,7 +100,7 @@ def test_group_counts_follow_each_access(tmp_path, unit):
     out by their last bytes.  Each of the three units gets exactly one
     access per sweep: the first load's, the second load's, the store's."""
     delay, insns = 10, 1000000
-    sweeps = sweeps_for(insns, 1, per_element(delay, a=3))
+    sweeps = sweeps_for(insns, 1, wslib.per_element(delay, a=3))
     offset = unit - 8
     run = wslib.run_ws([P("touch"), "3", "grp,%d,1,4096,%d,%d"
                         % (offset, delay, insns)],
@@ -187,7 +181,7 @@ def test_ws_hot(server):
     assert "ctl_server_touch" in code[3]
     # the loop's page ran this call and the one of setting up: at least
     # this call's instructions (wsprog.h)
-    assert code[1] >= 3 + sweeps * (10 * per_element(10) + 4)
+    assert code[1] >= 3 + sweeps * (10 * wslib.per_element(10) + 4)
     assert both["data"][0][:3] == rows[0][:3]
 
     # a count larger than the pages there are lists them all

@@ -25,13 +25,7 @@ T = 100000
 PAGE = 4096
 
 
-def P(name):
-    return wslib.prog(name)
-
-
-def per_element(delay, a=1):
-    """Instructions per element of a WS_LOOP (wsprog.h)."""
-    return a + 4 + 2 * delay
+P = wslib.prog
 
 
 def inside(samples, insn=1):
@@ -134,7 +128,7 @@ def test_phases_tau_3T(ws):
 # k*T + 60 (oracle.SB_MAX), so L lies in (tau - 60, tau + 60): the count
 # lies in [floor((tau - 60)/E), floor((tau + 60)/E) + 1].
 SWEEP = [P("touch"), "2048", "st,0,2048,4096,100,3000000"]
-E_SWEEP = per_element(100)
+E_SWEEP = wslib.per_element(100)
 
 
 def _rate_check(out, tau, min_inside):

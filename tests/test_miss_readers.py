@@ -22,7 +22,6 @@ of liblzma's misses into xz.
 """
 
 import collections
-import os
 import re
 import subprocess
 

@@ -12,7 +12,6 @@
 """
 
 import os
-import re
 import signal
 import subprocess
 import time

@@ -8,18 +8,7 @@ import subprocess
 import wslib
 
 
-def P(name):
-    return wslib.prog(name)
-
-
-def none_run(argv, *options, cwd=None):
-    """argv under --tool=none: (status, stdout)."""
-    wslib.require_built(argv[0])
-    p = subprocess.run([wslib.VG_IN_PLACE, "--tool=none", "-q"]
-                       + list(options) + list(argv), cwd=cwd,
-                       stdin=subprocess.DEVNULL, capture_output=True,
-                       timeout=300)
-    return p.returncode, p.stdout.decode(errors="replace")
+P = wslib.prog
 
 
 # ----------------------------------------------------------------------
@@ -44,7 +33,7 @@ def test_no_symbols(ws, tmp_path):
              ("rel_nosym_", "rel_nosym.c")),
             ([stripped, "exit", "9"], [(10, 1)],
              ("rel_exit_touch", "rel_exit.c"))):
-        rc, stdout = none_run(argv)
+        rc, stdout = wslib.none_run(argv)
         run = ws(argv, check=False)
         assert (run.returncode, run.stdout) == (rc, stdout), run.stderr
         assert rc == int(argv[-1])
@@ -82,7 +71,7 @@ def test_cxx_exceptions(ws, tmp_path):
             "sum 1999000\n")
     for exe in (P("rel_exc"), stripped):
         argv = [exe, "2000", "5"]
-        rc, stdout = none_run(argv)
+        rc, stdout = wslib.none_run(argv)
         assert (rc, stdout) == (5, want)
         run = ws(argv, check=False)
         assert (run.returncode, run.stdout) == (rc, stdout), run.stderr

@@ -12,18 +12,7 @@ import subprocess
 import wslib
 
 
-def P(name):
-    return wslib.prog(name)
-
-
-def none_run(argv, *options, cwd=None):
-    """argv under --tool=none: (status, stdout)."""
-    wslib.require_built(argv[0])
-    p = subprocess.run([wslib.VG_IN_PLACE, "--tool=none", "-q"]
-                       + list(options) + list(argv), cwd=cwd,
-                       stdin=subprocess.DEVNULL, capture_output=True,
-                       timeout=300)
-    return p.returncode, p.stdout.decode(errors="replace")
+P = wslib.prog
 
 
 # ----------------------------------------------------------------------
@@ -54,7 +43,7 @@ def _trace_children(tmp_path, argv, opts=()):
 
 def test_vfork_exec(tmp_path):
     argv = [P("rel_clone"), "vfork", "3", P("rel_exit"), "exit", "4"]
-    rc, stdout = none_run(argv, "--trace-children=yes")
+    rc, stdout = wslib.none_run(argv, "--trace-children=yes")
     assert (rc, stdout) == (7, "child exited 4\n")
     got = _trace_children(tmp_path, argv)
     assert got[:2] == (rc, stdout)
@@ -79,7 +68,7 @@ def test_vfork_exit_and_fork_child_trailer(tmp_path):
     has no samples of its own but the final one at its _exit; its trailer
     and summary say 1 sample, not the parent's count before the fork."""
     argv = [P("rel_clone"), "vfork-exit", "6"]
-    rc, stdout = none_run(argv, "--trace-children=yes")
+    rc, stdout = wslib.none_run(argv, "--trace-children=yes")
     assert (rc, stdout) == (7, "child exited 6\n")
     d = tmp_path / "vfork"
     d.mkdir()
@@ -111,7 +100,7 @@ def test_fork_with_threads_per_thread(tmp_path):
     inside the loop hold the loop page and its 20 pages; the parent's
     windows inside its own loop, before the fork, carry all four."""
     argv = [P("rel_clone"), "fork-threads", "5"]
-    rc, stdout = none_run(argv)
+    rc, stdout = wslib.none_run(argv)
     assert (rc, stdout) == (6, "clone done\nchild exited 5\n")
     got = _trace_children(tmp_path, argv, ["--ws-per-thread=yes"])
     assert got[:2] == (rc, stdout), got[:2]
@@ -162,7 +151,7 @@ def test_fork_inside_a_region(tmp_path):
     with the child's own samples; it had "pre" and the parent's samples
     of "open" too."""
     argv = [P("rel_clone"), "fork-regions", "5"]
-    rc, stdout = none_run(argv)
+    rc, stdout = wslib.none_run(argv)
     assert (rc, stdout) == (6, "clone done\nclone done\nchild exited 5\n")
     got = _trace_children(tmp_path, argv)
     assert got[:2] == (rc, stdout), got[:2]
@@ -200,7 +189,7 @@ def test_raw_clone(ws):
     inside its loop hold its loop page and its 20 pages, main's its own
     10, and the thread has a start and an exit event."""
     argv = [P("rel_clone"), "clone", "5"]
-    rc, stdout = none_run(argv)
+    rc, stdout = wslib.none_run(argv)
     assert (rc, stdout) == (5, "clone done\njoined\n")
     run = ws(argv, "--ws-per-thread=yes", check=False)
     assert (run.returncode, run.stdout) == (rc, stdout), run.stderr[-3000:]

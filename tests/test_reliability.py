@@ -36,8 +36,7 @@ import wslib
 T = 100000
 
 
-def P(name):
-    return wslib.prog(name)
+P = wslib.prog
 
 
 def inside(samples):

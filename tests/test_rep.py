@@ -12,7 +12,6 @@ test_oracle.py compares both modes with lackey's trace sample by sample
 source.
 """
 
-import pytest
 
 import wslib
 

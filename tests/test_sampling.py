@@ -12,8 +12,7 @@ import oracle
 import wslib
 
 
-def P(name):
-    return wslib.prog(name)
+P = wslib.prog
 
 
 def stats_boundaries(stderr):

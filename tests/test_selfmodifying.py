@@ -6,23 +6,11 @@ set inside each phase is exactly the phase's code pages (no data), and
 the run-wide totals differ between two layouts by exactly the pages the
 layouts differ by.  Output and exit status as under --tool=none."""
 
-import subprocess
 
 import wslib
 
 
-def P(name):
-    return wslib.prog(name)
-
-
-def none_run(argv, *options, cwd=None):
-    """argv under --tool=none: (status, stdout)."""
-    wslib.require_built(argv[0])
-    p = subprocess.run([wslib.VG_IN_PLACE, "--tool=none", "-q"]
-                       + list(options) + list(argv), cwd=cwd,
-                       stdin=subprocess.DEVNULL, capture_output=True,
-                       timeout=300)
-    return p.returncode, p.stdout.decode(errors="replace")
+P = wslib.prog
 
 
 # ----------------------------------------------------------------------
@@ -61,7 +49,7 @@ def test_jit_smc(ws, tmp_path):
     totals = {}
     for k1, k2 in ((3, 4), (1, 1)):
         argv = [P("rel_jit"), str(k1), str(k2)]
-        rc, stdout = none_run(argv, "--smc-check=all")
+        rc, stdout = wslib.none_run(argv, "--smc-check=all")
         assert rc == 0, stdout
         run = ws(argv, *opts, check=False)
         assert (run.returncode, run.stdout) == (rc, stdout), run.stderr[-3000:]

@@ -12,8 +12,7 @@ import ctl_util
 import wslib
 
 
-def P(name):
-    return wslib.prog(name)
+P = wslib.prog
 
 
 # ----------------------------------------------------------------------

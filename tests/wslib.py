@@ -62,6 +62,21 @@ def prog(name):
     return os.path.join(TOP_BUILDDIR, "tests", "progs", name)
 
 
+def per_element(delay, a=1):
+    """Instructions per element of a WS_LOOP (wsprog.h)."""
+    return a + 4 + 2 * delay
+
+
+def none_run(argv, *options, cwd=None):
+    """argv under --tool=none: (status, stdout)."""
+    require_built(argv[0])
+    p = subprocess.run([VG_IN_PLACE, "--tool=none", "-q"]
+                       + list(options) + list(argv), cwd=cwd,
+                       stdin=subprocess.DEVNULL, capture_output=True,
+                       timeout=300)
+    return p.returncode, p.stdout.decode(errors="replace")
+
+
 def built(path):
     return os.path.isfile(path) and os.access(path, os.X_OK)
 
