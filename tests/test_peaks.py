@@ -648,10 +648,15 @@ def test_real_programs_peaks(tmp_path):
             largest = max(getattr(s, kind) for s in out.samples)
             (p,) = [q for q in mine if "largest" in q.why]
             assert p.size == largest and out.stacks[p.stack], (name, p)
+        # cut at the real end: the outermost frame is code some object
+        # names.  A frame inside may be an address in an anonymous
+        # executable mapping, which nothing names ("??? ???"): seen once
+        # in git's stacks, between two of git's own frames, depending on
+        # when samples fell (docs/manual.md, Peaks)
         for stack in out.stacks.values():
-            for w in stack:
-                assert not (w.location == "???" and w.function == "???"), (
-                    name, stack)
+            w = stack[-1]
+            assert not (w.location == "???" and w.function == "???"), (
+                name, stack)
 
 
 # ----------------------------------------------------------------------
