@@ -65,19 +65,19 @@ function upperBound(a, x) {           /* first index with a[i] > x */
   return lo;
 }
 
-/*---- Derived data: spans of measurement, named like ws names regions ----*/
+/*---- Derived data: regions (a start or region-start to the next stop), named as ws names them ----*/
 
 /* maps keyed by label have no prototype, so that any label is a key */
 var marks = [], dumps = [], spans = [], regionByLabel = Object.create(null),
     labelIndex = Object.create(null);
 function derive() {
-  var open = WS.instrAtstart ? 0 : null, latest = null;
+  var open = null, latest = null;
   WS.events.forEach(function (e) {
     if (e.kind === "mark") {
       latest = e.label;
       marks.push(e);
       if (!(e.label in labelIndex)) labelIndex[e.label] = Object.keys(labelIndex).length;
-    } else if (e.kind === "start") {
+    } else if (e.kind === "start" || e.kind === "region-start") {
       if (open === null) open = e.t;
     } else if (e.kind === "stop") {
       if (open !== null) spans.push({ t0: open, t1: e.t, label: latest });
@@ -410,8 +410,8 @@ function showMark(k) {
 }
 function showSpan(k) {
   var s = spans[k];
-  details(["Measured from t = " + int(s.t0) + " to " + int(s.t1) + unit() +
-           (s.open ? " (still on at the end)" : "") + ", named \u201c" + s.label + "\u201d by its latest mark.",
+  details(["A region from t = " + int(s.t0) + " to " + int(s.t1) + unit() +
+           (s.open ? " (still open at the end)" : "") + ", named \u201c" + s.label + "\u201d by its latest mark.",
            regionText(s.label)], [s.t0, s.t1]);
 }
 function showDump(k) {

@@ -76,6 +76,8 @@ enum wsp_event_kind {
    WSP_EV_EXEC,                      /* text = the program exec'd; only
                                         the trailer follows */
    WSP_EV_FINAL,                     /* the sample before is final */
+   WSP_EV_REGION_START,              /* a region opens while measurement
+                                        was already on */
    WSP_EV_OTHER                      /* a kind this reader does not know:
                                         text = kind and arguments */
 };

@@ -28,7 +28,8 @@
      header     [[key, value], ...]  every header line, in order
      t, insn, data                the samples, one array per column
      shared     an array, or null without per-thread columns
-     events     [{t, kind, ...}]  kind "mark" (label), "start", "stop",
+     events     [{t, kind, ...}]  kind "mark" (label), "start",
+                "region-start", "stop", "exec" (path), "final",
                 "set" (param, value), "dump" (how: "label" with label,
                 "file" with path, or "monitor"), "thread-start" and
                 "thread-exit" (tid), "peak" (peak: its number n; an

@@ -239,6 +239,10 @@ static int event_line(struct parser *p, struct body *b, struct caps *cap)
          return fail(p, "a dump event is 'dump label LABEL', 'dump file "
                      "PATH' or 'dump monitor'");
       }
+   } else if (str_is(kind, "region-start") && f->version >= 4) {
+      e.kind = WSP_EV_REGION_START;
+      if (nargs != 0)
+         return fail(p, "a region-start event takes no arguments");
    } else if (str_is(kind, "final") && f->version >= 4) {
       e.kind = WSP_EV_FINAL;
       if (nargs != 0 || !b->prev_sample || e.t != b->last_sample_t)

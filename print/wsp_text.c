@@ -214,7 +214,8 @@ static void marks_init(struct marks *m, const struct wsp_file *f)
    size_t n_more = 0;
    for (size_t i = 0; i < f->n_events; i++) {
       const struct wsp_event *e = &f->events[i];
-      if (e->kind == WSP_EV_START || e->kind == WSP_EV_STOP)
+      if (e->kind == WSP_EV_START || e->kind == WSP_EV_REGION_START
+          || e->kind == WSP_EV_STOP)
          m->n_startstop++;
       if (e->kind != WSP_EV_MARK)
          continue;
@@ -250,7 +251,7 @@ static void event_row(char *row, const struct wsp_file *f,
    for (size_t i = 0; i < f->n_events; i++) {
       const struct wsp_event *e = &f->events[i];
       int c = tcol(a, (double)e->t);
-      if (e->kind == WSP_EV_START)
+      if (e->kind == WSP_EV_START || e->kind == WSP_EV_REGION_START)
          cell[c] |= 1;
       else if (e->kind == WSP_EV_STOP)
          cell[c] |= 2;

@@ -319,6 +319,7 @@ const char *wsp_event_name(enum wsp_event_kind k)
    case WSP_EV_PEAK:         return "peak";
    case WSP_EV_EXEC:         return "exec";
    case WSP_EV_FINAL:        return "final";
+   case WSP_EV_REGION_START: return "region-start";
    case WSP_EV_OTHER:        return "other";
    }
    return "?";

@@ -1072,13 +1072,38 @@ def test_html_marks_and_regions(tmp_path):
             label, n, commas(samples), "%.1f/%d/%d" % ins,
             "%.1f/%d/%d" % dat))
         assert re.search(row, dom), row
-    # the third measured span (start to stop), named by its latest mark
+    # the third region (start to stop), named by its latest mark
     starts = [e.t for e in out.events if e.kind == "start"]
     stops = [e.t for e in out.events if e.kind == "stop"]
     res, dom = page_results(report, "click:span:2")
     assert res["details"].startswith(
-        "Measured from t = %s to %s i, named \u201c%s\u201d by its latest mark."
-        % (commas(starts[2]), commas(stops[2]), " ".join(marks[2].args)))
+        "A region from t = %s to %s i, named \u201c%s\u201d by its latest "
+        "mark." % (commas(starts[2]), commas(stops[2]),
+                   " ".join(marks[2].args)))
+
+
+def test_html_region_that_began_while_measuring(tmp_path):
+    """A WS_START while measurement is on begins a region (a region-start
+    event): the page draws the region from there to its stop, not from
+    the start of the run, and the measurement that ran from start-up is
+    no region of its own (docs/control.md, "Regions")."""
+    run = wslib.run_ws([wslib.prog("ctl_macros")], (),
+                       out_path=str(tmp_path / "ws.out"))
+    out = parsed(run.out_path)
+    kinds = [e.kind for e in out.events]
+    t0 = out.events[kinds.index("region-start")].t
+    stop = out.events[kinds.index("stop")].t
+    assert kinds.index("region-start") < kinds.index("stop")
+    report = str(tmp_path / "macros.html")
+    p = ws_print("--html", report, run.out_path)
+    assert p.returncode == 0, p.stderr
+    res, dom = page_results(report, "click:span:0")
+    assert res["details"].startswith(
+        "A region from t = %s to %s i, named \u201calpha\u201d by its latest "
+        "mark." % (commas(t0), commas(stop))), res["details"]
+    # one region per start or region-start that a stop ends (or the end)
+    spans = len(re.findall(r'<g class="span"', dom))
+    assert spans == kinds.count("start") + kinds.count("region-start")
 
 
 HEADER_EXTENSIONS = ("h", "hh", "hpp", "hxx", "h++", "tcc", "inl", "ipp",
