@@ -347,7 +347,8 @@ void WS_(dtlb_init)(void);
    now (the entry stays filled). */
 void WS_(dtlb_settle_page)(Addr page);
 /* Accesses counted inline sit in the entries' counters until the
-   entry is refilled or emptied; this moves them all to the pages. */
+   entry is refilled or emptied, and code pages' in their code slots;
+   this moves them all to the pages' records. */
 void WS_(flush_access_counts)(void);
 /* Empties the TLB now (every page's next access reaches the helper). */
 void WS_(dtlb_flush)(void);

@@ -32,8 +32,17 @@
        exact at every superblock boundary;
      - one check per distinct code page, placed at the first
        instruction on that page (a page after a taken side exit is not
-       counted); its table slot is known at translation time, so the
-       check is a load from a constant address and a compare.
+       counted), and its instructions added to its access count before
+       each side exit and at the end.  The page's code slot
+       (ws_codeslots.c) is known at translation time: the check is one
+       compare of the stamp with the slot's (a 64-bit load, which VEX
+       folds into the compare; the slot's address still takes a movabs,
+       as VEX's amd64 back end has no absolute addressing mode), and
+       the count reaches the slot through a zero loaded from the guest
+       state, with the slot's address (below 2^31) as the displacement
+       (code_stale, count_code_accesses).  A page that found no slot
+       left is checked against its page-table stamp and counted in its
+       page record, both at constant addresses.
    A rep-prefixed string instruction (rep movs, rep stos, ...) is one
    instruction however often it iterates (--ws-count-rep=once, as the
    processor retires it): ws_rep.c says how.
