@@ -411,9 +411,9 @@ VG_REGPARM(1) void WS_(insn_restamp_straddling)(Addr ip);
 /*--- The code pages' slots (ws_codeslots.c)               ---*/
 /*------------------------------------------------------------*/
 
-/* A code page's stamp and access count where the IR reaches them at a
-   32-bit address: the table is in the tool image, which is loaded
-   below 2^31.  A page gets a slot the first time a superblock on it is
+/* A code page's stamp and access count at an address below 2^31 (the
+   table is in the tool image, loaded at 0x58000000), which the IR can
+   make an addressing mode's displacement.  A page gets a slot the first time a superblock on it is
    instrumented, while slots are left (programs at 4 KiB pages touch a
    few hundred code pages; at --ws-pagesize=64 a large program runs out
    of them, and its later pages are checked and counted through the
@@ -424,7 +424,7 @@ typedef struct {
    ULong stamp;         /* a Stamp, zero-extended */
    ULong accesses;
 } WS_CodeSlot;
-#define WS_CODE_SLOTS 4096
+#define WS_CODE_SLOTS 8192
 extern WS_CodeSlot WS_(code_slots)[WS_CODE_SLOTS];
 /* |page|'s slot, given one now if it has none and any is left; NULL
    if it has none. */
