@@ -31,7 +31,6 @@
    (WS_(flush_access_counts)). */
 
 #include "pub_tool_basics.h"
-#include "pub_tool_libcassert.h"
 
 #include "ws_global.h"
 
