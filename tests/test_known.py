@@ -327,6 +327,21 @@ def test_remapped_page_is_new_in_totals(ws, mode, control):
         assert b.data < 100, wslib.show(s_mid)
 
 
+# coderemap u|U: a code page run, unmapped and mapped again, written and run
+# again, all in one epoch (T = 10^9): the second life of the page is new
+# in the totals although its stamp is current (ws_codeslots.c keeps the
+# code slot's stamp, which the inline check reads, equal to the page
+# table's, which munmap marks).  The control unmaps another, untouched
+# page with the same calls.
+@pytest.mark.parametrize("pagesize", [4096, 64])
+def test_remapped_code_page_is_new_in_totals(ws, pagesize):
+    opts = ("--ws-every=1000000000", "--ws-pagesize=%d" % pagesize)
+    new = ws([P("coderemap"), "u"], *opts).output.summary
+    same = ws([P("coderemap"), "U"], *opts).output.summary
+    assert (new["insn"][2] - same["insn"][2],
+            new["data"][2] - same["data"][2]) == (1, 1), (new, same)
+
+
 # ----------------------------------------------------------------------
 # Threads
 

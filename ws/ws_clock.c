@@ -65,22 +65,25 @@ static ULong clock_now(void)
 }
 
 /* Tells the running thread's IR the current stamp, or the clock and
-   the stamp. */
+   the stamp (and the zero its code-slot addresses are added to). */
 static void stamp_to_shadow(void)
 {
+   ULong stamp = WS_(cur_stamp);
    if (clock_thread != VG_INVALID_THREADID)
       VG_(set_shadow_regs_area)(clock_thread, 1, WS_SHADOW_STAMP,
-                                sizeof WS_(cur_stamp),
-                                (const UChar*)&WS_(cur_stamp));
+                                sizeof stamp, (const UChar*)&stamp);
 }
 
 static void clock_to_shadow(ULong now)
 {
-   Long left = (Long)(next_event - now);
+   Long  left = (Long)(next_event - now);
+   ULong zero = 0;
    if (clock_thread == VG_INVALID_THREADID)
       return;
    VG_(set_shadow_regs_area)(clock_thread, 1, WS_SHADOW_LEFT, sizeof left,
                              (const UChar*)&left);
+   VG_(set_shadow_regs_area)(clock_thread, 1, WS_SHADOW_ZERO, sizeof zero,
+                             (const UChar*)&zero);
    stamp_to_shadow();
 }
 

@@ -152,6 +152,7 @@ void WS_(flush_access_counts)(void)
    UInt i;
    for (i = 0; i < dtlb_n_filled; i++)
       settle_entry(&WS_(dtlb)[dtlb_filled[i]]);
+   WS_(flush_code_counts)();
 }
 
 void WS_(dtlb_refresh_page)(Addr page)

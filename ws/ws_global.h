@@ -28,6 +28,7 @@
      ws_clock.c       the instruction clock, the ms timer, epochs
      ws_window.c      the stamp tables, window counters, touching pages
      ws_dtlb.c        the data TLB and the slow paths the IR calls
+     ws_codeslots.c   code pages' stamps and counts at 32-bit addresses
      ws_sampler.c     samples and their schedule, start/stop, T and tau
      ws_threads.c     per-thread working sets and shared pages
      ws_instrument.c  the VEX IR emitted for every superblock
@@ -215,12 +216,17 @@ extern Stamp WS_(cur_stamp);    /* current epoch */
    live in its guest state's first shadow area (ws keeps no shadow
    registers), where the IR reaches them off the guest state pointer:
    the instructions left before the next boundary, which the IR counts
-   down, and a copy of WS_(cur_stamp).  Offsets into that area. */
+   down, and a copy of WS_(cur_stamp), zero-extended to 64 bits so that
+   a 64-bit compare with a code slot's stamp (ws_codeslots.c) takes the
+   slot's from memory; and a zero, to which the IR adds a code slot's
+   address (below 2^31) to reach it through a displacement.  Offsets
+   into that area. */
 #define WS_SHADOW_LEFT   0      /* Long */
-#define WS_SHADOW_STAMP  8      /* Stamp */
+#define WS_SHADOW_STAMP  8      /* ULong: the Stamp */
 #define WS_SHADOW_REP    16     /* Addr: the rep-prefixed string
                                    instruction whose next iteration
                                    comes, or 0 (--ws-count-rep=once) */
+#define WS_SHADOW_ZERO   24     /* ULong: 0 */
 
 /* At start-up: the timer's origin, and epoch 1 began at 0. */
 void  WS_(clock_init)(void);
@@ -341,7 +347,8 @@ void WS_(dtlb_init)(void);
    now (the entry stays filled). */
 void WS_(dtlb_settle_page)(Addr page);
 /* Accesses counted inline sit in the entries' counters until the
-   entry is refilled or emptied; this moves them all to the pages. */
+   entry is refilled or emptied, and code pages' in their code slots;
+   this moves them all to the pages' records. */
 void WS_(flush_access_counts)(void);
 /* Empties the TLB now (every page's next access reaches the helper). */
 void WS_(dtlb_flush)(void);
@@ -401,6 +408,35 @@ void WS_(insn_restamp_at_ip)(void);
 VG_REGPARM(1) void WS_(insn_restamp_straddling)(Addr ip);
 
 /*------------------------------------------------------------*/
+/*--- The code pages' slots (ws_codeslots.c)               ---*/
+/*------------------------------------------------------------*/
+
+/* A code page's stamp and access count at an address below 2^31 (the
+   table is in the tool image, loaded at 0x58000000), which the IR can
+   make an addressing mode's displacement.  A page gets a slot the first time a superblock on it is
+   instrumented, while slots are left (programs at 4 KiB pages touch a
+   few hundred code pages; at --ws-pagesize=64 a large program runs out
+   of them, and its later pages are checked and counted through the
+   page table and their records instead).  |stamp| is always the page
+   table's stamp of the page; |accesses| the instructions counted
+   inline since the slot was last flushed to the page's record. */
+typedef struct {
+   ULong stamp;         /* a Stamp, zero-extended */
+   ULong accesses;
+} WS_CodeSlot;
+#define WS_CODE_SLOTS 8192
+extern WS_CodeSlot WS_(code_slots)[WS_CODE_SLOTS];
+/* |page|'s slot, given one now if it has none and any is left; NULL
+   if it has none. */
+WS_CodeSlot* WS_(code_slot)(Addr page);
+/* |page|'s stamp in the page table is now |s|. */
+void WS_(code_slot_stamp)(Addr page, Stamp s);
+/* Moves the slots' counts to their pages' records (from
+   WS_(flush_access_counts)); costs the slots given out. */
+void WS_(flush_code_counts)(void);
+UInt WS_(code_slots_used)(void);
+
+/*------------------------------------------------------------*/
 /*--- Samples, starting and stopping (ws_sampler.c)        ---*/
 /*------------------------------------------------------------*/
 
@@ -419,6 +455,7 @@ typedef struct {
    ULong data_checks;      /* inline data checks emitted */
    ULong data_elided;      /* data checks left out */
    ULong insn_checks;      /* inline code-page checks emitted */
+   ULong insn_unslotted;   /* code pages that found no slot left */
    ULong rises;            /* stacks taken where a window rose */
    ULong peak_records;     /* peak records made (a window's page list) */
    ULong breakdowns;       /* of those, broken down by owner */

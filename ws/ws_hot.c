@@ -23,11 +23,13 @@
 
    The counts cost the fast path one add each, never a call: a code
    page's counter has a fixed address, known when the superblock is
-   instrumented, and the instructions of each exit-free stretch are
-   added to it at once; a data access adds to its data TLB entry, and
-   the entry's sum reaches the page's record here when the entry is
-   refilled or emptied (ws_dtlb.c).  So the records are exact once
-   WS_(flush_access_counts) has run.
+   instrumented (its code slot's, ws_codeslots.c, or, when it found no
+   slot left, the one in its record here), and the instructions of
+   each exit-free stretch are added to it at once; a data access adds
+   to its data TLB entry, and the entry's sum reaches the page's record
+   here when the entry is refilled or emptied (ws_dtlb.c).  So the
+   records are exact once WS_(flush_access_counts) has run, which
+   moves the code slots' counts too.
 
    Records live in page tables of their own (ws_pagetable.c), created
    sparse: a chunk exists only where pages were touched. */

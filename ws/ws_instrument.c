@@ -32,8 +32,17 @@
        exact at every superblock boundary;
      - one check per distinct code page, placed at the first
        instruction on that page (a page after a taken side exit is not
-       counted); its table slot is known at translation time, so the
-       check is a load from a constant address and a compare.
+       counted), and its instructions added to its access count before
+       each side exit and at the end.  The page's code slot
+       (ws_codeslots.c) is known at translation time: the check is one
+       compare of the stamp with the slot's (a 64-bit load, which VEX
+       folds into the compare; the slot's address still takes a movabs,
+       as VEX's amd64 back end has no absolute addressing mode), and
+       the count reaches the slot through a zero loaded from the guest
+       state, with the slot's address (below 2^31) as the displacement
+       (code_stale, count_code_accesses).  A page that found no slot
+       left is checked against its page-table stamp and counted in its
+       page record, both at constant addresses.
    A rep-prefixed string instruction (rep movs, rep stos, ...) is one
    instruction however often it iterates (--ws-count-rep=once, as the
    processor retires it): ws_rep.c says how.
@@ -94,12 +103,13 @@ typedef struct {
 
 typedef struct {
    IRSB*    sb;
-   IRTemp   stamp;        /* current stamp, loaded on entry */
+   IRTemp   stamp;        /* current stamp (I64), loaded on entry */
    Int      offset_ip;    /* of the guest's instruction pointer */
    Bool     ip_known;     /* whether it is known to hold... */
    Addr     guest_ip;     /* ...this, where the output now stands */
    Int      shadow_left;  /* guest state offsets of the clock's */
    Int      shadow_stamp; /* countdown and the stamp (ws_global.h) */
+   Int      shadow_zero;
    Int      shadow_rep;   /* the rep instruction whose iteration comes */
    Addr     rep;          /* the rep string instruction counted once in
                              this superblock (its last), or 0 */
@@ -119,6 +129,7 @@ typedef struct {
    Int      n_parts;              /* and the check of each */
    Addr     code_pages[MAX_CODE_PAGES];     /* code pages checked */
    ULong*   code_counter[MAX_CODE_PAGES];   /* their access counters */
+   Bool     code_slotted[MAX_CODE_PAGES];   /* ...in a code slot */
    UInt     code_pending[MAX_CODE_PAGES];   /* instructions not yet
                                                added to them */
    Int      n_code_pages;
@@ -182,12 +193,22 @@ static IRDirty* call_if(SBState* s, IRExpr* guard, const HChar* name,
    return di;
 }
 
-/* True (an Ity_I1 expression) if the stamp in |slot_addr| is stale. */
-static IRExpr* stale(SBState* s, IRExpr* slot_addr)
+/* True (an Ity_I1 expression) if the code page whose slot is |slot|
+   or, without one, whose page-table stamp is |stamp|, is stale.  A
+   slot's stamp is 64 bits wide and the compare's second operand, so
+   that VEX folds its load into the compare (it folds no 32-bit
+   load). */
+static IRExpr* code_stale(SBState* s, WS_CodeSlot* slot, Stamp* stamp)
 {
-   IRExpr* slot = bind(s, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32, slot_addr));
-   return bind(s, Ity_I1, IRExpr_Binop(Iop_CmpNE32, slot,
-                                       IRExpr_RdTmp(s->stamp)));
+   IRExpr* now = IRExpr_RdTmp(s->stamp);
+   if (slot != NULL)
+      return bind(s, Ity_I1, IRExpr_Binop(Iop_CmpNE64, now,
+                  bind(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
+                                               c64((Addr)&slot->stamp)))));
+   return bind(s, Ity_I1, IRExpr_Binop(Iop_CmpNE32,
+               bind(s, Ity_I32, IRExpr_Unop(Iop_64to32, now)),
+               bind(s, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32,
+                                            c64((Addr)stamp)))));
 }
 
 /* The boundary handler rewrites both shadow fields: declared, so that
@@ -220,19 +241,35 @@ static void prologue(SBState* s, Bool starts_rep, Addr ip)
    di->fxState[0].size = sizeof(Long);
    di->fxState[1].fx = Ifx_Modify;
    di->fxState[1].offset = s->shadow_stamp;
-   di->fxState[1].size = sizeof(Stamp);
+   di->fxState[1].size = sizeof(ULong);
    addStmtToIRSB(s->sb, IRStmt_Dirty(di));
-   s->stamp = newIRTemp(s->sb->tyenv, Ity_I32);
+   s->stamp = newIRTemp(s->sb->tyenv, Ity_I64);
    addStmtToIRSB(s->sb, IRStmt_WrTmp(s->stamp,
-                 IRExpr_Get(s->shadow_stamp, Ity_I32)));
+                 IRExpr_Get(s->shadow_stamp, Ity_I64)));
 }
 
-/* counter += n (an I64 atom), for a counter at a constant address. */
-static void add_to_counter(SBState* s, ULong* counter, IRExpr* n)
+/* The address of a counter: a constant, or for a code slot's, its
+   address added to |zero| (an I64 temporary holding 0), bound afresh
+   for each use so that VEX makes the slot's address the displacement
+   of the load's or store's addressing mode.  A constant address takes
+   a 64-bit immediate in a register of its own for the load and again
+   for the store (VEX has no absolute addressing mode). */
+static IRExpr* counter_address(SBState* s, ULong* counter, IRExpr* zero)
+{
+   if (zero == NULL)
+      return c64((Addr)counter);
+   return bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, zero,
+                                        c64((Addr)counter)));
+}
+
+/* counter += n (an I64 atom); |zero| as for counter_address. */
+static void add_to_counter(SBState* s, ULong* counter, IRExpr* n,
+                           IRExpr* zero)
 {
    IRExpr* old = bind(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
-                                              c64((Addr)counter)));
-   addStmtToIRSB(s->sb, IRStmt_Store(Iend_LE, c64((Addr)counter),
+                      counter_address(s, counter, zero)));
+   addStmtToIRSB(s->sb, IRStmt_Store(Iend_LE,
+                 counter_address(s, counter, zero),
                  bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, old, n))));
 }
 
@@ -272,15 +309,23 @@ static void advance_clock(SBState* s)
 static void count_code_accesses(SBState* s)
 {
    Int i;
+   IRExpr* zero = NULL;
+   for (i = 0; i < s->n_code_pages; i++) {
+      if (s->code_slotted[i] && zero == NULL
+          && (s->code_pending[i] != 0 || (i == 0 && s->rep_uncounted)))
+         zero = bind(s, Ity_I64, IRExpr_Get(s->shadow_zero, Ity_I64));
+   }
    for (i = 0; i < s->n_code_pages; i++) {
       if (s->code_pending[i] != 0)
-         add_to_counter(s, s->code_counter[i], c64(s->code_pending[i]));
+         add_to_counter(s, s->code_counter[i], c64(s->code_pending[i]),
+                        s->code_slotted[i] ? zero : NULL);
       s->code_pending[i] = 0;
    }
    /* A superblock that starts with a rep instruction: its first code
       page is the instruction's. */
    if (s->rep_uncounted)
-      add_to_counter(s, s->code_counter[0], rep_fresh_count(s));
+      add_to_counter(s, s->code_counter[0], rep_fresh_count(s),
+                     s->code_slotted[0] ? zero : NULL);
    s->rep_uncounted = False;
 }
 
@@ -302,7 +347,8 @@ static void note_rep_path(SBState* s, Bool again)
 static void check_code_page(SBState* s, Addr page, Bool counts)
 {
    Int i;
-   Stamp* slot;
+   Stamp* stamp;
+   WS_CodeSlot* slot;
    for (i = 0; i < s->n_code_pages; i++)
       if (s->code_pages[i] == page)
          break;
@@ -313,10 +359,17 @@ static void check_code_page(SBState* s, Addr page, Bool counts)
          i = MAX_CODE_PAGES - 1;
       } else {
          s->code_pages[i] = page;
-         s->code_counter[i] = WS_(access_counter)(WS_Insn, page);
+         slot = WS_(code_slot)(page);
+         s->code_slotted[i] = slot != NULL;
+         if (slot != NULL) {
+            stamp = NULL;
+            s->code_counter[i] = &slot->accesses;
+         } else {
+            stamp = WS_(pt_slot)(&WS_(tables)[WS_Insn], page);
+            s->code_counter[i] = WS_(access_counter)(WS_Insn, page);
+         }
          s->code_pending[i] = 0;
          s->n_code_pages++;
-         slot = WS_(pt_slot)(&WS_(tables)[WS_Insn], page);
          WS_(counters).insn_checks++;
          /* The helper finds the page from the instruction's address
             (the first touch's location): in the guest's instruction
@@ -325,15 +378,15 @@ static void check_code_page(SBState* s, Addr page, Bool counts)
             to set up; for the page an instruction straddles into, the
             page after its own. */
          if (page != s->ip >> WS_(page_shift))
-            call_if(s, stale(s, c64((Addr)slot)),
+            call_if(s, code_stale(s, slot, stamp),
                     "ws_insn_restamp_straddling",
                     WS_(insn_restamp_straddling), 1,
                     mkIRExprVec_1(mkIRExpr_HWord(s->ip)));
          else if (s->ip_known && s->guest_ip == s->ip)
-            call_if(s, stale(s, c64((Addr)slot)), "ws_insn_restamp_at_ip",
+            call_if(s, code_stale(s, slot, stamp), "ws_insn_restamp_at_ip",
                     WS_(insn_restamp_at_ip), 0, mkIRExprVec_0());
          else
-            call_if(s, stale(s, c64((Addr)slot)), "ws_insn_restamp",
+            call_if(s, code_stale(s, slot, stamp), "ws_insn_restamp",
                     WS_(insn_restamp), 1,
                     mkIRExprVec_1(mkIRExpr_HWord(s->ip)));
       }
@@ -619,6 +672,7 @@ IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    s.shadow_left = layout->total_sizeB + WS_SHADOW_LEFT;
    s.shadow_stamp = layout->total_sizeB + WS_SHADOW_STAMP;
    s.shadow_rep = layout->total_sizeB + WS_SHADOW_REP;
+   s.shadow_zero = layout->total_sizeB + WS_SHADOW_ZERO;
    s.rep_fresh = IRTemp_INVALID;
    s.access = WS_(find_accesses)(sbIn);
    s.checks = VG_(malloc)("ws.instrument.checks",

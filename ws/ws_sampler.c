@@ -317,6 +317,8 @@ void WS_(print_counters)(void)
    VG_(dmsg)("ws: superblocks instrumented: %'llu\n", c->sbs);
    VG_(dmsg)("ws: checks emitted: %'llu data (%'llu left out), "
              "%'llu code\n", c->data_checks, c->data_elided, c->insn_checks);
+   VG_(dmsg)("ws: code pages: %'u in slots, %'llu without (none left)\n",
+             WS_(code_slots_used)(), c->insn_unslotted);
    VG_(dmsg)("ws: slow-path calls: %'llu data, %'llu code, "
              "%'llu boundaries\n", c->data_refills, c->insn_restamps,
              c->boundaries);

@@ -147,6 +147,8 @@ void WS_(touch_page)(WS_Kind kind, Addr page, Addr ip, Addr a)
       WS_(region_total)[kind]++;
    WS_(win_set)(&windows[kind], old & WS_STAMP_MASK, WS_(cur_stamp));
    WS_(pt_stamp)(&WS_(tables)[kind], slot, page, WS_(cur_stamp));
+   if (kind == WS_Insn)
+      WS_(code_slot_stamp)(page, WS_(cur_stamp));
    if (WS_(clo_per_thread))
       WS_(thread_touch)(VG_(get_running_tid)(), kind, page, old);
 }
@@ -174,6 +176,14 @@ static void mark_dead(Stamp* slot, Addr page, void* opaque)
       *slot |= WS_STAMP_DEAD;
 }
 
+static void mark_code_dead(Stamp* slot, Addr page, void* opaque)
+{
+   if (*slot != WS_STAMP_NEVER) {
+      *slot |= WS_STAMP_DEAD;
+      WS_(code_slot_stamp)(page, *slot);
+   }
+}
+
 void WS_(unmapped)(Addr a, SizeT len)
 {
    /* Only pages wholly inside the range are gone: with pages larger
@@ -186,7 +196,8 @@ void WS_(unmapped)(Addr a, SizeT len)
    /* The next touch of these pages must reach touch_page. */
    WS_(dtlb_flush)();
    for (kind = 0; kind < 2; kind++)
-      WS_(pt_for_range)(&WS_(tables)[kind], first, end - 1, mark_dead, NULL);
+      WS_(pt_for_range)(&WS_(tables)[kind], first, end - 1,
+                        kind == WS_Insn ? mark_code_dead : mark_dead, NULL);
 }
 
 /*------------------------------------------------------------*/
