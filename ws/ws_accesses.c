@@ -213,19 +213,31 @@ static WS_Access access_of(const Tracker* s, IRStmt* st)
    return a;
 }
 
+void* WS_(scratch)(WS_Scratch* s, SizeT bytes)
+{
+   if (bytes > s->bytes) {
+      if (s->buf != NULL)
+         VG_(free)(s->buf);
+      s->bytes = bytes > 2 * s->bytes ? bytes : 2 * s->bytes;
+      s->buf = VG_(malloc)(s->cc, s->bytes);
+   }
+   return s->buf;
+}
+
+static WS_Scratch access_buf = { NULL, 0, "ws.instrument.access" };
+static WS_Scratch tmp_buf    = { NULL, 0, "ws.instrument.tmp" };
+
 /* Every statement's access with its symbolic address as it stands at
    that statement (one more slot at the end, unused). */
 WS_Access* WS_(find_accesses)(IRSB* sbIn)
 {
    Tracker t;
    Int i, segment = 0;
-   WS_Access* access = VG_(malloc)("ws.instrument.access",
-                                   (sbIn->stmts_used + 1)
-                                   * sizeof(WS_Access));
+   WS_Access* access = WS_(scratch)(&access_buf, (sbIn->stmts_used + 1)
+                                                 * sizeof(WS_Access));
    t.tyenv = sbIn->tyenv;
    t.n_tmps = sbIn->tyenv->types_used;
-   t.tmp = VG_(malloc)("ws.instrument.tmp",
-                       (t.n_tmps + 1) * sizeof(WS_SymAddr));
+   t.tmp = WS_(scratch)(&tmp_buf, (t.n_tmps + 1) * sizeof(WS_SymAddr));
    for (i = 0; i < t.n_tmps; i++) {
       t.tmp[i].root = WS_ROOT_NONE;
       t.tmp[i].off = 0;
@@ -239,7 +251,6 @@ WS_Access* WS_(find_accesses)(IRSB* sbIn)
          segment++;
       track_stmt(&t, st);
    }
-   VG_(free)(t.tmp);
    return access;
 }
 
