@@ -62,20 +62,31 @@ static Long const_value(IRExpr* e, Bool* ok)
    return *ok ? (Long)e->Iex.Const.con->Ico.U64 : 0;
 }
 
+static Bool reg_overlaps(const RegVal* r, Int offset, Int size)
+{
+   return r->offset + 8 > offset && r->offset < offset + size;
+}
+
+/* Most PUTs overlap none of the registers tracked, and leave the list
+   as it is. */
 static void forget_regs(Tracker* s, Int offset, Int size)
 {
-   Int i, j = 0;
-   for (i = 0; i < s->n_regs; i++) {
-      Int o = s->regs[i].offset;
-      if (o + 8 <= offset || o >= offset + size)
+   Int i, j;
+   for (i = 0; i < s->n_regs; i++)
+      if (reg_overlaps(&s->regs[i], offset, size))
+         break;
+   for (j = i; i < s->n_regs; i++)
+      if (!reg_overlaps(&s->regs[i], offset, size))
          s->regs[j++] = s->regs[i];
-   }
    s->n_regs = j;
 }
 
 static void note_put(Tracker* s, Int offset, IRExpr* data)
 {
-   IRType ty = typeOfIRExpr(s->tyenv, data);
+   /* |data| is an atom: the IR is flat. */
+   IRType ty = data->tag == Iex_RdTmp
+               ? s->tyenv->types[data->Iex.RdTmp.tmp]
+               : typeOfIRExpr(s->tyenv, data);
    forget_regs(s, offset, sizeofIRType(ty));
    if (ty == Ity_I64 && s->n_regs < MAX_REGS) {
       WS_SymAddr v = sym_of_atom(s, data);
