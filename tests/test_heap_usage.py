@@ -256,7 +256,7 @@ def small(request, tmp_path_factory):
     log = heap_oracle.parse_log(runs[GRANULES[0]].stdout)
     assert heap_oracle.parse_log(runs[GRANULES[1]].stdout) == log
     argv = [wslib.VG_IN_PLACE, "--tool=lackey", "--trace-mem=yes",
-            "--log-file=/dev/stderr", prog]
+            *oracle.LACKEY_OPTIONS, "--log-file=/dev/stderr", prog]
     with open(str(d / "lackey.stdout"), "w+") as stdout:
         p = subprocess.Popen(argv, cwd=str(d), stdout=stdout,
                              stderr=subprocess.PIPE, text=True,

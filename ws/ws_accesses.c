@@ -62,20 +62,31 @@ static Long const_value(IRExpr* e, Bool* ok)
    return *ok ? (Long)e->Iex.Const.con->Ico.U64 : 0;
 }
 
+static Bool reg_overlaps(const RegVal* r, Int offset, Int size)
+{
+   return r->offset + 8 > offset && r->offset < offset + size;
+}
+
+/* Most PUTs overlap none of the registers tracked, and leave the list
+   as it is. */
 static void forget_regs(Tracker* s, Int offset, Int size)
 {
-   Int i, j = 0;
-   for (i = 0; i < s->n_regs; i++) {
-      Int o = s->regs[i].offset;
-      if (o + 8 <= offset || o >= offset + size)
+   Int i, j;
+   for (i = 0; i < s->n_regs; i++)
+      if (reg_overlaps(&s->regs[i], offset, size))
+         break;
+   for (j = i; i < s->n_regs; i++)
+      if (!reg_overlaps(&s->regs[i], offset, size))
          s->regs[j++] = s->regs[i];
-   }
    s->n_regs = j;
 }
 
 static void note_put(Tracker* s, Int offset, IRExpr* data)
 {
-   IRType ty = typeOfIRExpr(s->tyenv, data);
+   /* |data| is an atom: the IR is flat. */
+   IRType ty = data->tag == Iex_RdTmp
+               ? s->tyenv->types[data->Iex.RdTmp.tmp]
+               : typeOfIRExpr(s->tyenv, data);
    forget_regs(s, offset, sizeofIRType(ty));
    if (ty == Ity_I64 && s->n_regs < MAX_REGS) {
       WS_SymAddr v = sym_of_atom(s, data);
@@ -213,19 +224,31 @@ static WS_Access access_of(const Tracker* s, IRStmt* st)
    return a;
 }
 
+void* WS_(scratch)(WS_Scratch* s, SizeT bytes)
+{
+   if (bytes > s->bytes) {
+      if (s->buf != NULL)
+         VG_(free)(s->buf);
+      s->bytes = bytes > 2 * s->bytes ? bytes : 2 * s->bytes;
+      s->buf = VG_(malloc)(s->cc, s->bytes);
+   }
+   return s->buf;
+}
+
+static WS_Scratch access_buf = { NULL, 0, "ws.instrument.access" };
+static WS_Scratch tmp_buf    = { NULL, 0, "ws.instrument.tmp" };
+
 /* Every statement's access with its symbolic address as it stands at
    that statement (one more slot at the end, unused). */
 WS_Access* WS_(find_accesses)(IRSB* sbIn)
 {
    Tracker t;
    Int i, segment = 0;
-   WS_Access* access = VG_(malloc)("ws.instrument.access",
-                                   (sbIn->stmts_used + 1)
-                                   * sizeof(WS_Access));
+   WS_Access* access = WS_(scratch)(&access_buf, (sbIn->stmts_used + 1)
+                                                 * sizeof(WS_Access));
    t.tyenv = sbIn->tyenv;
    t.n_tmps = sbIn->tyenv->types_used;
-   t.tmp = VG_(malloc)("ws.instrument.tmp",
-                       (t.n_tmps + 1) * sizeof(WS_SymAddr));
+   t.tmp = WS_(scratch)(&tmp_buf, (t.n_tmps + 1) * sizeof(WS_SymAddr));
    for (i = 0; i < t.n_tmps; i++) {
       t.tmp[i].root = WS_ROOT_NONE;
       t.tmp[i].off = 0;
@@ -239,7 +262,6 @@ WS_Access* WS_(find_accesses)(IRSB* sbIn)
          segment++;
       track_stmt(&t, st);
    }
-   VG_(free)(t.tmp);
    return access;
 }
 

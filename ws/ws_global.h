@@ -677,13 +677,21 @@ typedef struct {
    WS_AccessKind kind;
 } WS_Access;
 
-/* The access of each statement of |sbIn| (VG_(free) the array). */
+/* The access of each statement of |sbIn|, in an array that stays the
+   pass's until its next call. */
 WS_Access* WS_(find_accesses)(IRSB* sbIn);
 /* Widens the byte range [*lo, *hi] (off its root) of access |i| to the
    unconditional accesses off the same root later in the same
    exit-free stretch, while the whole stays shorter than a page. */
 void WS_(widen_to_group)(const WS_Access* access, Int i, Int n_stmts,
                          Long* lo, Long* hi);
+
+/* A buffer that one instrumentation pass lends to the next: the
+   passes run one at a time, and a malloc and free of each per-statement
+   array per superblock cost more than their use (a fifth of the pass).
+   Grows to the largest superblock seen, never shrinks. */
+typedef struct { void* buf; SizeT bytes; const HChar* cc; } WS_Scratch;
+void* WS_(scratch)(WS_Scratch* s, SizeT bytes);
 
 /* Whether the |len| bytes at |a| are a rep-prefixed string instruction
    (ws_rep.c says how the instrumenter counts them). */

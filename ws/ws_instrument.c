@@ -583,11 +583,12 @@ static void check_access(SBState* s, Int i, Int n_stmts)
    leans on an earlier check may come after other checks were emitted
    (a group of stack slots read around another pointer's accesses), so
    the order in which parts were counted interleaves the checks. */
+static WS_Scratch by_check_buf = { NULL, 0, "ws.instrument.by_check" };
+
 static WS_CheckPart* gather_parts(SBState* s)
 {
-   WS_CheckPart* by_check = VG_(malloc)("ws.instrument.by_check",
-                                        (s->n_parts + 1)
-                                        * sizeof(WS_CheckPart));
+   WS_CheckPart* by_check = WS_(scratch)(&by_check_buf, (s->n_parts + 1)
+                                                        * sizeof(WS_CheckPart));
    Int i, next = 0;
    for (i = 0; i < s->n_checks; i++) {
       s->checks[i].first_part = next;
@@ -642,12 +643,15 @@ static void finish_checks(SBState* s)
                                 VG_(fnptr_to_fnentry)(plain->fn));
       c->call->args[1] = c64(site);
    }
-   VG_(free)(by_check);
 }
 
 /*------------------------------------------------------------*/
 /*--- The instrumentation pass                             ---*/
 /*------------------------------------------------------------*/
+
+static WS_Scratch checks_buf     = { NULL, 0, "ws.instrument.checks" };
+static WS_Scratch parts_buf      = { NULL, 0, "ws.instrument.parts" };
+static WS_Scratch part_check_buf = { NULL, 0, "ws.instrument.part_check" };
 
 IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
                       const VexGuestLayout* layout,
@@ -675,12 +679,12 @@ IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    s.shadow_zero = layout->total_sizeB + WS_SHADOW_ZERO;
    s.rep_fresh = IRTemp_INVALID;
    s.access = WS_(find_accesses)(sbIn);
-   s.checks = VG_(malloc)("ws.instrument.checks",
-                          (sbIn->stmts_used + 1) * sizeof(Check));
-   s.parts = VG_(malloc)("ws.instrument.parts",
-                         (sbIn->stmts_used + 1) * sizeof(WS_CheckPart));
-   s.part_check = VG_(malloc)("ws.instrument.part_check",
-                              (sbIn->stmts_used + 1) * sizeof(Int));
+   s.checks = WS_(scratch)(&checks_buf,
+                           (sbIn->stmts_used + 1) * sizeof(Check));
+   s.parts = WS_(scratch)(&parts_buf,
+                          (sbIn->stmts_used + 1) * sizeof(WS_CheckPart));
+   s.part_check = WS_(scratch)(&part_check_buf,
+                               (sbIn->stmts_used + 1) * sizeof(Int));
 
    for (i = 0; i < sbIn->stmts_used; i++) {
       IRStmt* st = sbIn->stmts[i];
@@ -733,10 +737,6 @@ IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
          note_rep_path(&s, jumps_to(s.sb->next, s.rep));
    }
    finish_checks(&s);
-   VG_(free)(s.part_check);
-   VG_(free)(s.parts);
-   VG_(free)(s.checks);
-   VG_(free)(s.access);
    return s.sb;
 }
 

@@ -66,6 +66,8 @@ ExeContext* WS_(stack_here)(Addr ip);
 /* How many of the |n| frames of |ips| are real: the unwinder's frames
    past the outermost one are not code addresses. */
 UInt WS_(real_stack_depth)(const Addr* ips, UInt n);
+/* After a system call, which may have changed the program's mappings. */
+void WS_(stacks_forget_mappings)(void);
 /* The first line (frame or inline, as a stack block has them) that is
    the program's own code: in its executable, not a C++ library
    template; -1 if none. */

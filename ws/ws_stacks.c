@@ -67,12 +67,40 @@
    past the real outermost frame (the dynamic linker's entry, a
    thread's start routine) it reads whatever the stack holds there,
    argc and argv and the environment: "frames" at 0x2 or on the stack
-   itself. */
+   itself.
+
+   Every heap block's stack asks this of a dozen frames, nearly all in
+   a few mappings (the program, libc), so the last code mappings found
+   are remembered, until the next system call: only a system call
+   (mmap, munmap, mprotect, mremap, brk, shmdt) takes code away, and a
+   mapping that grows (a stack) keeps what it held. */
+#define CODE_RANGES 4
+static struct { Addr start, end; } code_ranges[CODE_RANGES];
+static UInt n_code_ranges = 0, next_code_range = 0;
+
+void WS_(stacks_forget_mappings)(void)
+{
+   n_code_ranges = 0;
+}
+
 static Bool is_code(Addr ip)
 {
-   NSegment const* seg = VG_(am_find_nsegment)(ip);
-   return seg != NULL && seg->hasX
-          && (seg->kind == SkFileC || seg->kind == SkAnonC);
+   NSegment const* seg;
+   UInt i;
+   for (i = 0; i < n_code_ranges; i++)
+      if (ip - code_ranges[i].start <= code_ranges[i].end
+                                       - code_ranges[i].start)
+         return True;
+   seg = VG_(am_find_nsegment)(ip);
+   if (seg == NULL || !seg->hasX
+       || (seg->kind != SkFileC && seg->kind != SkAnonC))
+      return False;
+   code_ranges[next_code_range].start = seg->start;
+   code_ranges[next_code_range].end = seg->end;
+   next_code_range = (next_code_range + 1) % CODE_RANGES;
+   if (n_code_ranges < CODE_RANGES)
+      n_code_ranges++;
+   return True;
 }
 
 UInt WS_(real_stack_depth)(const Addr* ips, UInt n)

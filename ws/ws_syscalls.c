@@ -186,6 +186,7 @@ void WS_(pre_syscall)(ThreadId tid, UInt syscallno, UWord* args,
 void WS_(post_syscall)(ThreadId tid, UInt syscallno, UWord* args,
                        UInt nArgs, SysRes res)
 {
+   WS_(stacks_forget_mappings)();
    /* Only an exec that failed returns. */
    if (syscallno == __NR_execve || syscallno == __NR_execveat)
       WS_(image_exec_failed)();
