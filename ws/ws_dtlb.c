@@ -222,16 +222,13 @@ WS_SiteRecord* WS_(site_record)(Addr ip, UInt size,
 }
 
 /* The check of |r| at |a| found its TLB entry stale with its range on
-   two pages:
-   its parts go to the pages of their last bytes here, and the count
-   the inline code adds to the TLB entry next is taken back first. */
-static void share_out(const WS_SiteRecord* r, Addr a, WS_DtlbEntry* e)
+   two pages: its parts go to the pages of their last bytes. */
+static void share_out(const WS_SiteRecord* r, Addr a)
 {
    UInt i;
    for (i = 0; i < r->n_parts; i++)
       WS_(add_accesses)((a + r->parts[i].last) >> WS_(page_shift),
                         r->parts[i].weight);
-   e->accesses -= r->weight;
 }
 
 /*------------------------------------------------------------*/
@@ -263,33 +260,41 @@ static void remember_crossing(Crossing* c, HWord site,
 }
 
 /* The entry filled is the page of the access's last byte: the one
-   the inline code looks up, and then counts the access on.  |kind|:
-   what the accesses the check counts do. */
+   the inline code looks up and counts the check's accesses on.  It
+   counts them before it compares the tag (so that the entry's offset
+   is not live across this call), on whatever page the entry held: they
+   are taken off before that page's count is settled, and put on the
+   page(s) they belong to.  |kind|: what the accesses the check counts
+   do. */
 static void data_refill(Addr a, HWord site, WS_AccessKind kind)
 {
    const WS_SiteRecord* r = NULL;
    SizeT size;
    Addr  ip, last;
+   UInt  weight;
    WS_DtlbEntry* e;
    Crossing* c = NULL;
    if (site & WS_SITE_RECORD) {
       r = (const WS_SiteRecord*)(site & ~WS_SITE_RECORD);
       size = r->size;
       ip = r->ip;
+      weight = r->weight;
    } else {
       size = site >> 48;
       ip = site & ((1ULL << 48) - 1);
+      weight = WS_CHECK_WEIGHT(kind);
    }
    WS_(counters).data_refills++;
    last = (a + size - 1) >> WS_(page_shift);
    e = &WS_(dtlb)[last & (WS_DTLB_ENTRIES - 1)];
+   e->accesses -= weight;
    if (UNLIKELY(((a | (a + size - 1)) >> WS_ADDR_BITS) != 0)) {
       /* It reaches at or above 2^47 (or wraps): it faults, touching
-         nothing.  The inline code counts it on the entry of its last
-         page: that entry holds a page beyond user space (the same
-         entry, the bit is above the index), whose accesses
-         settle_entry drops. */
+         nothing.  It is counted on the entry of its last page, which
+         then holds a page beyond user space (the same entry, the bit is
+         above the index), whose accesses settle_entry drops. */
       dtlb_fill(last | WS_(beyond_user_space)());
+      e->accesses += weight;
       return;
    }
    /* A range of a page or more is rare and may span many pages: it
@@ -307,10 +312,9 @@ static void data_refill(Addr a, HWord site, WS_AccessKind kind)
             give it. */
          if (WS_DTLB_PAGE(e) != last)
             dtlb_fill(last);
-         if (c->first_counter != NULL) {
+         if (c->first_counter != NULL)
             *c->first_counter += c->first_weight;
-            e->accesses -= c->first_weight;
-         }
+         e->accesses += weight - c->first_weight;
          return;
       }
    }
@@ -325,7 +329,9 @@ static void data_refill(Addr a, HWord site, WS_AccessKind kind)
    WS_(touch_range)(WS_Data, a, size, ip);
    dtlb_fill(last);
    if (r != NULL && last != a >> WS_(page_shift))
-      share_out(r, a, e);
+      share_out(r, a);
+   else
+      e->accesses += weight;
    if (c != NULL && WS_(measuring))
       remember_crossing(c, site, r, a);
 }

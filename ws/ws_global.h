@@ -352,11 +352,16 @@ void WS_(dtlb_refresh_page)(Addr page);
 
 /* What a data check passes its helper, |site|: the access's size and
    its instruction's address in one word, WS_CHECK_SITE(size, ip) (user
-   addresses have 47 bits); or, with WS_SITE_RECORD set, a
-   WS_SiteRecord for a check that counts several accesses which may lie
-   on two pages. */
+   addresses have 47 bits), for a check that counts the accesses
+   WS_CHECK_WEIGHT(kind) says; or, with WS_SITE_RECORD set, a
+   WS_SiteRecord for any other check: one that counts several accesses
+   which may lie on two pages, or another number of accesses.  The
+   inline code adds a check's accesses to its entry before it compares
+   the tag, so the helper has to know how many it added. */
 #define WS_CHECK_SITE(size, ip)  (((HWord)(size) << 48) | (HWord)(ip))
 #define WS_SITE_RECORD           (1ULL << 63)
+/* A load or a store counts one access, a read-modify-write two. */
+#define WS_CHECK_WEIGHT(kind)    ((kind) == WS_ReadWrite ? 2 : 1)
 
 /* One access counted on a check: its last byte, off the check's first
    byte, and how many accesses it counts. */
