@@ -554,17 +554,15 @@ static WS_CheckPart* gather_parts(SBState* s)
 
 /* Gives each check the helper's arguments.  Arguments are set up
    before the guard is tested, on the fast path too, so they are kept
-   few: the address alone, for a check of a common size whose helper
-   finds the instruction's address in the guest state; else the size
-   and the instruction's address in one constant.  Either way the
-   helper takes the check to count the accesses of one access of its
-   kind (WS_CHECK_WEIGHT).  A check whose parts do not all end at its
-   last byte may, when its range crosses a page boundary, cover
-   accesses on two pages; the helper then shares the count out by the
-   parts' last bytes, which it finds in a site record.  A check that
-   counts another number of accesses, or whose size does not fit the
-   constant's 15 bits, passes a record too.  Records are kept for good
-   (a retranslation finds its own again), one per distinct site. */
+   few: the address alone, for a check of a common size and weight
+   whose helper finds the instruction's address in the guest state;
+   else the size, the weight and the instruction's address in one
+   constant.  A check whose parts do not all end at its last byte may,
+   when its range crosses a page boundary, cover accesses on two pages;
+   the helper then shares the count out by the parts' last bytes, which
+   it finds in a site record, as it does a check too large for the
+   constant.  Records are kept for good (a retranslation finds its own
+   again), one per distinct site. */
 static void finish_checks(SBState* s)
 {
    Int i, j;
@@ -573,12 +571,13 @@ static void finish_checks(SBState* s)
       Check* c = &s->checks[i];
       const WS_CheckPart* parts = &by_check[c->first_part];
       UInt size = (UInt)(c->hi - c->lo + 1);
-      const WS_DataRefill* sized = c->ip_in_guest
-                                   ? WS_(data_refill_of_size)(size, c->kind)
-                                   : NULL;
+      ULong weight = c->weight->Ico.U64;
+      const WS_DataRefill* sized
+         = c->ip_in_guest ? WS_(data_refill_of_size)(size, weight, c->kind)
+                          : NULL;
       const WS_DataRefill* plain = WS_(data_refill_of_kind)(c->kind);
-      Bool recorded = c->weight->Ico.U64 != WS_CHECK_WEIGHT(c->kind)
-                      || size >= 0x8000;
+      Bool recorded = weight >= WS_SITE_MAX_WEIGHT
+                      || size >= WS_SITE_MAX_SIZE;
       HWord site;
       for (j = 0; j < c->n_parts; j++)
          if (parts[j].last != size - 1)
@@ -592,7 +591,7 @@ static void finish_checks(SBState* s)
       site = recorded ? WS_SITE_RECORD
                           | (HWord)WS_(site_record)(c->ip, size, parts,
                                                     c->n_parts)
-                      : WS_CHECK_SITE(size, c->ip);
+                      : WS_CHECK_SITE(size, weight, c->ip);
       c->call->cee = mkIRCallee(2, plain->name,
                                 VG_(fnptr_to_fnentry)(plain->fn));
       c->call->args[1] = c64(site);
