@@ -275,7 +275,7 @@ void WS_(widen_to_group)(const WS_Access* access, Int i, Int n_stmts,
                          Long* lo, Long* hi)
 {
    const WS_Access* a = &access[i];
-   /* A group's size travels to the helper in 16 bits. */
+   /* A group is kept shorter than 64 KiB at larger pages too. */
    Long span = WS_(clo_pagesize) < 0x10000 ? WS_(clo_pagesize) : 0x10000;
    Long ps = WS_(clo_pagesize);
    Int j;

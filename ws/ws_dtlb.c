@@ -223,16 +223,13 @@ WS_SiteRecord* WS_(site_record)(Addr ip, UInt size,
 }
 
 /* The check of |r| at |a| found its TLB entry stale with its range on
-   two pages:
-   its parts go to the pages of their last bytes here, and the count
-   the inline code adds to the TLB entry next is taken back first. */
-static void share_out(const WS_SiteRecord* r, Addr a, WS_DtlbEntry* e)
+   two pages: its parts go to the pages of their last bytes. */
+static void share_out(const WS_SiteRecord* r, Addr a)
 {
    UInt i;
    for (i = 0; i < r->n_parts; i++)
       WS_(add_accesses)((a + r->parts[i].last) >> WS_(page_shift),
                         r->parts[i].weight);
-   e->accesses -= r->weight;
 }
 
 /*------------------------------------------------------------*/
@@ -264,33 +261,41 @@ static void remember_crossing(Crossing* c, HWord site,
 }
 
 /* The entry filled is the page of the access's last byte: the one
-   the inline code looks up, and then counts the access on.  |kind|:
-   what the accesses the check counts do. */
+   the inline code looks up and counts the check's accesses on.  It
+   counts them before it compares the tag (so that the entry's offset
+   is not live across this call), on whatever page the entry held: they
+   are taken off before that page's count is settled, and put on the
+   page(s) they belong to.  |kind|: what the accesses the check counts
+   do. */
 static void data_refill(Addr a, HWord site, WS_AccessKind kind)
 {
    const WS_SiteRecord* r = NULL;
    SizeT size;
    Addr  ip, last;
+   UInt  weight;
    WS_DtlbEntry* e;
    Crossing* c = NULL;
    if (site & WS_SITE_RECORD) {
       r = (const WS_SiteRecord*)(site & ~WS_SITE_RECORD);
       size = r->size;
       ip = r->ip;
+      weight = r->weight;
    } else {
-      size = site >> 48;
-      ip = site & ((1ULL << 48) - 1);
+      size = WS_SITE_SIZE(site);
+      ip = WS_SITE_IP(site);
+      weight = WS_SITE_WEIGHT(site);
    }
    WS_(counters).data_refills++;
    last = (a + size - 1) >> WS_(page_shift);
    e = &WS_(dtlb)[last & (WS_DTLB_ENTRIES - 1)];
+   e->accesses -= weight;
    if (UNLIKELY(((a | (a + size - 1)) >> WS_ADDR_BITS) != 0)) {
       /* It reaches at or above 2^47 (or wraps): it faults, touching
-         nothing.  The inline code counts it on the entry of its last
-         page: that entry holds a page beyond user space (the same
-         entry, the bit is above the index), whose accesses
-         settle_entry drops. */
+         nothing.  It is counted on the entry of its last page, which
+         then holds a page beyond user space (the same entry, the bit is
+         above the index), whose accesses settle_entry drops. */
       dtlb_fill(last | WS_(beyond_user_space)());
+      e->accesses += weight;
       return;
    }
    /* A range of a page or more is rare and may span many pages: it
@@ -308,10 +313,9 @@ static void data_refill(Addr a, HWord site, WS_AccessKind kind)
             give it. */
          if (WS_DTLB_PAGE(e) != last)
             dtlb_fill(last);
-         if (c->first_counter != NULL) {
+         if (c->first_counter != NULL)
             *c->first_counter += c->first_weight;
-            e->accesses -= c->first_weight;
-         }
+         e->accesses += weight - c->first_weight;
          return;
       }
    }
@@ -326,7 +330,9 @@ static void data_refill(Addr a, HWord site, WS_AccessKind kind)
    WS_(touch_range)(WS_Data, a, size, ip);
    dtlb_fill(last);
    if (r != NULL && last != a >> WS_(page_shift))
-      share_out(r, a, e);
+      share_out(r, a);
+   else
+      e->accesses += weight;
    if (c != NULL && WS_(measuring))
       remember_crossing(c, site, r, a);
 }
@@ -365,48 +371,61 @@ static Addr guest_ip(void)
 }
 
 /* The sizes of nearly all checks: single accesses, and groups of
-   words off one stack pointer; for each kind of check. */
-#define SIZED_REFILL(n)                                               \
-   static VG_REGPARM(1) void data_refill_r_##n(Addr a)                \
+   words off one stack pointer; for each kind of check, and for the
+   numbers of accesses a check of one access or a group at one address
+   counts (a read-modify-write counts two, a value read again three). */
+#define SIZED_REFILL_OF(k, kind, n, w)                                \
+   static VG_REGPARM(1) void data_refill_##k##_##n##_##w(Addr a)      \
    {                                                                  \
-      data_refill(a, WS_CHECK_SITE(n, guest_ip()), WS_Read);          \
-   }                                                                  \
-   static VG_REGPARM(1) void data_refill_w_##n(Addr a)                \
-   {                                                                  \
-      data_refill(a, WS_CHECK_SITE(n, guest_ip()), WS_Write);         \
-   }                                                                  \
-   static VG_REGPARM(1) void data_refill_rw_##n(Addr a)               \
-   {                                                                  \
-      data_refill(a, WS_CHECK_SITE(n, guest_ip()), WS_ReadWrite);     \
+      data_refill(a, WS_CHECK_SITE(n, w, guest_ip()), kind);          \
    }
+#define SIZED_REFILL_W(k, kind, n)                                    \
+   SIZED_REFILL_OF(k, kind, n, 1) SIZED_REFILL_OF(k, kind, n, 2)      \
+   SIZED_REFILL_OF(k, kind, n, 3) SIZED_REFILL_OF(k, kind, n, 4)
+#define SIZED_REFILL(n)                                               \
+   SIZED_REFILL_W(r, WS_Read, n) SIZED_REFILL_W(w, WS_Write, n)       \
+   SIZED_REFILL_W(rw, WS_ReadWrite, n)
 SIZED_REFILL(1)  SIZED_REFILL(2)  SIZED_REFILL(4)  SIZED_REFILL(8)
 SIZED_REFILL(16) SIZED_REFILL(24) SIZED_REFILL(32) SIZED_REFILL(40)
 SIZED_REFILL(48) SIZED_REFILL(56) SIZED_REFILL(64) SIZED_REFILL(72)
 SIZED_REFILL(80) SIZED_REFILL(88) SIZED_REFILL(96) SIZED_REFILL(104)
 SIZED_REFILL(112) SIZED_REFILL(120) SIZED_REFILL(128)
 #undef SIZED_REFILL
+#undef SIZED_REFILL_W
+#undef SIZED_REFILL_OF
 
-#define SIZED(k, n)  { "ws_data_refill_" #k "_" #n, data_refill_##k##_##n }
+#define SIZED(k, n, w) \
+   { "ws_data_refill_" #k "_" #n "_" #w, data_refill_##k##_##n##_##w }
+#define WEIGHTS(k, n) \
+   { SIZED(k, n, 1), SIZED(k, n, 2), SIZED(k, n, 3), SIZED(k, n, 4) }
 #define SIZES(k)                                                      \
-   { SIZED(k, 1),   SIZED(k, 2),   SIZED(k, 4),   SIZED(k, 8),        \
-     SIZED(k, 16),  SIZED(k, 24),  SIZED(k, 32),  SIZED(k, 40),       \
-     SIZED(k, 48),  SIZED(k, 56),  SIZED(k, 64),  SIZED(k, 72),       \
-     SIZED(k, 80),  SIZED(k, 88),  SIZED(k, 96),  SIZED(k, 104),      \
-     SIZED(k, 112), SIZED(k, 120), SIZED(k, 128) }
-/* By kind, then: sizes 1, 2, 4, then the multiples of 8 up to 128. */
-static const WS_DataRefill sized_refills[3][19] = {
+   { WEIGHTS(k, 1),   WEIGHTS(k, 2),   WEIGHTS(k, 4),   WEIGHTS(k, 8),  \
+     WEIGHTS(k, 16),  WEIGHTS(k, 24),  WEIGHTS(k, 32),  WEIGHTS(k, 40), \
+     WEIGHTS(k, 48),  WEIGHTS(k, 56),  WEIGHTS(k, 64),  WEIGHTS(k, 72), \
+     WEIGHTS(k, 80),  WEIGHTS(k, 88),  WEIGHTS(k, 96),  WEIGHTS(k, 104),\
+     WEIGHTS(k, 112), WEIGHTS(k, 120), WEIGHTS(k, 128) }
+/* By kind, then: sizes 1, 2, 4, then the multiples of 8 up to 128;
+   then weights 1 to 4. */
+static const WS_DataRefill sized_refills[3][19][4] = {
    SIZES(r), SIZES(w), SIZES(rw)
 };
 #undef SIZES
+#undef WEIGHTS
 #undef SIZED
 
-const WS_DataRefill* WS_(data_refill_of_size)(UInt size, WS_AccessKind kind)
+const WS_DataRefill* WS_(data_refill_of_size)(UInt size, UInt weight,
+                                              WS_AccessKind kind)
 {
+   UInt i;
+   if (weight < 1 || weight > 4)
+      return NULL;
    if (size == 1 || size == 2 || size == 4)
-      return &sized_refills[kind - 1][size / 2];
-   if (size % 8 == 0 && size / 8 - 1 < 16)
-      return &sized_refills[kind - 1][size / 8 + 2];
-   return NULL;
+      i = size / 2;
+   else if (size % 8 == 0 && size / 8 - 1 < 16)
+      i = size / 8 + 2;
+   else
+      return NULL;
+   return &sized_refills[kind - 1][i][weight - 1];
 }
 
 /*------------------------------------------------------------*/

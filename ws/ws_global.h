@@ -357,12 +357,21 @@ void WS_(dtlb_flush)(void);
    helper from now on. */
 void WS_(dtlb_refresh_page)(Addr page);
 
-/* What a data check passes its helper, |site|: the access's size and
-   its instruction's address in one word, WS_CHECK_SITE(size, ip) (user
-   addresses have 47 bits); or, with WS_SITE_RECORD set, a
-   WS_SiteRecord for a check that counts several accesses which may lie
-   on two pages. */
-#define WS_CHECK_SITE(size, ip)  (((HWord)(size) << 48) | (HWord)(ip))
+/* What a data check passes its helper, |site|: the check's size, the
+   accesses it counts and its instruction's address in one word,
+   WS_CHECK_SITE(size, weight, ip) (user addresses have 47 bits, a size
+   below WS_SITE_MAX_SIZE, a weight below WS_SITE_MAX_WEIGHT); or, with
+   WS_SITE_RECORD set, a WS_SiteRecord for any other check, and for one
+   that counts several accesses which may lie on two pages.  The inline
+   code adds a check's accesses to its entry before it compares the
+   tag, so the helper has to know how many it added. */
+#define WS_SITE_MAX_WEIGHT       8
+#define WS_SITE_MAX_SIZE         0x2000
+#define WS_CHECK_SITE(size, weight, ip) \
+   (((HWord)(size) << 50) | ((HWord)(weight) << 47) | (HWord)(ip))
+#define WS_SITE_SIZE(site)       (((site) >> 50) & (WS_SITE_MAX_SIZE - 1))
+#define WS_SITE_WEIGHT(site)     (((site) >> 47) & (WS_SITE_MAX_WEIGHT - 1))
+#define WS_SITE_IP(site)         ((site) & ((1ULL << 47) - 1))
 #define WS_SITE_RECORD           (1ULL << 63)
 
 /* One access counted on a check: its last byte, off the check's first
@@ -393,11 +402,12 @@ typedef struct {
    void*        fn;
 } WS_DataRefill;
 const WS_DataRefill* WS_(data_refill_of_kind)(WS_AccessKind kind);
-/* The same for a check of |size| bytes, with the instruction's address
-   taken from the guest state, for a check where that holds it (see
-   ws_instrument.c), so that the IR passes the address alone:
-   VG_REGPARM(1) void (Addr a); NULL if |size| has no such helper. */
-const WS_DataRefill* WS_(data_refill_of_size)(UInt size,
+/* The same for a check of |size| bytes that counts |weight| accesses,
+   with the instruction's address taken from the guest state, for a
+   check where that holds it (see ws_instrument.c), so that the IR
+   passes the address alone: VG_REGPARM(1) void (Addr a); NULL if there
+   is no such helper. */
+const WS_DataRefill* WS_(data_refill_of_size)(UInt size, UInt weight,
                                               WS_AccessKind kind);
 /* A code check found its page's stamp stale.  |a|: an address in the
    code page, where it was reached. */

@@ -463,8 +463,12 @@ static IRExpr* data_tlb_stale(SBState* s, IRExpr* offset, IRExpr* addr,
    return bind(s, Ity_I1, IRExpr_Binop(Iop_CmpNE64, page, entry_tag));
 }
 
-/* entry->accesses += n, or += (guard ? n : 0).  After the check the
-   entry holds the page, so the count lands on it. */
+/* entry->accesses += n, or += (guard ? n : 0), before the check: the
+   entry's offset then dies at the compare and is not live across the
+   helper call (a caller-saved register would be spilled and reloaded
+   around it on the fast path too).  The entry may hold another page
+   until the helper runs; the helper takes the count off first and puts
+   it on the page it belongs to (ws_dtlb.c). */
 static void count_data_accesses(SBState* s, IRExpr* offset, IRExpr* n,
                                 IRExpr* guard)
 {
@@ -553,6 +557,8 @@ static void check_access(SBState* s, Int i, Int n_stmts)
    c = &s->checks[s->n_checks++];
    c->kind = a->kind;
    c->tag = NULL;
+   c->weight = IRConst_U64(0);
+   count_data_accesses(s, offset, IRExpr_Const(c->weight), a->guard);
    if (size > ps) {
       cond = a->guard ? a->guard : IRExpr_Const(IRConst_U1(True));
    } else {
@@ -561,7 +567,6 @@ static void check_access(SBState* s, Int i, Int n_stmts)
       if (a->guard)
          cond = bind(s, Ity_I1, IRExpr_Binop(Iop_And1, cond, a->guard));
    }
-   c->weight = IRConst_U64(0);
    c->segment = s->segment;
    c->root = known && a->guard == NULL ? a->sym.root : WS_ROOT_NONE;
    c->lo = lo;
@@ -576,7 +581,6 @@ static void check_access(SBState* s, Int i, Int n_stmts)
    c->call = call_if(s, cond, WS_(data_refill_of_kind)(WS_Read)->name,
                      WS_(data_refill_of_kind)(WS_Read)->fn, 2,
                      mkIRExprVec_2(addr, c64(0)));
-   count_data_accesses(s, offset, IRExpr_Const(c->weight), a->guard);
 }
 
 /* The parts of each check, one check after another.  An access that
@@ -604,14 +608,15 @@ static WS_CheckPart* gather_parts(SBState* s)
 
 /* Gives each check the helper's arguments.  Arguments are set up
    before the guard is tested, on the fast path too, so they are kept
-   few: the address alone, for a check of a common size whose helper
-   finds the instruction's address in the guest state; else the size
-   and the instruction's address in one constant.  A check whose parts
-   do not all end at its last byte may, when its range crosses a page
-   boundary, cover accesses on two pages; the helper then shares the
-   count out by the parts' last bytes, which it finds in a site record.
-   Records are kept for good (a retranslation finds its own again),
-   one per distinct site. */
+   few: the address alone, for a check of a common size and weight
+   whose helper finds the instruction's address in the guest state;
+   else the size, the weight and the instruction's address in one
+   constant.  A check whose parts do not all end at its last byte may,
+   when its range crosses a page boundary, cover accesses on two pages;
+   the helper then shares the count out by the parts' last bytes, which
+   it finds in a site record, as it does a check too large for the
+   constant.  Records are kept for good (a retranslation finds its own
+   again), one per distinct site. */
 static void finish_checks(SBState* s)
 {
    Int i, j;
@@ -620,25 +625,27 @@ static void finish_checks(SBState* s)
       Check* c = &s->checks[i];
       const WS_CheckPart* parts = &by_check[c->first_part];
       UInt size = (UInt)(c->hi - c->lo + 1);
-      const WS_DataRefill* sized = c->ip_in_guest
-                                   ? WS_(data_refill_of_size)(size, c->kind)
-                                   : NULL;
+      ULong weight = c->weight->Ico.U64;
+      const WS_DataRefill* sized
+         = c->ip_in_guest ? WS_(data_refill_of_size)(size, weight, c->kind)
+                          : NULL;
       const WS_DataRefill* plain = WS_(data_refill_of_kind)(c->kind);
-      Bool spread = False;
+      Bool recorded = weight >= WS_SITE_MAX_WEIGHT
+                      || size >= WS_SITE_MAX_SIZE;
       HWord site;
       for (j = 0; j < c->n_parts; j++)
          if (parts[j].last != size - 1)
-            spread = True;
-      if (!spread && sized != NULL) {
+            recorded = True;
+      if (!recorded && sized != NULL) {
          c->call->cee = mkIRCallee(1, sized->name,
                                    VG_(fnptr_to_fnentry)(sized->fn));
          c->call->args = mkIRExprVec_1(c->addr);
          continue;
       }
-      site = spread ? WS_SITE_RECORD
-                        | (HWord)WS_(site_record)(c->ip, size, parts,
-                                                  c->n_parts)
-                    : WS_CHECK_SITE(size, c->ip);
+      site = recorded ? WS_SITE_RECORD
+                          | (HWord)WS_(site_record)(c->ip, size, parts,
+                                                    c->n_parts)
+                      : WS_CHECK_SITE(size, weight, c->ip);
       c->call->cee = mkIRCallee(2, plain->name,
                                 VG_(fnptr_to_fnentry)(plain->fn));
       c->call->args[1] = c64(site);
