@@ -302,6 +302,17 @@ static void advance_clock(SBState* s)
    s->insns_clocked = s->insns;
 }
 
+/* Whether this exit adds to a code slot, which needs the zero. */
+static Bool counts_on_a_slot(const SBState* s)
+{
+   Int i;
+   for (i = 0; i < s->n_code_pages; i++)
+      if (s->code_slotted[i]
+          && (s->code_pending[i] != 0 || (i == 0 && s->rep_uncounted)))
+         return True;
+   return False;
+}
+
 /* Adds the instructions run since the last call to their code pages'
    access counters: before each side exit and at the end, as the clock
    is stored, so that the counts are exact whichever way the
@@ -309,12 +320,9 @@ static void advance_clock(SBState* s)
 static void count_code_accesses(SBState* s)
 {
    Int i;
-   IRExpr* zero = NULL;
-   for (i = 0; i < s->n_code_pages; i++) {
-      if (s->code_slotted[i] && zero == NULL
-          && (s->code_pending[i] != 0 || (i == 0 && s->rep_uncounted)))
-         zero = bind(s, Ity_I64, IRExpr_Get(s->shadow_zero, Ity_I64));
-   }
+   IRExpr* zero = counts_on_a_slot(s)
+                  ? bind(s, Ity_I64, IRExpr_Get(s->shadow_zero, Ity_I64))
+                  : NULL;
    for (i = 0; i < s->n_code_pages; i++) {
       if (s->code_pending[i] != 0)
          add_to_counter(s, s->code_counter[i], c64(s->code_pending[i]),

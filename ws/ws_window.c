@@ -176,12 +176,12 @@ static void mark_dead(Stamp* slot, Addr page, void* opaque)
       *slot |= WS_STAMP_DEAD;
 }
 
+/* A code page's slot (ws_codeslots.c) follows its page-table stamp. */
 static void mark_code_dead(Stamp* slot, Addr page, void* opaque)
 {
-   if (*slot != WS_STAMP_NEVER) {
-      *slot |= WS_STAMP_DEAD;
+   mark_dead(slot, page, opaque);
+   if (*slot != WS_STAMP_NEVER)
       WS_(code_slot_stamp)(page, *slot);
-   }
 }
 
 void WS_(unmapped)(Addr a, SizeT len)
