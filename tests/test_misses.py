@@ -366,14 +366,22 @@ def test_callgrind_annotate(miss_run):
     assert "Event sort order: WsDataMiss WsInsnMiss" in text
     rows = text.split("file:function\n", 1)[1].split("\n")
     first = rows[1]    # after a line of dashes; the data-only function
-    m = re.match(r"\s*([0-9,]+) \(\s*[0-9.]+%\)\s+0\s+(.*)\Z", first)
+    m = re.match(r"\s*([0-9,]+) \(\s*[0-9.]+%\)\s+([0-9,]+)"
+                 r"(?: \(\s*[0-9.]+%\))?\s+(.*)\Z", first)
     assert m, text
-    assert m.group(2) == "%s:fresh_touch [%s]" % (MISS_SRC, MISS), first
-    # the fresh line's misses, and those of the return when a window
-    # begins inside fresh_touch (its store then brings in a fresh page
-    # and its return the stack's): a few at most
-    assert FRESH * PASSES <= int(m.group(1).replace(",", "")) \
-        < FRESH * PASSES + 50, first
+    assert m.group(3) == "%s:fresh_touch [%s]" % (MISS_SRC, MISS), first
+    data, insn = (int(m.group(i).replace(",", "")) for i in (1, 2))
+    # Beyond the fresh line's misses: a window that begins inside
+    # fresh_touch.  The function is one superblock, so a window can only
+    # begin at its entry, between main's call and the store.  Then the
+    # store, the first instruction of the window, brings in the code
+    # page, and the return the stack's page that the call wrote in the
+    # window before: one miss of each per such window.  Where the samples
+    # fall depends on how many instructions the loader ran, so on the
+    # environment and the paths (0, 1 and 2 such windows have all been
+    # seen): any count is right if the two agree, and there are few.
+    assert FRESH * PASSES <= data < FRESH * PASSES + 50, first
+    assert insn == data - FRESH * PASSES, first
 
 
 def test_callgrind_annotate_source(miss_run):
