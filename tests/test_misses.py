@@ -351,9 +351,8 @@ def test_misses_fill_the_windows_tau_half(tmp_path):
 def test_callgrind_annotate(miss_run):
     """callgrind_annotate, as the summary's last line says to run it (no
     --sort), reads the profile without a warning and ranks the fresh
-    line's function, which misses data pages only, first: by
-    WsDataMiss, the first event (with the function only its store and
-    its return, the line ranks first too)."""
+    line's function first: by WsDataMiss, the first event (with the
+    function only its store and its return, the line ranks first too)."""
     _, _, prof = miss_run
     r = subprocess.run(["callgrind_annotate", "--auto=no", prof],
                        capture_output=True, timeout=60,
@@ -365,7 +364,7 @@ def test_callgrind_annotate(miss_run):
     assert "Events recorded:  WsDataMiss WsInsnMiss" in text
     assert "Event sort order: WsDataMiss WsInsnMiss" in text
     rows = text.split("file:function\n", 1)[1].split("\n")
-    first = rows[1]    # after a line of dashes; the data-only function
+    first = rows[1]    # after a line of dashes
     m = re.match(r"\s*([0-9,]+) \(\s*[0-9.]+%\)\s+([0-9,]+)"
                  r"(?: \(\s*[0-9.]+%\))?\s+(.*)\Z", first)
     assert m, text
