@@ -25,9 +25,15 @@ FIRST_PID = 4711
 TIMEOUT = 120
 
 # The environment of every run: what a shell gives at least, the same
-# for everyone, so that the program starts with the same stack.
+# for everyone, so that the program starts with the same stack.  The
+# dynamic linker finds the libraries in LIBDIR (LD_LIBRARY_PATH) and so
+# never reads /etc/ld.so.cache: that file grows when packages are
+# installed, which moves every library it loads (and with them every
+# mapping made after them) and changes how many instructions and pages
+# the program's start-up takes.
+LIBDIR = "/usr/lib/x86_64-linux-gnu"
 ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LC_ALL": "C.UTF-8",
-       "TERM": "dumb"}
+       "TERM": "dumb", "LD_LIBRARY_PATH": LIBDIR}
 
 
 class Scene:
