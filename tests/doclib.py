@@ -1,6 +1,7 @@
 """How a document shows runs, for the documents a test replays as they
-are written (docs/example.md, tests/test_example.py) and for
-scripts/gen-docs, which rewrites their excerpts from a new run.
+are written (docs/example.md, tests/test_example.py; docs/heap-example.md,
+tests/test_heap_usage.py) and for scripts/gen-docs, which rewrites their
+excerpts from a new run.
 
 The conventions: a line `$ command` starts a command and the lines up to
 the next command or the end of the block are excerpts of its output
@@ -8,20 +9,28 @@ the next command or the end of the block are excerpts of its output
 a command quotes more of the last command's output; a line `...` leaves
 lines out (the lines between two `...` are consecutive in the output), a
 `…` inside a line stands for any text (used for paths that depend on
-where the tree is).  ==PID== prefixes match whatever the pid.
+where the tree is, and for addresses in shared libraries, which move with
+/etc/ld.so.cache).  ==PID== prefixes match whatever the pid.
 """
 
+import os
 import re
+import shutil
+import subprocess
 
 
 def doc_blocks(text):
     """The document's fenced blocks without a language, as lists of
-    lines."""
-    blocks, cur = [], None
+    lines (a block with one, such as a program's source, is skipped)."""
+    blocks, cur, other = [], None, False
     for line in text.splitlines():
-        if cur is None:
+        if other:
+            other = line != "```"
+        elif cur is None:
             if line == "```":
                 cur = []
+            elif line.startswith("```"):
+                other = True
         elif line == "```":
             blocks.append(cur)
             cur = None
@@ -89,3 +98,33 @@ def find_excerpt(excerpt, lines, doc):
                 "%s quotes lines that the run does not print (make docs "
                 "rewrites them):\n%s\n--- the run printed:\n%s"
                 % (doc, "\n".join(seg), "\n".join(lines)))
+
+
+def run_commands(text, where, tools):
+    """Runs each command of the document as it is written, from the
+    folder where; tools maps the first word of a command (./vg-in-place,
+    print/ws_print) to the program to run.  Returns [(command, excerpts,
+    output lines)]: standard error for valgrind, standard output
+    otherwise.  The environment is the test's without COLUMNS and LINES,
+    which would set ws_print's width."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("COLUMNS", "LINES")}
+    runs = []
+    for command, excerpts in commands(doc_blocks(text)):
+        argv = command.split()
+        if argv[0] in tools:
+            argv[0] = tools[argv[0]]
+        elif argv[0] == "callgrind_annotate":
+            argv[0] = shutil.which(argv[0])
+            assert argv[0], "callgrind_annotate is not installed (valgrind)"
+        else:
+            raise AssertionError("the document runs an unknown command: %s"
+                                 % command)
+        p = subprocess.run(argv, cwd=str(where), env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           timeout=300)
+        assert p.returncode == 0, (command, p.stderr.decode())
+        valgrind = command.startswith("./vg-in-place ")
+        shown = (p.stderr if valgrind else p.stdout).decode()
+        runs.append((command, excerpts, shown.splitlines()))
+    return runs

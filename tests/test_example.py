@@ -14,13 +14,12 @@ whatever the environment, so the figures do not depend on the shell
 
 import os
 import re
-import shutil
 import subprocess
 
 import pytest
 
 import wslib
-from doclib import commands, doc_blocks, find_excerpt
+from doclib import find_excerpt, run_commands
 
 DOC = os.path.join(wslib.TOP_SRCDIR, "docs", "example.md")
 PROGRAM = os.path.join(wslib.TOP_BUILDDIR, "demo", "reindex")
@@ -39,25 +38,8 @@ def example(tmp_path_factory):
     os.symlink(SOURCE, where / "demo" / "reindex.cc")
     with open(DOC, encoding="utf-8") as f:
         text = f.read()
-    runs = []
-    for command, excerpts in commands(doc_blocks(text)):
-        argv = command.split()
-        valgrind = argv[0] == "./vg-in-place"
-        if valgrind:
-            argv[0] = wslib.VG_IN_PLACE
-        elif argv[0] == "print/ws_print":
-            argv[0] = WS_PRINT
-        elif argv[0] == "callgrind_annotate":
-            if not shutil.which(argv[0]):
-                pytest.skip("callgrind_annotate is not installed")
-        else:
-            raise AssertionError("the doc runs an unknown command: %s"
-                                 % command)
-        p = subprocess.run(argv, cwd=str(where), stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, timeout=300)
-        assert p.returncode == 0, (command, p.stderr.decode())
-        shown = (p.stderr if valgrind else p.stdout).decode()
-        runs.append((command, excerpts, shown.splitlines()))
+    runs = run_commands(text, where, {"./vg-in-place": wslib.VG_IN_PLACE,
+                                      "print/ws_print": WS_PRINT})
     return text, runs, where
 
 
