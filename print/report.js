@@ -566,14 +566,24 @@ function table(head, rows, onclick, left) {
   return t;
 }
 
+/* Pages in whole kB as ws's own summary gives them: sum pages over n
+   samples (1: a count of pages), rounded half up from the unrounded sum,
+   so that an average's kB is ws's and not those of its rounding. */
+function kbOf(sum, n) {
+  var d = Math.max(n, 1) * 1024;
+  return int(Math.floor((sum * WS.pagesize + d / 2) / d)) + " kB";
+}
 function renderSummary() {
   var rows = [], s = WS.summary;
   ["insn", "data"].forEach(function (k) {
     var v = WS[k], peak = 0, sum = 0;
     for (var i = 0; i < v.length; i++) { peak = Math.max(peak, v[i]); sum += v[i]; }
-    var a = s && s[k] ? s[k] : [v.length ? Math.round(sum / v.length * 10) / 10 : 0, peak, null];
+    var mean = v.length ? Math.round(sum / v.length * 10) / 10 : 0;
+    var a = s && s[k] ? s[k] : [mean, peak, null];
+    /* an older file's trailer may average other samples than its own */
+    var avgKb = a[0] === mean ? kbOf(sum, v.length) : kbOf(a[0] * 10, 10);
     rows.push([k, a[0].toFixed(1), int(a[1]), a[2] === null ? "?" : int(a[2]),
-               kb(a[0]), kb(a[1]), a[2] === null ? "?" : kb(a[2])]);
+               avgKb, kbOf(a[1], 1), a[2] === null ? "?" : kbOf(a[2], 1)]);
   });
   var box = $("summary");
   box.appendChild(table(["", "avg", "peak", "total", "avg", "peak", "total"], rows));
@@ -762,6 +772,9 @@ function runTests(spec) {
              fill: r.getAttribute("fill") };
   });
   out.heapHidden = $("heap-section").hidden;
+  out.summaryRows = Array.prototype.slice.call($("summary").querySelector("table").rows, 1).map(function (r) {
+    return Array.prototype.map.call(r.cells, function (c) { return c.textContent; });
+  });
   out.errors = errors;
   $("ws-test").textContent += JSON.stringify(out);
 }

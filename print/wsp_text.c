@@ -553,59 +553,77 @@ static void header(FILE *out, const struct wsp_file *f,
    wsp_rule(out, o->width);
 }
 
-static void apt_line(FILE *out, const char *what, uint64_t avg10,
-                     uint64_t peak, uint64_t total, int have_total,
-                     uint64_t ps)
+/* Pages in whole kB as ws's own summary gives them: |sum| pages over |n|
+   samples (1: a count of pages), rounded half up from the unrounded
+   sum, so that an average's kB is ws's and not those of its rounding. */
+static unsigned long long kb_of(uint64_t sum, uint64_t n, uint64_t ps)
 {
-   char a[32], ka[32], kp[32], kt[32];
-   wsp_fmt_avg(a, sizeof a, avg10);
-   wsp_fmt_kb(ka, sizeof ka, (double)avg10 / 10.0, ps);
-   wsp_fmt_kb(kp, sizeof kp, (double)peak, ps);
-   wsp_fmt_kb(kt, sizeof kt, (double)total, ps);
-   if (have_total)
-      fprintf(out, "  %s avg/peak/total: %s/%llu/%llu pages (%s/%s/%s kB)\n",
-              what, a, (unsigned long long)peak, (unsigned long long)total,
-              ka, kp, kt);
-   else
-      fprintf(out, "  %s avg/peak: %s/%llu pages (%s/%s kB)\n", what, a,
-              (unsigned long long)peak, ka, kp);
+   uint64_t denom = (n ? n : 1) * 1024;
+   return (unsigned long long)((sum * ps + denom / 2) / denom);
 }
 
-/* Mean of the samples in tenths, rounded half up. */
-static uint64_t mean10(const struct wsp_file *f, int data, uint64_t *peak)
+/* |sum| and |n| are the samples', whose mean in tenths is |mean10|: the
+   average's kB come from them when they give the trailer's average
+   |avg10| (ws's own files), else (older files) from |avg10|. */
+static void apt_line(FILE *out, const char *what, uint64_t avg10,
+                     uint64_t mean10, uint64_t sum, size_t n, uint64_t peak,
+                     uint64_t total, int have_total, uint64_t ps)
 {
-   long double sum = 0;
-   *peak = 0;
+   char a[32];
+   if (mean10 != avg10) {
+      sum = avg10;
+      n = 10;
+   }
+   wsp_fmt_avg(a, sizeof a, avg10);
+   if (have_total)
+      fprintf(out, "  %s avg/peak/total: %s/%llu/%llu pages (%llu/%llu/%llu "
+              "kB)\n", what, a, (unsigned long long)peak,
+              (unsigned long long)total, kb_of(sum, n, ps), kb_of(peak, 1, ps),
+              kb_of(total, 1, ps));
+   else
+      fprintf(out, "  %s avg/peak: %s/%llu pages (%llu/%llu kB)\n", what, a,
+              (unsigned long long)peak, kb_of(sum, n, ps), kb_of(peak, 1, ps));
+}
+
+/* Mean of the samples in tenths, rounded half up; their sum in *sum. */
+static uint64_t mean10(const struct wsp_file *f, int data, uint64_t *peak,
+                       uint64_t *sum)
+{
+   long double m;
+   *peak = *sum = 0;
    for (size_t i = 0; i < f->n_samples; i++) {
       uint64_t v = value(&f->samples[i], data);
-      sum += v;
+      *sum += v;
       if (v > *peak)
          *peak = v;
    }
    if (!f->n_samples)
       return 0;
-   long double m = sum * 10 / f->n_samples + 0.5L;
+   m = (long double)*sum * 10 / f->n_samples + 0.5L;
    return m >= 18446744073709551615.0L ? UINT64_MAX : (uint64_t)m;
 }
 
 static void summary(FILE *out, const struct wsp_file *f)
 {
-   uint64_t peak;
+   uint64_t ipeak, dpeak, isum, dsum;
+   uint64_t im = mean10(f, 0, &ipeak, &isum), dm = mean10(f, 1, &dpeak, &dsum);
    if (f->have_insn_summary || f->have_data_summary) {
       fprintf(out, "Summary (from the trailer):\n");
       if (f->have_insn_summary)
-         apt_line(out, "Insn", f->insn_summary.avg10, f->insn_summary.peak,
-                  f->insn_summary.total, 1, f->pagesize);
+         apt_line(out, "Insn", f->insn_summary.avg10, im, isum,
+                  f->n_samples, f->insn_summary.peak, f->insn_summary.total,
+                  1, f->pagesize);
       if (f->have_data_summary)
-         apt_line(out, "Data", f->data_summary.avg10, f->data_summary.peak,
-                  f->data_summary.total, 1, f->pagesize);
+         apt_line(out, "Data", f->data_summary.avg10, dm, dsum,
+                  f->n_samples, f->data_summary.peak, f->data_summary.total,
+                  1, f->pagesize);
    } else {
       fprintf(out, "Summary (from the %zu samples; totals are only in "
               "a trailer):\n", f->n_samples);
-      uint64_t m = mean10(f, 0, &peak);
-      apt_line(out, "Insn", m, peak, 0, 0, f->pagesize);
-      m = mean10(f, 1, &peak);
-      apt_line(out, "Data", m, peak, 0, 0, f->pagesize);
+      apt_line(out, "Insn", im, im, isum, f->n_samples, ipeak, 0, 0,
+               f->pagesize);
+      apt_line(out, "Data", dm, dm, dsum, f->n_samples, dpeak, 0, 0,
+               f->pagesize);
    }
    fprintf(out, "  Samples: %zu\n", f->n_samples);
 }
