@@ -477,9 +477,9 @@ void wsp_heap_text(FILE *out, const struct wsp_file *f, int width)
             "allocated\n", commas(a, sizeof a, f->n_heap_sites),
             commas(b, sizeof b, chunks), commas(c, sizeof c, bytes));
    wsp_wrap(out, width, 4, "  %s bytes never touched, %s bytes idle after "
-            "their last use, %s chunks never touched\n",
+            "their last use, %s chunk%s never touched\n",
             commas(a, sizeof a, wasted), commas(b, sizeof b, idle),
-            commas(d, sizeof d, never));
+            commas(d, sizeof d, never), never == 1 ? "" : "s");
    unsigned char *shown = calloc(f->n_heap_sites, 1);
    if (!shown) {
       fprintf(out, "  (out of memory)\n");

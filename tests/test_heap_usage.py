@@ -494,6 +494,35 @@ def test_ws_heap_live(tmp_path):
         3, 1.0, 0, 0)
 
 
+def test_one_chunk_is_one_chunk(tmp_path):
+    """A site of one chunk, one chunk live, one chunk never touched, in the
+    singular: in `ws heap`'s reply and in ws_print's heap section
+    (heap_server: one chunk of two pages, never touched)."""
+    wslib.require_built(SERVER)
+    s = heap_server(tmp_path)
+    try:
+        assert s.cmd("alloc 1 2") == "ok"
+        site = [x for x in heap_reply_sites(s.vgdb("ws heap 20 bytes"))
+                if any("alloc_chunks" in l for l in x[2])][0]
+        assert site[2][1] == ("     1 chunk, 8,192 bytes, peak live 8,192, "
+                              "live now 8,192 in 1 chunk"), site
+        assert s.cmd("free") == "ok"
+        assert s.finish() == 0
+    finally:
+        s.kill()
+    out = wslib.read_output(s.out_path)
+    assert sum(h["never"] for h in out.heap_sites) == 1
+    chunks = sum(h["chunks"] for h in out.heap_sites)
+    text = print_text(s.out_path, "--width=200").stdout
+    assert "  %d allocation sites, %d chunks, " % (
+        len(out.heap_sites), chunks) in text, text
+    assert " bytes idle after their last use, 1 chunk never touched\n" \
+        in text, text
+    assert "  1 chunk, 8,192 bytes allocated" not in text
+    assert re.search(r"\n      1 chunk, peak live 8,192 bytes, 0 live at "
+                     r"exit\n", text), text
+
+
 def test_ws_heap_when_not_followed(tmp_path):
     wslib.require_built(SERVER)
     s = heap_server(tmp_path, ["--ws-heap-usage=no"])

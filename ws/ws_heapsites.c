@@ -171,9 +171,11 @@ void WS_(heapsites_monitor)(ULong n, WS_HeapKey key)
       milli_text(WS_(heapuse_useful_milli)(s), useful);
       VG_(gdb_printf)("  %u: %'llu %s\n", i + 1,
                       WS_(heapuse_rank_value)(s, key), key_words[key]);
-      VG_(gdb_printf)("     %'llu chunks, %'llu bytes, peak live %'llu, "
-                      "live now %'llu in %'llu chunks\n", s->chunks,
-                      s->bytes, s->peak_live, s->live, s->live_chunks);
+      VG_(gdb_printf)("     %'llu chunk%s, %'llu bytes, peak live %'llu, "
+                      "live now %'llu in %'llu chunk%s\n", s->chunks,
+                      s->chunks == 1 ? "" : "s", s->bytes, s->peak_live,
+                      s->live, s->live_chunks,
+                      s->live_chunks == 1 ? "" : "s");
       VG_(gdb_printf)("     usage %s, never touched %'llu, read-only "
                       "%'llu, write-only %'llu, by several threads %'llu\n",
                       usage, s->never, s->read_only, s->write_only,
