@@ -1,5 +1,6 @@
-/* spike: a small server loop with one expensive request, for the worked
-   example in docs/example.md.
+/* spike: a small server loop with one expensive request, the same kind
+   of spike as docs/example.md's demo/reindex.cc, in C and without the
+   C++ library's frames (handy for a first look at a peak's stack).
 
    Most requests look a key up in a 64-page table.  Request 60 rebuilds
    an index over the whole data set instead: a 16 MiB heap block, filled

@@ -907,6 +907,7 @@ def test_options_and_missing_file(tmp_path):
         assert err.startswith(msg) and err.count("\n") == 1, (args, err)
     p = ws_print("--help")
     assert p.returncode == 0 and p.stdout.startswith(b"usage: ws_print")
+    help_sections(p.stdout.decode())
     p = ws_print("--version")
     assert p.returncode == 0 and re.match(rb"ws_print \(ws\) \d+\.\d+\.\d+",
                                           p.stdout)
@@ -915,6 +916,30 @@ def test_options_and_missing_file(tmp_path):
         data = f.read()
     p = ws_print("--csv", "-", stdin=data)
     assert p.returncode == 0 and p.stdout == ws_print("--csv", good).stdout
+
+
+# What ws_print --help says the text report shows, and the report's own
+# heading of each, in the report's order
+REPORT_SECTIONS = [("largest samples", "Largest samples"),
+                   ("working sets over time", "Instruction working set"),
+                   ("the summary", "Summary (from the trailer)"),
+                   ("the regions", "Regions"),
+                   ("the peaks", "Peaks:"),
+                   ("the hot pages", "Hot instruction pages"),
+                   ("the heap usage", "Heap efficiency"),
+                   ("the events", "Events:")]
+
+
+def help_sections(text):
+    """--help names every section of the text report, in the report's
+    order (reindex.ws has them all)."""
+    said = re.sub(r"\s+", " ", text.split("options:")[0])
+    at = [said.find(words) for words, _ in REPORT_SECTIONS]
+    assert -1 not in at and at == sorted(at), (said, REPORT_SECTIONS)
+    report = ws_print(os.path.join(GOLDEN, "reindex.ws")).stdout.decode()
+    heads = [next(i for i, l in enumerate(report.splitlines())
+                  if l.startswith(head)) for _, head in REPORT_SECTIONS]
+    assert heads == sorted(heads), heads
 
 
 def test_html_or_csv_named_after_a_ws_file(tmp_path):
