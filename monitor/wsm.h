@@ -124,6 +124,9 @@ int check_target(pid_t pid);
 int send_commands(const char *const *cmds, int ncmds, VgRun *r);
 /* One command as typed: prints the reply; returns the exit status. */
 int run_command(const char *typed);
+/* The output file the target's replies named last ("output file:" of
+   ws status), or NULL: what ws-monitor says when the target has ended. */
+const char *target_output_file(void);
 
 /* What "ws help internal" says the target knows.  0, or the exit
    status having said why not. */

@@ -89,6 +89,25 @@ static int take_status_line(Buf *reply)
    return res;
 }
 
+static char *output_file;
+
+const char *target_output_file(void)
+{
+   return output_file;
+}
+
+/* Keeps the output file a reply names (ws status: "  output file: F"). */
+static void note_output_file(const char *reply)
+{
+   char **lines = split_lines(reply, NULL), **l;
+   for (l = lines; *l; l++)
+      if (strncmp(*l, "  output file: ", 15) == 0 && (*l)[15]) {
+         free(output_file);
+         output_file = xstrdup(*l + 15);
+      }
+   free_lines(lines);
+}
+
 int send_commands(const char *const *cmds, int ncmds, VgRun *r)
 {
    const char **args = xrealloc(NULL, (2 * ncmds + 1) * sizeof *args);
@@ -103,7 +122,10 @@ int send_commands(const char *const *cmds, int ncmds, VgRun *r)
    }
    vgdb_run(args, n, r);
    free(args);
-   return vgdb_trouble(r, target) ? EXIT_UNREACHABLE : 0;
+   if (vgdb_trouble(r, target))
+      return EXIT_UNREACHABLE;
+   note_output_file(buf_cstr(&r->out));
+   return 0;
 }
 
 /* vgdb sends a command as one packet of its PBUFSIZ (16384) bytes,
@@ -264,10 +286,11 @@ static int learn_records(const char *reply)
 
 int learn_commands(void)
 {
-   static const char *const cmd[] = { "ws help internal" };
+   /* and the output file, to name when the process ends */
+   static const char *const cmd[] = { "ws help internal", "ws status" };
    VgRun r;
    int   version;
-   if (send_commands(cmd, 1, &r) != 0) {
+   if (send_commands(cmd, 2, &r) != 0) {
       vgrun_free(&r);
       return EXIT_UNREACHABLE;
    }

@@ -237,6 +237,15 @@ static int ends_soon(pid_t pid)
    return 1;
 }
 
+static void say_ended(pid_t pid)
+{
+   if (target_output_file())
+      say("process %d has ended; its output file is %s", (int)pid,
+          target_output_file());
+   else
+      say("process %d has ended", (int)pid);
+}
+
 /* Says why a vgdb run did not deliver a command to process |pid|, or
    returns 0 if it did. */
 int vgdb_trouble(const VgRun *r, pid_t pid)
@@ -278,7 +287,7 @@ int vgdb_trouble(const VgRun *r, pid_t pid)
       }
       if (strstr(err, "no FIFO found matching pid")) {
          if (process_ended(pid) || (answered == pid && ends_soon(pid)))
-            say("process %d has ended", (int)pid);
+            say_ended(pid);
          else if (answered == pid)
             say("process %d no longer answers: its gdbserver is gone (it "
                 "has exec'd a program that does not run under Valgrind)",
@@ -290,7 +299,7 @@ int vgdb_trouble(const VgRun *r, pid_t pid)
          return 1;
       }
       if (strstr(err, "existence failed")) {
-         say("process %d ended before it answered", (int)pid);
+         say_ended(pid);              /* while vgdb talked to it */
          return 1;
       }
       if (ptrace_refused(err)) {

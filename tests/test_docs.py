@@ -33,7 +33,8 @@ REPLAYED = {
 CHECKED = {
     ("docs/manual.md", "stack 3 3"):
         "tests/test_peaks.py::test_the_manuals_peak_excerpt",
-    ("docs/control.md", "ws-monitor: process 21138 has ended"):
+    ("docs/control.md", "ws-monitor: process 21138 has ended; its output "
+                        "file is /home/you/work/ws.out.21138"):
         "tests/test_monitor.py::test_watch_until_the_process_ends",
 }
 

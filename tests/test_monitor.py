@@ -664,12 +664,20 @@ def test_watch(server, console, lang, levels):
     assert c.finish() == 0
 
 
+def ended(server):
+    """What ws-monitor says when the process has ended (docs/control.md):
+    so, and where the output file is, which ws has written by then."""
+    return r"\nws-monitor: process %d has ended; its output file is %s\r?\n" % (
+        server.pid, re.escape(os.path.abspath(server.out_path)))
+
+
 @pytest.mark.parametrize("reaped", [False, True])
 def test_watch_until_the_process_ends(server, console, reaped):
     """The program ends while watch runs: ws-monitor says so, in those
-    words, and exits with status 2 (docs/control.md: a process that has
-    ended cannot be reached), whether the program's parent has waited for
-    it yet (no such process) or not (a zombie, whose pid still exists)."""
+    words, with the output file, and exits with status 2
+    (docs/control.md: a process that has ended cannot be reached),
+    whether the program's parent has waited for it yet (no such process)
+    or not (a zombie, whose pid still exists)."""
     c = console()
     c.send("watch 0.2\r")
     c.expect(r"\(frame 2\); press a key to stop\n")
@@ -677,12 +685,25 @@ def test_watch_until_the_process_ends(server, console, reaped):
         assert server.finish() == 0
     else:
         server.p.stdin.close()                  # exit; nobody waits yet
-    c.expect(r"\nws-monitor: process %d has ended\r?\n" % server.pid)
+    c.expect(ended(server))
     assert c.p.wait(timeout=20) == 2
     os.close(c.fd)
     assert "cannot reach" not in c.text()
     if not reaped:
         assert server.finish() == 0
+    assert os.path.getsize(server.out_path) > 0
+
+
+def test_prompt_after_the_process_ends(server, console):
+    """The program ends while the prompt waits: the next command says it
+    has ended and where its output file is (learnt when the prompt
+    started), and ws-monitor exits with status 2."""
+    c = console()
+    assert server.finish() == 0
+    c.send("series 3\r")
+    c.expect(ended(server))
+    assert c.p.wait(timeout=20) == 2
+    os.close(c.fd)
 
 
 # ----------------------------------------------------------------------
