@@ -189,6 +189,7 @@ function draw() {
     g.addEventListener("click", function () { showSpan(k); });
   });
 
+  var titles = [];                    /* the panels' titles, which peak numbers avoid */
   series().forEach(function (s, p) {
     var P = panels[p], vals = WS[s.key], vmax = 0;
     for (var i = i0; i < i1; i++) vmax = Math.max(vmax, vals[i]);
@@ -208,8 +209,9 @@ function draw() {
       for (v = 0; v <= ymax + 1e-9; v += step) ticks.push(v);
     }
     P.yscale = y;
-    el("text", { x: ml, y: P.y - 7, class: "title" }, svg, s.name + " (pages" +
+    var title = el("text", { x: ml, y: P.y - 7, class: "title" }, svg, s.name + " (pages" +
        (logScale() ? ", log scale" : "") + (s.note ? "; " + s.note : "") + ")");
+    titles.push({ x0: ml, x1: ml + title.getComputedTextLength(), y0: P.y - 19, y1: P.y - 4 });
     ticks.forEach(function (v) {
       el("line", { x1: ml, x2: ml + pw, y1: y(v), y2: y(v), class: "grid" }, svg);
       el("text", { x: ml - 6, y: y(v) + 4, "text-anchor": "end" }, svg, int(v));
@@ -239,20 +241,45 @@ function draw() {
     });
   });
 
-  /* peaks: a marker over the peak's sample in its panel, to click;
-     the largest of each kind stands out, drawn last (on top) */
-  if ($("show-peaks").checked) shownPeaks().slice().reverse().forEach(function (n) {
-    var pk = WS.peaks[n];
-    if (pk.t < view.t0 || pk.t > view.t1) return;
-    var P = panels[pk.kind === "insn" ? 0 : 1], px = x(pk.t), py = Math.max(P.yscale(pk.size), P.y);
-    var big = isLargest(n), r = big ? 7 : 5;
-    var g = el("g", { class: "peak" + (big ? " largest" : ""), "data-peak": n }, svg);
-    el("path", { d: "M" + (px - r) + " " + (py - 2 * r) + "h" + 2 * r + "l-" + r + " " + (r + 2) + "z" }, g);
-    el("text", { x: px + r + 1, y: py - 4 }, g, "#" + n + (big ? " largest" : ""));
-    el("title", {}, g, "peak #" + n + ": " + pk.kind + " " + pages(pk.size) + " at t = " + int(pk.t) +
-       (pk.why ? " (" + whyText(pk) + ")" : ""));
-    g.addEventListener("click", function () { showPeak(n); });
-  });
+  /* peaks: a marker over the peak's sample in its panel, to click, the
+     largest of each kind standing out and drawn last (on top); then
+     their numbers, the largest first: each beside its marker, left of it
+     or above it, wherever it overlaps no marker, label or panel title and
+     stays inside the plot (a number with no such place is left out: the
+     marker's title and the Peaks table still name it) */
+  if ($("show-peaks").checked) {
+    var boxes = titles.slice(), pm = shownPeaks().filter(function (n) {
+      return WS.peaks[n].t >= view.t0 && WS.peaks[n].t <= view.t1;
+    }).map(function (n) {
+      var pk = WS.peaks[n], P = panels[pk.kind === "insn" ? 0 : 1], big = isLargest(n), r = big ? 7 : 5;
+      var m = { n: n, big: big, r: r, px: x(pk.t), py: Math.max(P.yscale(pk.size), P.y) };
+      boxes.push({ x0: m.px - r, x1: m.px + r, y0: m.py - 2 * r, y1: m.py + 2 });
+      return m;
+    });
+    pm.slice().sort(function (a, b) { return a.big - b.big || b.n - a.n; }).forEach(function (m) {
+      var pk = WS.peaks[m.n];
+      m.g = el("g", { class: "peak" + (m.big ? " largest" : ""), "data-peak": m.n }, svg);
+      el("path", { d: "M" + (m.px - m.r) + " " + (m.py - 2 * m.r) + "h" + 2 * m.r + "l-" + m.r + " " + (m.r + 2) + "z" }, m.g);
+      el("title", {}, m.g, "peak #" + m.n + ": " + pk.kind + " " + pages(pk.size) + " at t = " + int(pk.t) +
+         (pk.why ? " (" + whyText(pk) + ")" : ""));
+      m.g.addEventListener("click", function () { showPeak(m.n); });
+    });
+    var free = function (b) {
+      return b.x0 >= ml && b.x1 <= ml + pw && b.y0 >= top && boxes.every(function (o) {
+        return b.x1 <= o.x0 || o.x1 <= b.x0 || b.y1 <= o.y0 || o.y1 <= b.y0;
+      });
+    };
+    pm.slice().sort(function (a, b) { return b.big - a.big || a.n - b.n; }).forEach(function (m) {
+      var t = el("text", { x: 0, y: 0 }, m.g, "#" + m.n + (m.big ? " largest" : ""));
+      var w = t.getComputedTextLength(), spots = [[m.px + m.r + 1, m.py - 4], [m.px - m.r - 1 - w, m.py - 4]];
+      for (var k = 0; k < 8; k++)
+        spots.push([Math.min(Math.max(m.px - w / 2, ml), ml + pw - w), m.py - 2 * m.r - 3 - 12 * k]);
+      var at = spots.filter(function (c) { return free({ x0: c[0], x1: c[0] + w, y0: c[1] - 10, y1: c[1] + 2 }); })[0];
+      if (!at) { m.g.removeChild(t); return; }
+      t.setAttribute("x", at[0]); t.setAttribute("y", at[1]);
+      boxes.push({ x0: at[0], x1: at[0] + w, y0: at[1] - 10, y1: at[1] + 2 });
+    });
+  }
 
   /* the time axis under the lower panel */
   var yb = panels[1].y + panels[1].h, tstep = niceStep(span, Math.max(Math.floor(pw / 90), 2));
@@ -746,6 +773,13 @@ function runTests(spec) {
   ["insn", "data"].forEach(function (k) { out.points[k] = +$("line-" + k).getAttribute("data-points"); });
   /* what the page shows: peak markers, hot table rows, thread series */
   out.peakMarkers = document.querySelectorAll("#chart g.peak").length;
+  /* each marker's label as drawn (null: none), and the plot's x range */
+  out.peakLabels = Array.prototype.map.call(document.querySelectorAll("#chart g.peak"), function (g) {
+    var t = g.querySelector("text"), b = t ? t.getBBox() : null;
+    return { peak: +g.getAttribute("data-peak"), text: t ? t.textContent : null,
+             box: b ? [b.x, b.y, b.x + b.width, b.y + b.height] : null };
+  });
+  out.plot = [geo.ml, geo.ml + geo.pw];
   out.largestMarkers = Array.prototype.map.call(document.querySelectorAll("#chart g.peak.largest"),
     function (g) { return +g.getAttribute("data-peak"); });
   out.hot = {};

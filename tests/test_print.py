@@ -1243,6 +1243,28 @@ def test_html_peaks_and_hot_pages(name, tmp_path):
         assert res["hot"][kind] == want
 
 
+@pytest.mark.parametrize("name", ["phases", "pageramp", "threads"])
+def test_html_peak_labels_apart(name, tmp_path):
+    """Every peak marker has its number, and no two numbers overlap or
+    leave the plot (phases.ws has peaks two samples apart, pageramp.ws
+    and threads.ws a peak at the last sample, whose number went past the
+    plot's right edge)."""
+    path = os.path.join(GOLDEN, name + ".ws")
+    report = str(tmp_path / "r.html")
+    ws_print("--html", report, path)
+    res, _ = page_results(report, "")
+    labels, (lo, hi) = res["peakLabels"], res["plot"]
+    assert len(labels) == res["peakMarkers"] == len(parsed(path).peaks)
+    for a in labels:
+        assert a["text"].startswith("#%d" % a["peak"]), a
+        assert lo <= a["box"][0] and a["box"][2] <= hi, (a, lo, hi)
+    for i, a in enumerate(labels):
+        for b in labels[i + 1:]:
+            (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = a["box"], b["box"]
+            assert ax1 <= bx0 or bx1 <= ax0 or ay1 <= by0 or by1 <= ay0, \
+                (a, b)
+
+
 def test_html_threads(tmp_path):
     """Per-thread columns: a toggle per thread id, and with all on, a
     line per thread id in each panel."""
