@@ -68,7 +68,7 @@ function upperBound(a, x) {           /* first index with a[i] > x */
 /*---- Derived data: regions (a start or region-start to the next stop), named as ws names them ----*/
 
 /* maps keyed by label have no prototype, so that any label is a key */
-var marks = [], dumps = [], spans = [], regionByLabel = Object.create(null),
+var marks = [], dumps = [], spans = [], sets = [], regionByLabel = Object.create(null),
     labelIndex = Object.create(null);
 function derive() {
   var open = null, latest = null;
@@ -84,6 +84,8 @@ function derive() {
       open = null;
     } else if (e.kind === "dump" && e.how !== "label") {
       dumps.push({ t: e.t, how: e.how, path: e.path });
+    } else if (e.kind === "set") {
+      sets.push(e);
     }
   });
   WS.dumps.forEach(function (d) { dumps.push({ t: d.t, how: "label", label: d.label, insn: d.insn, data: d.data }); });
@@ -290,20 +292,28 @@ function draw() {
   el("text", { x: ml + pw, y: yb + 30, "text-anchor": "end" }, svg,
      WS.unit === "ms" ? "time (ms since start-up)" : "time (instructions executed)");
 
-  /* marks: a dashed line through both panels and a flag to click */
-  var rowEnd = [-1e9, -1e9];          /* flags in two rows, labels apart */
-  if ($("show-marks").checked) marks.forEach(function (m, k) {
-    if (m.t < view.t0 || m.t > view.t1) return;
-    var mx = x(m.t), row = rowEnd[0] < mx ? 0 : rowEnd[1] < mx ? 1 : -1;
-    el("line", { x1: mx, x2: mx, y1: top, y2: yb, class: "markline" }, svg);
-    var g = el("g", { class: "flag", "data-mark": k }, svg), fy = flagY[Math.max(row, 0)];
-    el("path", { d: "M" + mx + " " + (fy - 9) + "l8 4.5l-8 4.5z", fill: "#444" }, g);
+  /* marks and parameter changes (ws set, v.clo, WS_SET...): a dashed
+     line through both panels and a flag to click, named in two rows of
+     labels kept apart, in time order */
+  var rowEnd = [-1e9, -1e9];
+  var flags = sets.map(function (e, k) { return { t: e.t, set: k }; });
+  if ($("show-marks").checked) flags = flags.concat(marks.map(function (m, k) { return { t: m.t, mark: k }; }));
+  flags.sort(function (a, b) { return a.t - b.t || (a.set === undefined) - (b.set === undefined); });
+  flags.forEach(function (f) {
+    if (f.t < view.t0 || f.t > view.t1) return;
+    var isSet = f.set !== undefined, e = isSet ? sets[f.set] : marks[f.mark];
+    var label = isSet ? paramText(e.param, e.value) : e.label;
+    var mx = x(f.t), row = rowEnd[0] < mx ? 0 : rowEnd[1] < mx ? 1 : -1;
+    el("line", { x1: mx, x2: mx, y1: top, y2: yb, class: isSet ? "markline setline" : "markline" }, svg);
+    var g = el("g", isSet ? { class: "flag set", "data-set": f.set } : { class: "flag", "data-mark": f.mark }, svg);
+    var fy = flagY[Math.max(row, 0)];
+    el("path", { d: "M" + mx + " " + (fy - 9) + "l8 4.5l-8 4.5z", fill: isSet ? "#1b7f6b" : "#444" }, g);
     if (row >= 0) {
-      el("text", { x: mx + 10, y: fy }, g, m.label);
-      rowEnd[row] = mx + 14 + m.label.length * 6.8;
+      el("text", { x: mx + 10, y: fy }, g, label);
+      rowEnd[row] = mx + 14 + label.length * 6.8;
     }
-    el("title", {}, g, "mark " + m.label + " at t = " + int(m.t));
-    g.addEventListener("click", function () { showMark(k); });
+    el("title", {}, g, (isSet ? "set " : "mark ") + label + " at t = " + int(f.t));
+    g.addEventListener("click", function () { if (isSet) showSet(f.set); else showMark(f.mark); });
   });
   dumps.forEach(function (d, k) {
     if (d.t < view.t0 || d.t > view.t1) return;
@@ -431,6 +441,23 @@ function details(lines, zoom) {
   }
 }
 function around(t) { var w = Math.max((view.t1 - view.t0) / 8, 10); return [t - w, t + w]; }
+/* A parameter and its value as the header names them: T and \u03c4 in the
+   time unit, others (peak-thresh...) as ws names them. */
+function paramText(param, v) {
+  var name = { tau: "\u03c4", every: "T" }[param];
+  return name ? name + " = " + int(v) + unit() : param + " = " + int(v);
+}
+/* The header's words for a parameter's changes: ", V from t = T" each. */
+function changesOf(param) {
+  return sets.filter(function (e) { return e.param === param; }).map(function (e) {
+    return ", " + int(e.value) + unit() + " from t = " + int(e.t) + unit();
+  }).join("");
+}
+function showSet(k) {
+  var e = sets[k];
+  details([paramText(e.param, e.value) + " from t = " + int(e.t) + unit() + " on (ws set, v.clo or a " +
+           "client request changed it; the header lists every change)."], around(e.t));
+}
 function showMark(k) {
   var m = marks[k];
   details(["Mark \u201c" + m.label + "\u201d at t = " + int(m.t) + unit() + ".", regionText(m.label)], around(m.t));
@@ -722,8 +749,8 @@ function renderThreads() {
   });
 }
 
-/*---- Test hook: ?test=hover:N, zoom:T0:T1, click:mark:K, click:span:K,
-       click:peak:K, threads:on (every thread's toggle on), click:site:K
+/*---- Test hook: ?test=hover:N, zoom:T0:T1, click:mark:K, click:set:K,
+       click:span:K, click:peak:K, threads:on (every thread's toggle on), click:site:K
        (the K-th row of the heap table), click:node:K (the K-th frame of
        the flame graph), heap:size|rank|colour:KEY, joined by ;
        ----*/
@@ -749,7 +776,7 @@ function runTests(spec) {
       else document.querySelector("#flame g[data-node='" + (+a[2]) + "']").dispatchEvent(new MouseEvent("click", { bubbles: true }));
       out.details = $("heap-details").textContent;
     } else if (a[0] === "click") {
-      var cls = { mark: "flag", span: "span", peak: "peak" }[a[1]];
+      var cls = { mark: "flag", set: "flag", span: "span", peak: "peak" }[a[1]];
       var g = document.querySelector("g." + cls + "[data-" + a[1] + "='" + (+a[2]) + "']");
       if (g) g.dispatchEvent(new MouseEvent("click", { bubbles: true }));
       out.details = $("details").textContent;
@@ -780,6 +807,11 @@ function runTests(spec) {
              box: b ? [b.x, b.y, b.x + b.width, b.y + b.height] : null };
   });
   out.plot = [geo.ml, geo.ml + geo.pw];
+  out.meta = $("meta").textContent;
+  out.setFlags = Array.prototype.map.call(document.querySelectorAll("#chart g.set"), function (g) {
+    var t = g.querySelector("text");
+    return { set: +g.getAttribute("data-set"), text: t ? t.textContent : null };
+  });
   out.largestMarkers = Array.prototype.map.call(document.querySelectorAll("#chart g.peak.largest"),
     function (g) { return +g.getAttribute("data-peak"); });
   out.hot = {};
@@ -819,15 +851,15 @@ function start() {
   if (!WS) { $("status").textContent = "No data: this is the template; ws_print --html fills it in."; return; }
   document.title = "ws report: " + WS.command;
   $("cmd").textContent = WS.command;
+  derive();
   $("meta").textContent = WS.file + " \u00b7 pid " + WS.pid + " \u00b7 T = " + int(WS.every) + unit() +
-    " \u00b7 \u03c4 = " + int(WS.tau) + unit() + " \u00b7 pages of " + int(WS.pagesize) + " bytes \u00b7 " +
-    int(WS.t.length) + " samples \u00b7 " + WS.tool;
+    changesOf("every") + " \u00b7 \u03c4 = " + int(WS.tau) + unit() + changesOf("tau") + " \u00b7 pages of " +
+    int(WS.pagesize) + " bytes \u00b7 " + int(WS.t.length) + " samples \u00b7 " + WS.tool;
   if (!WS.complete) {
     $("status").className = "warn";
     $("status").textContent = "The run did not finish: the file has no trailer" +
       (WS.cutLine ? " and its cut last line was left out" : "") + ". Showing what is there.";
   }
-  derive();
   renderThreads();
   view.t0 = 0; view.t1 = tEnd();
   draw();

@@ -1158,6 +1158,27 @@ def test_html_region_that_began_while_measuring(tmp_path):
     assert spans == kinds.count("start") + kinds.count("region-start")
 
 
+def test_html_parameter_changes(tmp_path):
+    """After a change of tau (ctl_macros: WS_SET... while it runs) the
+    header gives the new tau and from when, and the chart has a flag named
+    after the change at its time, whose click says so."""
+    run = wslib.run_ws([wslib.prog("ctl_macros")], (),
+                       out_path=str(tmp_path / "ws.out"))
+    out = parsed(run.out_path)
+    sets = [e for e in out.events if e.kind == "set"]
+    assert [e.args[0] for e in sets] == ["tau"], sets
+    value, t = int(sets[0].args[1]), sets[0].t
+    report = str(tmp_path / "r.html")
+    ws_print("--html", report, run.out_path)
+    res, _ = page_results(report, "click:set:0")
+    assert "\u00b7 \u03c4 = %s i, %s i from t = %s i \u00b7" % (
+        commas(out.tau), commas(value), commas(t)) in res["meta"], res["meta"]
+    assert res["setFlags"] == [{"set": 0, "text": "\u03c4 = %s i"
+                                % commas(value)}]
+    assert res["details"].startswith("\u03c4 = %s i from t = %s i on" % (
+        commas(value), commas(t))), res["details"]
+
+
 HEADER_EXTENSIONS = ("h", "hh", "hpp", "hxx", "h++", "tcc", "inl", "ipp",
                      "tpp")
 
