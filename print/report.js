@@ -453,6 +453,12 @@ function changesOf(param) {
     return ", " + int(e.value) + unit() + " from t = " + int(e.t) + unit();
   }).join("");
 }
+/* tau at time t: the header's, or the last change before t. */
+function tauAt(t) {
+  var tau = WS.tau;
+  sets.forEach(function (e) { if (e.param === "tau" && e.t <= t) tau = e.value; });
+  return tau;
+}
 function showSet(k) {
   var e = sets[k];
   details([paramText(e.param, e.value) + " from t = " + int(e.t) + unit() + " on (ws set, v.clo or a " +
@@ -591,8 +597,10 @@ function jumpToLargest() {
   var n = largestPeak("data");
   if (n < 0) n = largestPeak("insn");
   if (n < 0) { details(["The file lists no peak."]); return; }
-  var i = lowerBound(WS.t, WS.peaks[n].t);
-  zoomTo(WS.t[Math.max(i - 10, 0)], WS.t[Math.min(i + 10, WS.t.length - 1)]);
+  /* the peak's window (tau back from its sample) and two samples on
+     each side: a few samples' worth of the run, whatever its length */
+  var t = WS.peaks[n].t, i = lowerBound(WS.t, t), tau = tauAt(t);
+  zoomTo(Math.min(WS.t[Math.max(i - 2, 0)], t - tau), WS.t[Math.min(i + 2, WS.t.length - 1)]);
   showPeak(n);
 }
 function clickAt(px) {

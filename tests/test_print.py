@@ -1179,6 +1179,29 @@ def test_html_parameter_changes(tmp_path):
         commas(value), commas(t))), res["details"]
 
 
+@pytest.mark.parametrize("name", ["reindex", "pageramp"])
+def test_html_jump_to_the_largest_peak(name, tmp_path):
+    """"Jump to the largest peak" zooms in to the largest data peak: the
+    view holds its sample and its window (tau back from it) and no more
+    than two samples on either side, and its details open."""
+    path = os.path.join(GOLDEN, name + ".ws")
+    out = parsed(path)
+    (peak,) = [p for p in out.peaks if p.kind == "data"
+               and "largest" in p.why]
+    report = str(tmp_path / "r.html")
+    ws_print("--html", report, path)
+    res, _ = page_results(report, "jump")
+    t0, t1 = res["view"]
+    assert t0 <= peak.t - out.tau and peak.t <= t1, (res["view"], peak.t)
+    ts = [s.t for s in out.samples]
+    i = ts.index(peak.t)
+    assert t0 >= min(ts[max(i - 2, 0)], peak.t - out.tau), res["view"]
+    assert t1 <= ts[min(i + 2, len(ts) - 1)], res["view"]
+    assert t1 - t0 < 0.2 * ts[-1], (res["view"], ts[-1])
+    assert res["details"].startswith("Peak #%d: data" % peak.n), \
+        res["details"]
+
+
 HEADER_EXTENSIONS = ("h", "hh", "hpp", "hxx", "h++", "tcc", "inl", "ipp",
                      "tpp")
 
