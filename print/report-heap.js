@@ -12,6 +12,16 @@ var HEAP_KEYS = { wasted: "bytes never touched", idle: "bytes idle after their l
                   bytes: "bytes allocated", neverBytes: "bytes in chunks never touched" };
 function siteValue(s, key) { return s[key] === null || s[key] === undefined ? 0 : s[key]; }
 function milli(x) { return x.toFixed(3); }
+/* A site's score for the flame graph's colours, 0 (wasted) to 1 (well
+   used): usage, useful lifetime, or (the default) the worst of those and
+   of the share of its chunks ever read, so that a site whose chunks are
+   only written (a cache never consulted) or never touched is red however
+   fully and however long it wrote them. */
+function siteScore(s, colour) {
+  if (colour !== "worst") return s[colour];
+  var read = s.chunks ? (s.chunks - s.never - s.writeOnly) / s.chunks : 1;
+  return Math.min(s.usage, s.useful, read);
+}
 function siteLines(s) {
   var u = unit();
   return ["Site " + s.id + ": " + int(s.chunks) + (s.chunks === 1 ? " chunk, " : " chunks, ") +
@@ -80,7 +90,7 @@ function drawFlame() {
   }
   function score(n) {                /* the sites' score, weighted by bytes */
     var sum = 0, w = 0;
-    n.sites.forEach(function (k) { var s = WS.heapSites[k]; sum += s[colour] * s.bytes; w += s.bytes; });
+    n.sites.forEach(function (k) { var s = WS.heapSites[k]; sum += siteScore(s, colour) * s.bytes; w += s.bytes; });
     return w ? sum / w : 1;
   }
   function place(n, x0, d, scale) {
@@ -95,7 +105,8 @@ function drawFlame() {
       el("text", { x: x0 + 3, y: H - d * rowH - 5 }, g, label);
     }
     el("title", {}, g, n.name + "\n" + int(n.value) + " " + HEAP_KEYS[size] + " (" +
-       (n.value / root.value * 100).toFixed(1) + "%)\n" + colour + " " + milli(sc) + ", " +
+       (n.value / root.value * 100).toFixed(1) + "%)\n" + (colour === "worst" ? "score" : colour) + " " +
+       milli(sc) + ", " +
        n.sites.length + (n.sites.length === 1 ? " site" : " sites"));
     var idx = flameNodes.length - 1;
     g.addEventListener("click", function () { chooseNode(idx); });

@@ -870,6 +870,34 @@ def test_html_heap_section(known, tmp_path):
                                            for h in out.heap_sites)
 
 
+def test_html_flame_default_colours(heap_example, tmp_path):
+    """The flame graph's default colours (docs/heap-example.md's run): the
+    cache that render() only writes (usage 1.000, the text's worst site
+    by idle bytes) is red, as are the request buffers and the sessions;
+    the index, used from its allocation to its free, is green."""
+    import test_print
+    _, _, where = heap_example
+    report = str(tmp_path / "report.html")
+    subprocess.run([WS_PRINT, "--html", report, str(where / "ws.out")],
+                   check=True)
+    res, _ = test_print.page_results(report, "")
+    out = wslib.read_output(str(where / "ws.out"))
+    leaf = {}
+    for h in out.heap_sites:
+        w = out.stacks[h.stack][0]
+        leaf[w.function] = "%s (%s)" % (w.function, w.location)
+
+    def hue(function):
+        (f,) = [f for f in res["flame"] if f["name"] == leaf[function]]
+        return int(re.match(r"hsl\(([0-9]+),", f["fill"]).group(1))
+    assert hue("render") == 0
+    assert hue("serve") < 10 and hue("open_sessions") < 25
+    assert hue("build_index") > 110
+    # by usage alone the write-only cache is green, as it was by default
+    res, _ = test_print.page_results(report, "heap:colour:usage")
+    assert hue("render") == 120
+
+
 def test_folded_on_the_fuzz_corpus_under_sanitizers(tmp_path):
     """--folded on every input of the fuzz corpus (which holds a version 4
     file with heap lines, seed-v4-heap.ws): exit status 0 or 1 and no
