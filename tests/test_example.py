@@ -145,6 +145,41 @@ def test_miss_profile_shares(example):
     assert "29 % by line 48" in prose and "14 % by the lookups" in prose
 
 
+def test_annotate_from_another_directory(example, tmp_path):
+    """docs/manual.md, "Miss profile": demo/reindex is built with
+    -fdebug-prefix-map, so its miss profile names ./demo/reindex.cc, which
+    callgrind_annotate finds from the folder it ran in, from another one
+    only with --include; tests/progs/miss, built the usual way, is
+    annotated from any folder."""
+    text, _, where = example
+    manual = os.path.join(wslib.TOP_SRCDIR, "docs", "manual.md")
+    with open(manual, encoding="utf-8") as f:
+        prose = re.sub(r"\s+", " ", f.read())
+    assert "give it `--include=DIR`" in prose
+
+    def annotate(path, *options):
+        p = subprocess.run(["callgrind_annotate", "--auto=yes"]
+                           + list(options) + [str(path)], cwd=str(tmp_path),
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           timeout=120)
+        assert p.returncode == 0, p.stdout.decode()
+        return p.stdout.decode()
+    out = annotate(where / "ws.miss")
+    missing = out.split("could not be found:\n")[1].split("\n\n")[0]
+    assert "\n  ./demo/reindex.cc\n" in missing, out
+    out = annotate(where / "ws.miss", "--include=%s" % where)
+    assert "-- Auto-annotated source: %s/ + ./demo/reindex.cc\n" % where \
+        in out, out
+    miss = wslib.prog("miss")
+    r = wslib.run_ws([miss, "16", "2", "4", "2"],
+                     ("--ws-miss-file=%s" % (tmp_path / "m"),),
+                     out_path=str(tmp_path / "ws.out"))
+    assert r.returncode == 0, r.stderr
+    out = annotate(tmp_path / "m")
+    assert "-- Auto-annotated source: %s\n" % os.path.join(
+        wslib.TOP_SRCDIR, "tests", "progs", "miss.c") in out, out
+
+
 def test_html_report(example):
     """Section 8's command: the page has the controls the doc names."""
     text, _, where = example
