@@ -199,6 +199,34 @@ def test_summary_is_ws_own(tmp_path):
             == list(m.groups()), (row, line)
 
 
+# print/README.md's excerpts of the text report: the file each quotes
+# (by the excerpt's first line), at 80 columns and charts of 16 rows
+README_EXCERPTS = {"Data working set, pages of 4096 bytes": "phases.ws",
+                   "Peaks: 4 (2 insn, 2 data); the detector found 4":
+                       "reindex.ws",
+                   "Peaks: 4 (1 insn, 3 data), by call stack:":
+                       "spikes-v3.ws"}
+
+
+def test_readme_excerpts():
+    """Every excerpt of the text report in print/README.md is what
+    ws_print prints for the file it quotes (a line '...' leaves lines
+    out); the heap section's excerpts are test_heap_usage.py's."""
+    import doclib
+    with open(os.path.join(wslib.TOP_SRCDIR, "print", "README.md"),
+              encoding="utf-8") as f:
+        blocks = doclib.doc_blocks(f.read())
+    quoted = [b for b in blocks if b[0] in README_EXCERPTS]
+    assert len(quoted) == len(README_EXCERPTS)
+    for block in quoted:
+        name = README_EXCERPTS[block[0]]
+        text = ws_print("--width=80", "--height=16",
+                        os.path.join(GOLDEN, name)).stdout.decode()
+        doclib.find_excerpt(["..." if l.strip() == "..." else l
+                             for l in block], text.splitlines(),
+                            "print/README.md (%s)" % name)
+
+
 def test_terminal_size_from_environment():
     path = os.path.join(GOLDEN, "phases.ws")
     env = dict(os.environ, COLUMNS="123", LINES="30")
