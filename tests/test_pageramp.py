@@ -28,6 +28,7 @@ and order of its symbol and hash tables), not on ws.
 """
 
 import os
+import re
 
 import wslib
 
@@ -60,6 +61,12 @@ def test_pageramp(ws):
         assert top == BUFFER + LATER_EXTRA, (
             "round %d peaks at %d data pages, expected %d"
             % (i, top, BUFFER + LATER_EXTRA))
+    # docs/manual.md, "Peaks", gives the tops
+    with open(os.path.join(wslib.TOP_SRCDIR, "docs", "manual.md"),
+              encoding="utf-8") as f:
+        manual = re.sub(r"\s+", " ", f.read())
+    assert "(the tops are %d pages, %d on the first ramp)" % (
+        BUFFER + LATER_EXTRA, first) in manual
     # everything the program touched: at least the 512 pages plus the
     # extra pages of the first round's peak
     assert out.summary["data"][2] >= want
