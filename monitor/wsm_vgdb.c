@@ -237,6 +237,13 @@ static int ends_soon(pid_t pid)
    return 1;
 }
 
+/* Whether |pid|, which vgdb could not reach, has ended: a process that
+   answered before is given a moment (ends_soon). */
+static int has_ended(pid_t pid, pid_t answered)
+{
+   return process_ended(pid) || (answered == pid && ends_soon(pid));
+}
+
 static void say_ended(pid_t pid)
 {
    if (target_output_file())
@@ -267,6 +274,11 @@ int vgdb_trouble(const VgRun *r, pid_t pid)
              strerror(r->exec_errno));
       return 1;
    case Vg_PtraceDenied:
+      /* a process that is ending (or a zombie) cannot be traced either */
+      if (has_ended(pid, answered)) {
+         say_ended(pid);
+         return 1;
+      }
       say("vgdb may not use ptrace on process %d, and the process did not "
           "answer by itself: it is probably blocked in a system call.  "
           "Run ws-monitor as the user who started it (or as root), allow "
@@ -286,7 +298,7 @@ int vgdb_trouble(const VgRun *r, pid_t pid)
          return 0;
       }
       if (strstr(err, "no FIFO found matching pid")) {
-         if (process_ended(pid) || (answered == pid && ends_soon(pid)))
+         if (has_ended(pid, answered))
             say_ended(pid);
          else if (answered == pid)
             say("process %d no longer answers: its gdbserver is gone (it "
@@ -303,6 +315,10 @@ int vgdb_trouble(const VgRun *r, pid_t pid)
          return 1;
       }
       if (ptrace_refused(err)) {
+         if (has_ended(pid, answered)) {
+            say_ended(pid);
+            return 1;
+         }
          say("vgdb may not use ptrace on process %d (see "
              "/proc/sys/kernel/yama/ptrace_scope)", (int)pid);
          return 1;

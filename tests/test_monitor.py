@@ -323,6 +323,38 @@ def test_vgdb_missing_or_without_ptrace(server, tmp_path):
     assert server.status()["samples"] >= 15     # it is unharmed
 
 
+# A vgdb that ends the process as the real one starts to reach it (the
+# race of a program that exits while ws-monitor talks to it): it kills the
+# process, waits until it is a zombie, then says what vgdb says then.
+# (The listing, vgdb -l, is the real vgdb's.)
+ENDING_VGDB = """#!/bin/sh
+for a; do case "$a" in --pid=*) pid=${a#--pid=};; esac; done
+[ -n "$pid" ] || exec vgdb "$@"
+kill -KILL "$pid"
+while ! grep -q ') Z' /proc/"$pid"/stat; do sleep 0.05; done
+%s
+"""
+
+
+@pytest.mark.parametrize("said", [
+    "echo 'vgdb: PTRACE_ATTACH pid '$pid': Operation not permitted' >&2; "
+    "exit 1",
+    "echo 'vgdb: PTRACE_ATTACH pid '$pid': Operation not permitted' >&2; "
+    "sleep 60",
+    "echo 'error: existence failed' >&2; exit 1"])
+def test_process_ends_while_vgdb_reaches_it(server, tmp_path, said):
+    """A process that ends while vgdb reaches it has ended, whatever vgdb
+    says then (ptrace refused, at once or after a while; the pid gone):
+    exit status 2 and those words (test_watch_until_the_process_ends met
+    each of these now and then)."""
+    fake = tmp_path / "vgdb"
+    fake.write_text(ENDING_VGDB % said)
+    fake.chmod(0o755)
+    rc, out, err = monitor(server, "--vgdb=%s" % fake, "status")
+    assert (rc, out, err) == (
+        2, "", "ws-monitor: process %d has ended\n" % server.pid), err
+
+
 _HEADING = "PID      COMMAND (under valgrind --tool=ws)"
 _ENTRY = re.compile(r"([0-9]+) +(.*)\Z")
 
