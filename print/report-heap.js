@@ -162,7 +162,8 @@ function renderHeap() {
   }
   var bytes = 0, wasted = 0, idle = 0, chunks = 0;
   WS.heapSites.forEach(function (s) { bytes += s.bytes; wasted += s.wasted; idle += s.idle; chunks += s.chunks; });
-  $("heap-hint").textContent = int(WS.heapSites.length) + " allocation sites, " + int(chunks) + " chunks, " +
+  $("heap-hint").textContent = int(WS.heapSites.length) + (WS.heapSites.length === 1 ? " allocation site, " :
+    " allocation sites, ") + int(chunks) + (chunks === 1 ? " chunk, " : " chunks, ") +
     int(bytes) + " bytes allocated: " + int(wasted) + " bytes never touched, " + int(idle) +
     " bytes idle after their last use. Figures at the granularity of the " + int(WS.pagesize) +
     "-byte pages (see the manual).";

@@ -846,6 +846,7 @@ function runTests(spec) {
              fill: r.getAttribute("fill") };
   });
   out.heapHidden = $("heap-section").hidden;
+  out.heapHint = $("heap-hint").textContent;
   out.summaryRows = Array.prototype.slice.call($("summary").querySelector("table").rows, 1).map(function (r) {
     return Array.prototype.map.call(r.cells, function (c) { return c.textContent; });
   });

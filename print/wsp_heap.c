@@ -473,9 +473,10 @@ void wsp_heap_text(FILE *out, const struct wsp_file *f, int width)
    wsp_wrap(out, width, 2, "\nHeap efficiency (at the granularity of the "
             "%llu-byte pages; docs/manual.md, \"Heap usage\"):\n",
             (unsigned long long)f->pagesize);
-   wsp_wrap(out, width, 4, "  %s allocation sites, %s chunks, %s bytes "
+   wsp_wrap(out, width, 4, "  %s allocation site%s, %s chunk%s, %s bytes "
             "allocated\n", commas(a, sizeof a, f->n_heap_sites),
-            commas(b, sizeof b, chunks), commas(c, sizeof c, bytes));
+            f->n_heap_sites == 1 ? "" : "s", commas(b, sizeof b, chunks),
+            chunks == 1 ? "" : "s", commas(c, sizeof c, bytes));
    wsp_wrap(out, width, 4, "  %s bytes never touched, %s bytes idle after "
             "their last use, %s chunk%s never touched\n",
             commas(a, sizeof a, wasted), commas(b, sizeof b, idle),

@@ -556,17 +556,18 @@ static void header(FILE *out, const struct wsp_file *f,
 /* Pages in whole kB as ws's own summary gives them: |sum| pages over |n|
    samples (1: a count of pages), rounded half up from the unrounded
    sum, so that an average's kB is ws's and not those of its rounding. */
-static unsigned long long kb_of(uint64_t sum, uint64_t n, uint64_t ps)
+static unsigned long long kb_of(long double sum, uint64_t n, uint64_t ps)
 {
-   uint64_t denom = (n ? n : 1) * 1024;
-   return (unsigned long long)((sum * ps + denom / 2) / denom);
+   long double denom = (long double)(n ? n : 1) * 1024;
+   long double kb = floorl((sum * ps + denom / 2) / denom);
+   return kb >= 18446744073709551615.0L ? UINT64_MAX : (unsigned long long)kb;
 }
 
 /* |sum| and |n| are the samples', whose mean in tenths is |mean10|: the
    average's kB come from them when they give the trailer's average
    |avg10| (ws's own files), else (older files) from |avg10|. */
 static void apt_line(FILE *out, const char *what, uint64_t avg10,
-                     uint64_t mean10, uint64_t sum, size_t n, uint64_t peak,
+                     uint64_t mean10, long double sum, size_t n, uint64_t peak,
                      uint64_t total, int have_total, uint64_t ps)
 {
    char a[32];
@@ -587,10 +588,11 @@ static void apt_line(FILE *out, const char *what, uint64_t avg10,
 
 /* Mean of the samples in tenths, rounded half up; their sum in *sum. */
 static uint64_t mean10(const struct wsp_file *f, int data, uint64_t *peak,
-                       uint64_t *sum)
+                       long double *sum)
 {
    long double m;
-   *peak = *sum = 0;
+   *peak = 0;
+   *sum = 0;
    for (size_t i = 0; i < f->n_samples; i++) {
       uint64_t v = value(&f->samples[i], data);
       *sum += v;
@@ -599,13 +601,14 @@ static uint64_t mean10(const struct wsp_file *f, int data, uint64_t *peak,
    }
    if (!f->n_samples)
       return 0;
-   m = (long double)*sum * 10 / f->n_samples + 0.5L;
+   m = *sum * 10 / f->n_samples + 0.5L;
    return m >= 18446744073709551615.0L ? UINT64_MAX : (uint64_t)m;
 }
 
 static void summary(FILE *out, const struct wsp_file *f)
 {
-   uint64_t ipeak, dpeak, isum, dsum;
+   uint64_t ipeak, dpeak;
+   long double isum, dsum;
    uint64_t im = mean10(f, 0, &ipeak, &isum), dm = mean10(f, 1, &dpeak, &dsum);
    if (f->have_insn_summary || f->have_data_summary) {
       fprintf(out, "Summary (from the trailer):\n");

@@ -1315,6 +1315,16 @@ def test_html_peaks_and_hot_pages(name, tmp_path):
         assert res["hot"][kind] == want
 
 
+def test_html_one_site_one_chunk(tmp_path):
+    """phases.ws allocated one chunk at one site: the heap section of the
+    HTML report says so in the singular, as the text report does."""
+    report = str(tmp_path / "r.html")
+    ws_print("--html", report, os.path.join(GOLDEN, "phases.ws"))
+    res, _ = page_results(report, "")
+    assert res["heapHint"].startswith(
+        "1 allocation site, 1 chunk, 4,096 bytes allocated: "), res["heapHint"]
+
+
 @pytest.mark.parametrize("name", ["phases", "pageramp", "threads"])
 def test_html_peak_labels_apart(name, tmp_path):
     """Every peak marker has its number, and no two numbers overlap or
