@@ -47,7 +47,7 @@ ws() {          # ws NAME [options] PROGRAM ARGS...
 gcc -g -O0 -I"$top/include" $(pkg-config --cflags valgrind) \
     -o "$tmp/phases" "$dir/phases.c"
 (cd "$tmp" && ws phases --ws-instr-atstart=no ./phases)
-ws pageramp demo/pageramp
+ws pageramp --ws-instr-atstart=no demo/pageramp
 ws reindex --ws-instr-atstart=no demo/reindex
 ws threads --ws-per-thread=yes tests/progs/threads 5 3 4 2000000
 ws ms --ws-time-unit=ms --ws-every=20 tests/progs/touch 20 \
