@@ -262,6 +262,18 @@ int vgdb_trouble(const VgRun *r, pid_t pid)
    Buf         detail = { 0 };
    int         trouble = 1;
 
+   if (r->outcome == Vg_Exited && r->status == 0) {
+      answered = pid;
+      return 0;
+   }
+   /* A process that ends while vgdb reaches it makes vgdb fail in many
+      ways (its FIFOs gone or going, no ptrace of a zombie, no such
+      process): whatever vgdb said, it has ended. */
+   if (r->outcome != Vg_NotRun && r->outcome != Vg_Interrupted
+       && has_ended(pid, answered)) {
+      say_ended(pid);
+      return 1;
+   }
    switch (r->outcome) {
    case Vg_NotRun:
       if (r->exec_errno == ENOENT)
@@ -274,11 +286,6 @@ int vgdb_trouble(const VgRun *r, pid_t pid)
              strerror(r->exec_errno));
       return 1;
    case Vg_PtraceDenied:
-      /* a process that is ending (or a zombie) cannot be traced either */
-      if (has_ended(pid, answered)) {
-         say_ended(pid);
-         return 1;
-      }
       say("vgdb may not use ptrace on process %d, and the process did not "
           "answer by itself: it is probably blocked in a system call.  "
           "Run ws-monitor as the user who started it (or as root), allow "
@@ -293,14 +300,8 @@ int vgdb_trouble(const VgRun *r, pid_t pid)
       say("interrupted");
       return 1;
    case Vg_Exited:
-      if (r->status == 0) {
-         answered = pid;
-         return 0;
-      }
       if (strstr(err, "no FIFO found matching pid")) {
-         if (has_ended(pid, answered))
-            say_ended(pid);
-         else if (answered == pid)
+         if (answered == pid)
             say("process %d no longer answers: its gdbserver is gone (it "
                 "has exec'd a program that does not run under Valgrind)",
                 (int)pid);
@@ -310,15 +311,7 @@ int vgdb_trouble(const VgRun *r, pid_t pid)
                 "another --vgdb-prefix", (int)pid);
          return 1;
       }
-      if (strstr(err, "existence failed")) {
-         say_ended(pid);              /* while vgdb talked to it */
-         return 1;
-      }
       if (ptrace_refused(err)) {
-         if (has_ended(pid, answered)) {
-            say_ended(pid);
-            return 1;
-         }
          say("vgdb may not use ptrace on process %d (see "
              "/proc/sys/kernel/yama/ptrace_scope)", (int)pid);
          return 1;

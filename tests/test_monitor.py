@@ -341,10 +341,13 @@ while ! grep -q ') Z' /proc/"$pid"/stat; do sleep 0.05; done
     "exit 1",
     "echo 'vgdb: PTRACE_ATTACH pid '$pid': Operation not permitted' >&2; "
     "sleep 60",
-    "echo 'error: existence failed' >&2; exit 1"])
+    "echo 'error: existence failed' >&2; exit 1",
+    "echo 'vgdb: error opening /tmp/vgdb-from-vgdb-to-'$pid' write to pid' "
+    ">&2; exit 1"])
 def test_process_ends_while_vgdb_reaches_it(server, tmp_path, said):
     """A process that ends while vgdb reaches it has ended, whatever vgdb
-    says then (ptrace refused, at once or after a while; the pid gone):
+    says then (ptrace refused, at once or after a while; the pid gone; a
+    FIFO it cannot open any more):
     exit status 2 and those words (test_watch_until_the_process_ends met
     each of these now and then)."""
     fake = tmp_path / "vgdb"
