@@ -31,7 +31,6 @@ import subprocess
 import pytest
 
 import ctl_util
-import oracle
 import peakmodel
 import wslib
 
@@ -264,38 +263,6 @@ def test_pageramp_tops(ws):
         assert fns(out, p) == ["touch_pages", "ramps", "main"], \
             out.stacks[p.stack]
     assert len(seen) >= 8, (sorted(seen), out.peaks)
-
-
-def test_the_manuals_peak_excerpt(ws):
-    """docs/manual.md's trailer excerpt (section 4) is this run's.  Two
-    fields may differ: the sample time within its sample (the first
-    superblock boundary at or after 42 T: start-up runs more or fewer
-    instructions with the environment's size, and superblocks end where
-    they end), and the program's path."""
-    with open(os.path.join(wslib.TOP_SRCDIR, "docs", "manual.md"),
-              encoding="utf-8") as f:
-        manual = f.read()
-    block = manual.split("For `tests/progs/spike spike`", 1)[1]
-    block = block.split("```\n", 2)[1].splitlines()
-    r = ws([wslib.prog("spike"), "spike"])
-    with open(r.out_path, encoding="utf-8") as f:
-        lines = f.read().splitlines()
-    first = lines.index(block[0])
-    got = lines[first:first + len(block)]
-    out = r.output
-    (p,) = kind_peaks(out, "data")
-    for want, line in zip(block, got):
-        if want.startswith("peak "):
-            w, g = want.split(), line.split()
-            assert int(w[3]) // T == int(g[3]) // T == p.t // T
-            assert int(g[3]) - int(g[3]) // T * T < oracle.SB_MAX
-            w[3] = g[3]
-            want = " ".join(w)
-        if " file /" in want:
-            want = want.split(" file /")[0] + " file " + os.path.realpath(
-                wslib.prog("spike"))
-        assert line == want, (want, line)
-    assert len(got) == len(block)
 
 
 # ----------------------------------------------------------------------
