@@ -33,6 +33,7 @@
 
 #include "pub_tool_basics.h"
 #include "pub_tool_clientstate.h"
+#include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
@@ -41,7 +42,7 @@
 #include "pub_tool_tooliface.h"
 #include "pub_tool_xarray.h"
 
-#include "ws_global.h"
+#include "ws_control.h"
 
 /* ws's instrumentation, then the heap hooks, which ws must not count
    (ws_heap.c says why they come after it). */
@@ -70,6 +71,7 @@ static void ws_after_fork_child(ThreadId tid)
    WS_(threads_after_fork)(tid);
    WS_(peaks_after_fork)();
    WS_(heapuse_after_fork)();
+   WS_(out_stacks_forget)();
    WS_(out_after_fork)(tid);
    WS_(misses_after_fork)();
 }
@@ -117,11 +119,23 @@ static void finish(const HChar* exec_path)
    WS_(final_sample)();
    WS_(peaks_stopped)();
    WS_(region_close)();
-   WS_(out_trailer)(exec_path);
+   /* The trailer, in the grammar's order: regions, hot pages, heap
+      sites, peaks, summaries.  The hot pages' owners are looked up
+      first, so that the stack blocks they name come before it. */
+   WS_(out_trailer_begin)(exec_path);
+   WS_(hot_prepare)();
+   WS_(regions_trailer)();
+   WS_(hot_trailer)();
+   WS_(heapsites_trailer)();
+   WS_(peaks_trailer)();
+   WS_(out_trailer_end)();
    if (exec_path != NULL)
       VG_(umsg)("The program execs %s: ws's files of this program end "
                 "here.\n", exec_path);
-   WS_(out_stderr_summary)();
+   WS_(out_summary_sizes)();
+   WS_(peaks_summary)();
+   WS_(regions_summary)();
+   WS_(out_summary_file)();
    WS_(out_view_hint)(WS_(misses_write)(exec_path));
 }
 
@@ -148,6 +162,7 @@ void WS_(image_exec_failed)(void)
    WS_(peaks_after_fork)();
    if (WS_(measuring))
       WS_(region_open)();
+   WS_(out_stacks_forget)();
    WS_(out_new_image)();
    WS_(misses_new_image)();
 }
@@ -180,7 +195,10 @@ static void ws_post_clo_init(void)
       VG_(umsg)("ws: this process writes no miss profile (--ws-miss-file=%s "
                 "names its parent's; use %%p)\n", WS_(clo_miss_file));
    if (WS_(image_out)) {
-      WS_(out_open)(out_name);
+      if (!WS_(out_open)(out_name)) {
+         WS_(misses_abandon)();
+         VG_(exit)(1);
+      }
    } else {
       VG_(umsg)("ws: this process writes no output file (%s=%s names its "
                 "parent's; use %%p)\n", WS_(clo_file_option),

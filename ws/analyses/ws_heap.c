@@ -73,7 +73,7 @@
 #include "pub_tool_vki.h"
 #include "pub_tool_xarray.h"
 
-#include "ws_global.h"
+#include "ws_analyses.h"
 
 /*------------------------------------------------------------*/
 /*--- Address intervals in ordered sets                    ---*/

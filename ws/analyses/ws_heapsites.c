@@ -30,7 +30,7 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_xarray.h"
 
-#include "ws_global.h"
+#include "ws_analyses.h"
 
 /*------------------------------------------------------------*/
 /*--- Figures                                              ---*/

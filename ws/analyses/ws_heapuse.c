@@ -71,7 +71,7 @@
 #include "pub_tool_poolalloc.h"
 #include "pub_tool_threadstate.h"
 
-#include "ws_global.h"
+#include "ws_analyses.h"
 
 Bool WS_(heap_usage) = False;
 

@@ -41,7 +41,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 
-#include "ws_global.h"
+#include "ws_analyses.h"
 
 typedef struct {
    ULong accesses;

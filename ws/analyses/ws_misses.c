@@ -49,7 +49,7 @@
 #include "pub_tool_vki.h"
 #include "pub_tool_xarray.h"
 
-#include "ws_global.h"
+#include "ws_analyses.h"
 
 /*------------------------------------------------------------*/
 /*--- Names and their compression numbers                  ---*/

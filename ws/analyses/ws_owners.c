@@ -35,7 +35,7 @@
 #include "pub_tool_vki.h"
 #include "pub_tool_xarray.h"
 
-#include "ws_global.h"
+#include "ws_analyses.h"
 
 /* Whether segment |seg| holds the stack whose highest byte is
    |stack_max|: a thread's current stack bounds begin at the lowest

@@ -69,7 +69,7 @@
 #include "pub_tool_threadstate.h"
 #include "pub_tool_xarray.h"
 
-#include "ws_global.h"
+#include "ws_analyses.h"
 
 /* The detector's constants (docs/manual.md, "Peaks"). */
 #define WS_PEAK_WARMUP      5     /* samples before anything is flagged */
@@ -663,6 +663,12 @@ ULong WS_(peaks_count)(void)
 ULong WS_(peaks_found)(void)
 {
    return kinds[WS_Insn].found + kinds[WS_Data].found;
+}
+
+void WS_(peaks_summary)(void)
+{
+   VG_(umsg)("Peaks: %llu (the detector found %llu)\n", WS_(peaks_count)(),
+             WS_(peaks_found)());
 }
 
 /* "largest,region,detected": why |r| is reported. */

@@ -34,7 +34,7 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_xarray.h"
 
-#include "ws_global.h"
+#include "ws_analyses.h"
 
 Stamp WS_(region_first) = 0;          /* 0: no region is open */
 ULong WS_(region_total)[2];
@@ -139,17 +139,36 @@ void WS_(regions_after_fork)(void)
    open_region.peak[WS_Insn] = open_region.peak[WS_Data] = 0;
 }
 
-void WS_(regions_report)(void (*report)(const HChar* label, ULong regions,
-                                        ULong samples, const ULong sum[2],
-                                        const ULong peak[2],
-                                        const ULong total[2]))
+/* The trailer's "region" lines and the summary's, one per name, in
+   the order the names first closed. */
+void WS_(regions_trailer)(void)
 {
    Word i;
-   if (regions == NULL)
-      return;
-   for (i = 0; i < VG_(sizeXA)(regions); i++) {
-      Region* r = VG_(indexXA)(regions, i);
-      report(r->label, r->regions, r->samples, r->sum, r->peak, r->total);
+   Int  kind;
+   HChar avg[32];
+   for (i = 0; regions != NULL && i < VG_(sizeXA)(regions); i++) {
+      const Region* r = VG_(indexXA)(regions, i);
+      WS_(out_printf)("region %llu %llu", r->regions, r->samples);
+      for (kind = 0; kind < 2; kind++) {
+         WS_(format_avg)(avg, r->sum[kind], r->samples);
+         WS_(out_printf)(" %s %s %llu %llu", WS_(kind_name)(kind), avg,
+                         r->peak[kind], r->total[kind]);
+      }
+      WS_(out_printf)(" label ");
+      WS_(out_text)(r->label);
+      WS_(out_end_line)();
+   }
+}
+
+void WS_(regions_summary)(void)
+{
+   Word i;
+   for (i = 0; regions != NULL && i < VG_(sizeXA)(regions); i++) {
+      const Region* r = VG_(indexXA)(regions, i);
+      VG_(umsg)("Region '%s' (%llu region%s, %llu sample%s):\n", r->label,
+                r->regions, r->regions == 1 ? "" : "s",
+                r->samples, r->samples == 1 ? "" : "s");
+      WS_(print_sizes)("  ", r->sum, r->peak, r->total, r->samples);
    }
 }
 

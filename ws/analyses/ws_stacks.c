@@ -56,7 +56,7 @@
 #include "pub_tool_stacktrace.h"
 #include "pub_tool_threadstate.h"
 
-#include "ws_global.h"
+#include "ws_analyses.h"
 
 /*------------------------------------------------------------*/
 /*--- Taking stacks                                        ---*/
@@ -492,6 +492,25 @@ void WS_(stack_file_forget)(WS_StackFile* sf)
       VG_(HT_destruct)(sf->written, VG_(free));
    sf->written = NULL;
    sf->next_id = 1;
+}
+
+/* The output file's stacks. */
+static WS_StackFile out_stacks = { NULL, 1, NULL };
+
+WS_StackFile* WS_(out_stacks)(void)
+{
+   out_stacks.file = WS_(out_file)();
+   return &out_stacks;
+}
+
+UInt WS_(out_stack)(ExeContext* ec)
+{
+   return WS_(stack_id)(WS_(out_stacks)(), ec);
+}
+
+void WS_(out_stacks_forget)(void)
+{
+   WS_(stack_file_forget)(&out_stacks);
 }
 
 /*------------------------------------------------------------*/

@@ -40,7 +40,7 @@
 #include "pub_tool_vki.h"
 
 #include "valgrind/ws.h"      /* the request codes */
-#include "ws_global.h"
+#include "ws_control.h"
 
 /*------------------------------------------------------------*/
 /*--- Warnings about bad requests, once per kind           ---*/

@@ -37,7 +37,7 @@
 #include "pub_tool_options.h"
 #include "pub_tool_vki.h"
 
-#include "ws_global.h"
+#include "ws_control.h"
 
 /*------------------------------------------------------------*/
 /*--- Starting and stopping                                ---*/

@@ -44,7 +44,7 @@
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
 
-#include "ws_global.h"
+#include "ws_control.h"
 
 #define WS_SERIES_DEFAULT 10
 #define WS_HOT_DEFAULT    20    /* when --ws-hot=0 left none for the file */

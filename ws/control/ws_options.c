@@ -28,7 +28,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_options.h"
 
-#include "ws_global.h"
+#include "ws_control.h"
 
 ULong        WS_(clo_every)      = 100000;
 ULong        WS_(clo_tau)        = 0;     /* 0: not given, = every */

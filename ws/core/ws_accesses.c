@@ -28,7 +28,7 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_tooliface.h"
 
-#include "ws_global.h"
+#include "ws_core.h"
 
 #define MAX_REGS     16
 

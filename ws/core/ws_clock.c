@@ -40,7 +40,8 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_threadstate.h"
 
-#include "ws_global.h"
+#include "ws_core.h"
+#include "ws_control.h"   /* until the core has its events */
 
 Stamp WS_(cur_stamp) = 1;
 

@@ -32,7 +32,8 @@
 
 #include "pub_tool_basics.h"
 
-#include "ws_global.h"
+#include "ws_core.h"
+#include "ws_control.h"   /* until the core has its events */
 
 WS_CodeSlot WS_(code_slots)[WS_CODE_SLOTS];
 

@@ -33,7 +33,8 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_threadstate.h"
 
-#include "ws_global.h"
+#include "ws_core.h"
+#include "ws_control.h"   /* until the core has its events */
 
 WS_DtlbEntry WS_(dtlb)[WS_DTLB_ENTRIES];
 

@@ -74,7 +74,8 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_tooliface.h"
 
-#include "ws_global.h"
+#include "ws_core.h"
+#include "ws_control.h"   /* until the core has its events */
 
 /*------------------------------------------------------------*/
 /*--- The superblock's state                               ---*/

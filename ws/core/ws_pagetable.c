@@ -35,7 +35,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 
-#include "ws_global.h"
+#include "ws_core.h"
 
 /* The chunk all unused slots of non-sparse tables share.  It is
    never written, so every lookup through it reads WS_STAMP_NEVER. */

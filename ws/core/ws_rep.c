@@ -54,7 +54,7 @@
 
 #include "pub_tool_basics.h"
 
-#include "ws_global.h"
+#include "ws_core.h"
 
 Bool WS_(is_rep_string)(Addr a, UInt len)
 {

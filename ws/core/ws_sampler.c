@@ -29,7 +29,8 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_transtab.h"
 
-#include "ws_global.h"
+#include "ws_core.h"
+#include "ws_control.h"   /* until the core has its events */
 
 WS_Stats     WS_(stats);
 WS_Counters  WS_(counters);

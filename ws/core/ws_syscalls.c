@@ -40,7 +40,8 @@
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
 
-#include "ws_global.h"
+#include "ws_core.h"
+#include "ws_control.h"   /* until the core has its events */
 
 static Bool is_syscall(CorePart part)
 {

@@ -43,7 +43,8 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_threadstate.h"
 
-#include "ws_global.h"
+#include "ws_core.h"
+#include "ws_control.h"   /* until the core has its events */
 
 typedef struct {
    Bool         live;

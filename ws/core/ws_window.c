@@ -33,7 +33,8 @@
 #include "pub_tool_threadstate.h"
 #include "pub_tool_xarray.h"
 
-#include "ws_global.h"
+#include "ws_core.h"
+#include "ws_control.h"   /* until the core has its events */
 
 WS_PageTable     WS_(tables)[2];
 static Stamp*    table_l1[2][WS_L1_ENTRIES];

@@ -62,7 +62,7 @@
 #include "pub_tool_vki.h"
 #include "pub_tool_xarray.h"
 
-#include "ws_global.h"
+#include "ws_output.h"
 
 /*------------------------------------------------------------*/
 /*--- What the core does not export to tools               ---*/

@@ -35,14 +35,13 @@
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
 
-#include "ws_global.h"
+#include "ws_output.h"
 
 #define WS_FLUSH_BYTES  (16 * 1024)
 #define WS_FLUSH_INSNS  1000000ULL
 #define WS_FLUSH_MS     10ULL
 
 static WS_File out = WS_FILE("output file");
-static WS_StackFile out_stacks = { NULL, 1, &out };
 static HChar*  out_template = NULL;   /* --ws-file, %q{VAR} expanded */
 static ULong   last_flush = 0;        /* WS_(now)() at the last flush */
 
@@ -53,16 +52,6 @@ static ULong   last_flush = 0;        /* WS_(now)() at the last flush */
 WS_File* WS_(out_file)(void)
 {
    return &out;
-}
-
-WS_StackFile* WS_(out_stacks)(void)
-{
-   return &out_stacks;
-}
-
-UInt WS_(out_stack)(ExeContext* ec)
-{
-   return WS_(stack_id)(&out_stacks, ec);
 }
 
 void WS_(out_printf)(const HChar* format, ...)
@@ -141,16 +130,16 @@ HChar* WS_(out_expected_name)(void)
    return WS_(name_expand)(WS_(clo_file_option), out_template);
 }
 
-void WS_(out_open)(HChar* name)
+Bool WS_(out_open)(HChar* name)
 {
    HChar why[512];
    if (!WS_(file_create)(&out, name, why, sizeof why)) {
       VG_(fmsg)("%s: cannot create the output file '%s' (%s; a writable "
                 "file name is accepted)\n", WS_(clo_file_option), name, why);
-      WS_(misses_abandon)();
-      VG_(exit)(1);
+      return False;
    }
    VG_(free)(name);
+   return True;
 }
 
 const HChar* WS_(out_name)(void)
@@ -188,7 +177,7 @@ void WS_(write_header)(WS_File* f, Bool dump_file)
                     WS_(clo_per_thread) ? "yes" : "no",
                     WS_(clo_instr_atstart) ? "yes" : "no",
                     WS_(clo_count_rep_once) ? "once" : "each",
-                    WS_(heap_usage) ? "yes" : "no",
+                    WS_(clo_heap) && WS_(clo_heap_usage) ? "yes" : "no",
                     WS_(clo_per_thread) ? " shared {tid insn data}..." : "");
 }
 
@@ -198,8 +187,7 @@ void WS_(out_header)(void)
    flush_lines();
 }
 
-/* |sum| / |n| with one decimal, rounded half up, as "I.D". */
-static void format_avg(HChar* buf, ULong sum, ULong n)
+void WS_(format_avg)(HChar* buf, ULong sum, ULong n)
 {
    ULong tenths = n == 0 ? 0 : (sum * 20 + n) / (2 * n);
    VG_(sprintf)(buf, "%llu.%llu", tenths / 10, tenths % 10);
@@ -211,31 +199,14 @@ static ULong pages_to_kb(ULong sum, ULong n)
    return (sum * WS_(clo_pagesize) + denom / 2) / denom;
 }
 
-static void write_region(const HChar* label, ULong n_regions, ULong samples,
-                         const ULong sum[2], const ULong peak[2],
-                         const ULong total[2])
-{
-   Int kind;
-   HChar avg[32];
-   WS_(out_printf)("region %llu %llu", n_regions, samples);
-   for (kind = 0; kind < 2; kind++) {
-      format_avg(avg, sum[kind], samples);
-      WS_(out_printf)(" %s %s %llu %llu", WS_(kind_name)(kind), avg,
-                      peak[kind], total[kind]);
-   }
-   WS_(out_printf)(" label ");
-   WS_(out_text)(label);
-   WS_(out_end_line)();
-}
-
-static void print_sizes(const HChar* indent, const ULong sum[2],
-                        const ULong peak[2], const ULong total[2], ULong n)
+void WS_(print_sizes)(const HChar* indent, const ULong sum[2],
+                      const ULong peak[2], const ULong total[2], ULong n)
 {
    static const HChar* label[2] = { "Insn", "Data" };
    Int kind;
    HChar avg[32];
    for (kind = 0; kind < 2; kind++) {
-      format_avg(avg, sum[kind], n);
+      WS_(format_avg)(avg, sum[kind], n);
       VG_(umsg)("%s%s avg/peak/total: %s/%llu/%llu pages "
                 "(%llu/%llu/%llu kB)\n",
                 indent, label[kind], avg, peak[kind], total[kind],
@@ -244,34 +215,21 @@ static void print_sizes(const HChar* indent, const ULong sum[2],
    }
 }
 
-static void print_region(const HChar* label, ULong n_regions, ULong samples,
-                         const ULong sum[2], const ULong peak[2],
-                         const ULong total[2])
+void WS_(out_trailer_begin)(const HChar* exec_path)
 {
-   VG_(umsg)("Region '%s' (%llu region%s, %llu sample%s):\n", label,
-             n_regions, n_regions == 1 ? "" : "s",
-             samples, samples == 1 ? "" : "s");
-   print_sizes("  ", sum, peak, total, samples);
-}
-
-void WS_(out_trailer)(const HChar* exec_path)
-{
-   Int kind;
-   HChar avg[32];
    if (exec_path != NULL) {
       WS_(out_printf)("event %llu exec ", WS_(now)());
       WS_(out_text)(exec_path);
       WS_(out_end_line)();
    }
-   /* In the grammar's order: regions, hot pages, heap sites, peaks,
-      summaries. */
-   WS_(hot_prepare)();
-   WS_(regions_report)(write_region);
-   WS_(hot_trailer)();
-   WS_(heapsites_trailer)();
-   WS_(peaks_trailer)();
+}
+
+void WS_(out_trailer_end)(void)
+{
+   Int kind;
+   HChar avg[32];
    for (kind = 0; kind < 2; kind++) {
-      format_avg(avg, WS_(stats).sum[kind], WS_(stats).samples);
+      WS_(format_avg)(avg, WS_(stats).sum[kind], WS_(stats).samples);
       WS_(out_printf)("summary %s %s %llu %llu", WS_(kind_name)(kind), avg,
                       WS_(stats).peak[kind], WS_(stats).total[kind]);
       WS_(out_end_line)();
@@ -283,14 +241,15 @@ void WS_(out_trailer)(const HChar* exec_path)
    WS_(file_close)(&out);
 }
 
-void WS_(out_stderr_summary)(void)
+void WS_(out_summary_sizes)(void)
 {
-   print_sizes("", WS_(stats).sum, WS_(stats).peak, WS_(stats).total,
-               WS_(stats).samples);
+   WS_(print_sizes)("", WS_(stats).sum, WS_(stats).peak, WS_(stats).total,
+                    WS_(stats).samples);
    VG_(umsg)("Samples: %llu\n", WS_(stats).samples);
-   VG_(umsg)("Peaks: %llu (the detector found %llu)\n", WS_(peaks_count)(),
-             WS_(peaks_found)());
-   WS_(regions_report)(print_region);
+}
+
+void WS_(out_summary_file)(void)
+{
    VG_(umsg)("Output file: %s%s\n", out.name ? out.name : "(none)",
              out.failed ? " (incomplete: writing it failed)" : "");
 }
@@ -391,7 +350,6 @@ void WS_(out_view_hint)(const HChar* miss_name)
    (e.g. through %p), and no file otherwise. */
 void WS_(out_after_fork)(ThreadId tid)
 {
-   WS_(stack_file_forget)(&out_stacks);
    if (WS_(file_after_fork)(&out, WS_(clo_file_option), WS_(clo_file),
                             out_template))
       WS_(out_header)();
@@ -403,7 +361,6 @@ void WS_(out_new_image)(void)
 {
    HChar  why[512];
    HChar* name;
-   WS_(stack_file_forget)(&out_stacks);
    if (out.name == NULL)
       return;                           /* a child without a file */
    VG_(free)(out.name);

@@ -1,7 +1,6 @@
 /*--------------------------------------------------------------------*/
-/*--- ws: what ws writes and names.                  ws_report.h ---*/
+/*--- ws: what reads the core.                     ws_analyses.h ---*/
 /*--------------------------------------------------------------------*/
-
 
 /*
    This file is part of ws, a Valgrind tool that measures a program's
@@ -14,22 +13,21 @@
    published by the Free Software Foundation; either version 2 of the
    License, or (at your option) any later version.
 
-   This program is distributed in the hope that it will be useful, but
-   WITHOUT ANY WARRANTY; without even the implied warranty of
-   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
-   General Public License for more details.
-
    The GNU General Public License is contained in the file COPYING.
 */
 
-/* The second half of ws_global.h, which includes it at its end: the
-   modules that name what was measured (stacks, peaks, hot pages, heap
-   blocks and owners, heap usage, misses) and write it (files, the output
-   file).  A module includes ws_global.h, never this file alone; the two
-   are one private header, cut in two to be read in one sitting each. */
+/* The analyses' header: what ws makes of the core's measurements and
+   names in its files (stacks, peaks, hot pages, heap blocks and owners,
+   heap usage, misses, regions).  It sits on the output layer
+   (ws_output.h), which sits on the core. */
 
-#ifndef __WS_REPORT_H
-#define __WS_REPORT_H
+#ifndef __WS_ANALYSES_H
+#define __WS_ANALYSES_H
+
+#include "pub_tool_execontext.h"
+#include "pub_tool_hashtable.h"
+
+#include "ws_output.h"
 
 /*------------------------------------------------------------*/
 /*--- Call stacks and locations (ws_stacks.c)              ---*/
@@ -49,6 +47,11 @@ typedef struct {
 UInt WS_(stack_id)(WS_StackFile* sf, ExeContext* ec);
 /* Forgets what |sf| holds (its file was closed or started afresh). */
 void WS_(stack_file_forget)(WS_StackFile* sf);
+/* The stacks the output file holds, and WS_(stack_id) for it; forgotten
+   when the output file starts afresh (a forked child, a new image). */
+WS_StackFile* WS_(out_stacks)(void);
+UInt WS_(out_stack)(ExeContext* ec);
+void WS_(out_stacks_forget)(void);
 /* Appends " <ip> <location> <function>" for code address |ip| to the
    line being built in |f| (docs/output-format.md, "Stacks"). */
 void WS_(write_where)(struct _WS_File* f, Addr ip);
@@ -94,6 +97,7 @@ ULong WS_(peaks_count)(void);           /* reported, as things stand */
 ULong WS_(peaks_found)(void);           /* runs the detector flagged */
 void  WS_(show_peaks)(struct _WS_File* f);  /* "ws peaks" */
 void  WS_(peaks_trailer)(void);         /* the peaks and "peaks N" */
+void  WS_(peaks_summary)(void);         /* their line on stderr */
 /* In a forked child: no peaks yet (its file has none of the parent's). */
 void  WS_(peaks_after_fork)(void);
 /* Where the working set rose: WS_(rising) counts the pages that came
@@ -415,130 +419,26 @@ void WS_(misses_after_fork)(void);
 void WS_(misses_new_image)(void);
 
 /*------------------------------------------------------------*/
-/*--- Files (ws_file.c)                                    ---*/
+/*--- Regions (ws_regions.c)                               ---*/
 /*------------------------------------------------------------*/
 
-/* How a string is escaped (docs/output-format.md, "Escaping"): text
-   that runs to the end of its line keeps single spaces inside it; a
-   word (a location, an argument of the command line) keeps none. */
-typedef enum { WS_EscText, WS_EscWord } WS_Escape;
+extern Stamp WS_(region_first);     /* first epoch of the open region,
+                                       0 when none is open */
+extern ULong WS_(region_total)[2];  /* distinct pages it touched */
+void  WS_(region_mark)(const HChar* label);
+void  WS_(region_open)(void);
+void  WS_(region_close)(void);
+void  WS_(region_sample)(ULong insn, ULong data);
+/* In a forked child: only the open region, without the parent's
+   samples. */
+void  WS_(regions_after_fork)(void);
+/* The trailer's "region" lines, and the regions' part of the summary
+   on stderr. */
+void  WS_(regions_trailer)(void);
+void  WS_(regions_summary)(void);
 
-/* Writes |s| escaped through |put|. */
-void  WS_(escape)(const HChar* s, WS_Escape how,
-                  void (*put)(HChar c, void* opaque), void* opaque);
-/* The same into |buf| of |size| bytes, cut (never inside an escape or
-   a character) if it does not fit; returns the length. */
-SizeT WS_(escape_into)(const HChar* s, WS_Escape how, HChar* buf,
-                       SizeT size);
-
-/* A file name as given (--ws-file, ws dump ...) checked, with every
-   %q{VAR} replaced by the variable's value now: a template holding
-   only %p, %n and %%.  NULL, with the reason in |why|, if refused. */
-HChar* WS_(name_template)(const HChar* name, const HChar** why);
-/* The template's name in this process (this image, see WS_(image)). */
-HChar* WS_(name_expand)(const HChar* option, const HChar* template);
-/* Which program of this process this is: 0, or k after the program's
-   k-th exec under --trace-children=yes, whose files are named
-   "<name>.exec<k>" (set by the hidden option --ws-image). */
-extern UInt WS_(image);
-
-#define WS_FILE_BUF (64 * 1024)
-
-/* A file ws writes, or the gdb/vgdb output (to_monitor).  Zero but
-   for |what| and |fd| (-1) when nothing is open. */
-typedef struct _WS_File {
-   const HChar*     what;       /* "output file", ... for messages */
-   Int              fd;         /* -1: not writing */
-   Bool             to_monitor; /* writes go to VG_(gdb_printf) */
-   HChar*           name;       /* as opened (expanded) */
-   Bool             failed;     /* a write failed; said so */
-   Bool             created;    /* did not exist before */
-   ULong            dev, ino;
-   HChar*           buf;
-   UInt             size, used;
-   UInt             lines;      /* bytes of buf that are whole lines */
-   struct _WS_File* next;       /* ws's open files */
-} WS_File;
-#define WS_FILE(what)     { what, -1, False, NULL }
-/* The gdb/vgdb output: what the monitor commands reply. */
-WS_File* WS_(monitor_file)(void);
-
-/* Creates (truncates) |name| for writing; False with the reason in
-   |why| if it cannot, or if it is a file ws, Valgrind or the program
-   already has open. */
-Bool WS_(file_create)(WS_File* f, const HChar* name, HChar* why,
-                      SizeT why_size);
-/* Formatted text, escaped strings, single characters ('\n' ends a
-   line: only whole lines reach the file). */
-void WS_(file_printf)(WS_File* f, const HChar* format, ...)
-   PRINTF_CHECK(2, 3);
-void WS_(file_vprintf)(WS_File* f, const HChar* format, va_list vargs);
-void WS_(file_text)(WS_File* f, const HChar* s, WS_Escape how);
-void WS_(file_put_char)(HChar c, void* f);
-/* Writes the whole lines waiting; how many bytes of them wait. */
-void WS_(file_flush)(WS_File* f);
-UInt WS_(file_pending)(const WS_File* f);
-/* Whether |f| is written (open, no write failed). */
-Bool WS_(file_writing)(const WS_File* f);
-/* Writes what is left and closes; False if a write failed. */
-Bool WS_(file_close)(WS_File* f);
-/* Closes and removes a file just created (a refusal at start-up). */
-void WS_(file_abandon)(WS_File* f);
-/* Drops the descriptor and what waits, writing nothing. */
-void WS_(file_forget)(WS_File* f);
-/* In a forked child: |f| is the parent's; the child makes its own when
-   |template| (as |option|=|value| gave it) expands to a new name, and
-   says why not otherwise.  Returns whether it has one. */
-Bool WS_(file_after_fork)(WS_File* f, const HChar* option,
-                          const HChar* value, const HChar* template);
-/* The client's command line, each argument an escaped word. */
-void WS_(file_command)(WS_File* f);
-/* "insn" or "data". */
-const HChar* WS_(kind_name)(WS_Kind kind);
-
-/*------------------------------------------------------------*/
-/*--- Output (ws_output.c)                                 ---*/
-/*------------------------------------------------------------*/
-
-/* The template of a file-name option (%q{VAR} expanded), or exit with
-   status 1 saying why: at start-up only. */
-HChar* WS_(option_template)(const HChar* option, const HChar* value);
-/* The name the output file has in this process, then opening it (or
-   exit with status 1); |name| is the first's result, freed. */
-HChar* WS_(out_expected_name)(void);
-void WS_(out_open)(HChar* name);
-WS_File* WS_(out_file)(void);
-/* The stacks the output file holds, and WS_(stack_id) for it. */
-WS_StackFile* WS_(out_stacks)(void);
-UInt WS_(out_stack)(ExeContext* ec);
-/* The "key: value" header of the output file, or of a dump file. */
-void WS_(write_header)(WS_File* f, Bool dump_file);
-void WS_(out_header)(void);
-/* printf-style: appends to the current line buffer. */
-void WS_(out_printf)(const HChar* format, ...) PRINTF_CHECK(1, 2);
-/* A string, escaped as text that runs to the end of its line. */
-void WS_(out_text)(const HChar* s);
-/* Ends a record; whole records are what reach the file. */
-void WS_(out_end_line)(void);
-void WS_(out_event)(const HChar* format, ...) PRINTF_CHECK(1, 2);
-void WS_(out_maybe_flush)(void);
-/* Writes every complete record out now. */
-void WS_(out_flush)(void);
-/* The trailer, after an "exec" event when the program is about to exec
-   |exec_path| (else NULL); closes the file. */
-void WS_(out_trailer)(const HChar* exec_path);
-void WS_(out_stderr_summary)(void);
-/* After the summary: how to look at the output file and at the miss
-   profile |miss_name| (NULL: none). */
-void WS_(out_view_hint)(const HChar* miss_name);
-void WS_(out_after_fork)(ThreadId tid);
-/* After an exec that failed once the files were finished: the rest of
-   the run is a new image, in a file of its own. */
-void WS_(out_new_image)(void);
-const HChar* WS_(out_name)(void);
-
-#endif /* __WS_REPORT_H */
+#endif /* __WS_ANALYSES_H */
 
 /*--------------------------------------------------------------------*/
-/*--- end                                              ws_report.h ---*/
+/*--- end                                            ws_analyses.h ---*/
 /*--------------------------------------------------------------------*/
