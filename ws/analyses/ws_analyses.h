@@ -84,14 +84,8 @@ const HChar* WS_(demangled)(const HChar* name);
 /*--- Peaks (ws_peaks.c)                                   ---*/
 /*------------------------------------------------------------*/
 
-/* Called after every sample is written, with its sizes. */
-void  WS_(peaks_sample)(ULong t, ULong insn, ULong data, Bool final);
-/* Measurement starts and stops (after the final sample); a region
-   closes, named |label| (NULL: no name). */
+/* At start-up: registers for the samples, starts, stops and rises. */
 void  WS_(peaks_init)(void);
-void  WS_(peaks_started)(void);
-void  WS_(peaks_stopped)(void);
-void  WS_(peaks_region_closed)(const HChar* label);
 void  WS_(set_peak_thresh)(ULong thresh);
 ULong WS_(peaks_count)(void);           /* reported, as things stand */
 ULong WS_(peaks_found)(void);           /* runs the detector flagged */
@@ -100,32 +94,16 @@ void  WS_(peaks_trailer)(void);         /* the peaks and "peaks N" */
 void  WS_(peaks_summary)(void);         /* their line on stderr */
 /* In a forked child: no peaks yet (its file has none of the parent's). */
 void  WS_(peaks_after_fork)(void);
-/* Where the working set rose: WS_(rising) counts the pages that came
-   into the next sample's window since it began (the working-set misses
-   of ws_misses.c); when it reaches WS_(rise_mark), the slow path calls
-   WS_(window_rose) with the instruction that brought the page in, and
-   ws_peaks.c records the stack there. */
-extern ULong WS_(rising)[2];
-extern ULong WS_(rise_mark)[2];
-void  WS_(window_rose)(WS_Kind kind, Addr ip);
+/* The region just closed, named |label| (NULL: no name): its largest
+   samples become the name's. */
+void  WS_(peaks_region_closed)(const HChar* label);
+/* The "peaks:" lines of --stats=yes. */
+void  WS_(peaks_print_stats)(void);
 
 /*------------------------------------------------------------*/
-/*--- Access counts and hot pages (ws_hot.c)               ---*/
+/*--- Hot pages (ws_hot.c)                                 ---*/
 /*------------------------------------------------------------*/
 
-/* Slow-path hooks: the first touch ever of |page| of |kind|, by the
-   instruction at |ip|; |n| accesses to data page |page|. */
-void  WS_(first_touch)(WS_Kind kind, Addr page, Addr ip);
-/* |page| entered the window (or was mapped anew) through an access to
-   byte |a| (for code, the instruction at |a|); the byte that names the
-   page's owner, and 0 if none was recorded. */
-void  WS_(entered_window)(WS_Kind kind, Addr page, Addr a);
-Addr  WS_(entry_byte)(WS_Kind kind, Addr page);
-void  WS_(add_accesses)(Addr page, ULong n);
-ULong WS_(page_accesses)(WS_Kind kind, Addr page);
-Addr  WS_(page_first_ip)(WS_Kind kind, Addr page);
-/* The access counter of page |page|, at a fixed address. */
-ULong* WS_(access_counter)(WS_Kind kind, Addr page);
 /* At exit: finds the hot pages and writes the stacks they will name
    (in the body), then their lines and --ws-list-pages (trailer). */
 void  WS_(hot_prepare)(void);
@@ -156,34 +134,36 @@ typedef struct _WS_Owner {
    const HChar* object;    /* WS_OwnCode: the object file's path */
 } WS_Owner;
 
+/* At start-up (--ws-heap=yes): adds the allocation functions' hooks to
+   the core's instrumentation and registers for the samples (freed
+   blocks are remembered, to name the pages they leave in a window,
+   until they were freed some samples back). */
 void WS_(heap_init)(void);
-/* Freed blocks are remembered, to name the pages they leave in a
-   window, until they were freed before the sample of sequence number
-   |before| (WS_(sample_seq)). */
-void WS_(heap_forget_freed)(ULong before);
+/* How many threads are inside an allocation function: the inline
+   guard of the return hook reads it, and heap usage has every access
+   told then (WS_Watch.all). */
+extern ULong WS_(heap_calls);
+/* Who hears of the chunks the program allocates and frees (heap usage,
+   at most one): |alloc| when a block is allocated (the record it
+   returns, the block keeps), |free| with that record when the block is
+   freed or overlapped by a newer one. */
+typedef struct WS_ChunkUse WS_ChunkUse;
+void WS_(heap_chunks_to)(WS_ChunkUse* (*alloc)(Addr block, SizeT size,
+                                               ExeContext* site),
+                         void (*free)(WS_ChunkUse* use));
+
+/* At start-up: heap usage is followed if --ws-heap=yes and
+   --ws-heap-usage=yes; it watches data accesses (ws_core.h, "The data
+   TLB"), hears of chunks from ws_heap.c and of epochs and threads from
+   the core. */
 void WS_(heapuse_init)(void);
+extern Bool WS_(heap_usage);
 /* In a forked child: only the chunks it inherited live count. */
 void WS_(heapuse_after_fork)(void);
 
-/* Heap usage (ws_heapuse.c) is followed: --ws-heap=yes and
-   --ws-heap-usage=yes.  Its hooks on the slow paths: an access of
-   |kind| to [a, a+size) reached the helper, or a system call of |tid|
-   made one; the accesses the TLB let through on |page| were moved off
-   its entry; the tags of a TLB entry being filled for |page| (kinds it
-   keeps out get WS_DTLB_TRAP); thread |tid| starts running; epoch |s|
-   began at |t|. */
-extern Bool WS_(heap_usage);
-typedef struct WS_ChunkUse WS_ChunkUse;
-void WS_(heapuse_access)(Addr a, SizeT size, WS_AccessKind kind);
-void WS_(heapuse_kernel_access)(Addr a, SizeT size, WS_AccessKind kind,
-                                ThreadId tid);
-void WS_(heapuse_settled)(Addr page);
-void WS_(heapuse_thread_running)(ThreadId tid);
-
-/* What the helper needs to know of a page for ws_heapuse.c, on every
-   call: one byte per page, in a sparse table of its own.  WS_Read and
-   WS_Write: the kinds of access the TLB keeps out of the page (a chunk
-   on it waits to hear of one). */
+/* Heap usage's marks on data pages (the watch's, WS_(watch_mark)).
+   WS_Read and WS_Write: the kinds of access the TLB keeps out of the
+   page (a chunk on it waits to hear of one). */
 #define WS_HEAP_SPAN     8u   /* it lies in a chunk that began on an
                                  earlier page and may still wait */
 #define WS_HEAP_PAGE     16u  /* a chunk has lain here */
@@ -196,36 +176,16 @@ void WS_(heapuse_thread_running)(ThreadId tid);
 #define WS_HEAP_HEARD    128u /* the program accessed it since the
                                  latest allocation on it */
 #define WS_HEAP_WAITING  (WS_Read | WS_Write | WS_HEAP_SPAN | WS_HEAP_ALLOC)
-extern WS_PageTable WS_(heap_flags);
-static inline UChar* WS_(heap_flags_of)(Addr page)
-{
-   const WS_PageTable* pt = &WS_(heap_flags);
-   UChar* chunk = (UChar*)pt->l1[(page >> pt->chunk_bits)
-                                 & (WS_L1_ENTRIES - 1)];
-   return chunk == NULL ? NULL
-        : chunk + (page & (((Addr)1 << pt->chunk_bits) - 1));
-}
-/* Whether a chunk on page |page| waits to hear of an access. */
-static inline Bool WS_(heap_waits)(Addr page)
-{
-   const UChar* f = WS_(heap_flags_of)(page);
-   return f != NULL && (*f & WS_HEAP_WAITING);
-}
-/* Several threads have run: the TLB's accesses are noted per thread
-   when they leave it (WS_(heapuse_settled)). */
-extern Bool WS_(heap_threads);
-/* How many threads are inside an allocation function (ws_heap.c): the
-   helper tells ws_heapuse.c of every access to a heap page then. */
-extern ULong WS_(heap_calls);
-void WS_(heapuse_new_epoch)(Stamp s, ULong t);
+
 /* What lives in the data page holding |a|: named by the byte through
    which the page last entered the window (the owner of the bytes the
    program accessed), or |a| if none is known. */
 void WS_(owner_of)(Addr a, WS_Owner* o);
 /* The stack an owner names (a heap block's, live or freed), or NULL. */
 ExeContext* WS_(owner_stack)(const WS_Owner* o);
-/* A thread ends: its stack keeps its name afterwards. */
-void WS_(owners_thread_exited)(ThreadId tid);
+/* At start-up: registers for threads' exits (a thread's stack keeps
+   its name afterwards). */
+void WS_(owners_init)(void);
 /* Writes a whole "<prefix> <owner>" line into |sf|'s file, after the
    stack block the owner names if the file does not hold it yet. */
 void WS_(write_owner_line)(WS_StackFile* sf, const HChar* prefix,
@@ -262,18 +222,8 @@ void WS_(write_breakdown)(WS_StackFile* sf, ULong n, const WS_Breakdown* b);
 void WS_(show_breakdown)(struct _WS_File* f, const WS_Breakdown* b,
                          ULong total, const HChar* indent);
 
-/* What ws_heap.c and ws_owners.c offer the rest: the hook ws_main.c
-   chains after the instrumentation, the questions ws_owners.c asks,
-   and the --stats=yes lines. */
-
-/* Adds the heap hooks to a superblock that has already been through
-   WS_(instrument): a helper call at the entry of every allocation
-   function of the C and C++ runtimes, and one (guarded inline, so
-   nearly free) at each return in them.  The guest executes exactly
-   the instructions it would without ws; the hooks only read.  Returns
-   |sb| itself when the superblock needs no hook. */
-IRSB* WS_(heap_instrument)(IRSB* sb, const VexGuestLayout* layout,
-                           const VexGuestExtents* vge);
+/* What ws_heap.c offers ws_owners.c and heap usage, and its
+   --stats=yes lines. */
 
 /* The heap block that held |a| when the sample of sequence number
    |sample| (WS_(sample_seq)) was taken: a live block then, or one freed
@@ -317,11 +267,6 @@ void WS_(heap_for_each_block)(void (*fn)(WS_ChunkUse* use, void* opaque),
    heap", the heap-window lines of a peak).  What they share: a site's
    sums, and the figures made from them. */
 
-/* ws_heap.c's hooks: a block was allocated (its usage record is
-   returned, for the block to keep), or freed or overlapped by a newer
-   one. */
-WS_ChunkUse* WS_(heapuse_alloc)(Addr block, SizeT size, ExeContext* site);
-void WS_(heapuse_free)(WS_ChunkUse* use);
 /* At exit, before the trailer's heap-site lines: the live blocks end
    now. */
 void WS_(heapuse_end_live)(void);
@@ -404,10 +349,9 @@ ULong WS_(heapuse_mean)(ULong sum, ULong n);
 /*------------------------------------------------------------*/
 
 /* At start-up: opens the miss file, or exits with status 1 (also when
-   it would be the output file, |out_name|). */
+   it would be the output file, |out_name|), and registers for the
+   misses. */
 void WS_(misses_init)(const HChar* out_name);
-/* A page of |kind| entered the window at code address |ip|. */
-void WS_(miss_at)(WS_Kind kind, Addr ip);
 /* At exit, or before an exec (|exec_path|, said in the profile); the
    name of the profile if it is complete, else NULL. */
 const HChar* WS_(misses_write)(const HChar* exec_path);
@@ -422,13 +366,11 @@ void WS_(misses_new_image)(void);
 /*--- Regions (ws_regions.c)                               ---*/
 /*------------------------------------------------------------*/
 
-extern Stamp WS_(region_first);     /* first epoch of the open region,
-                                       0 when none is open */
-extern ULong WS_(region_total)[2];  /* distinct pages it touched */
+/* At start-up: registers for the samples, starts and stops. */
+void  WS_(regions_init)(void);
+/* A mark's label: the latest one names each region that closes after
+   it. */
 void  WS_(region_mark)(const HChar* label);
-void  WS_(region_open)(void);
-void  WS_(region_close)(void);
-void  WS_(region_sample)(ULong insn, ULong data);
 /* In a forked child: only the open region, without the parent's
    samples. */
 void  WS_(regions_after_fork)(void);

@@ -93,6 +93,18 @@ typedef struct {
    WS_ChunkUse* use;      /* blocks: its usage (ws_heapuse.c), or NULL */
 } Interval;
 
+/* Who hears of chunks (WS_(heap_chunks_to)), or NULL. */
+static WS_ChunkUse* (*chunk_alloc)(Addr block, SizeT size, ExeContext* site);
+static void         (*chunk_free)(WS_ChunkUse* use);
+
+void WS_(heap_chunks_to)(WS_ChunkUse* (*alloc)(Addr block, SizeT size,
+                                               ExeContext* site),
+                         void (*free)(WS_ChunkUse* use))
+{
+   chunk_alloc = alloc;
+   chunk_free = free;
+}
+
 /* Key |a| against an interval: equal when the interval contains it.
    Intervals in one set never overlap, so this orders them. */
 static Word cmp_addr_interval(const void* key, const void* elem)
@@ -131,7 +143,7 @@ static UInt remove_overlapping(OSet* set, Addr start, SizeT len)
       key = iv->start;
       iv = VG_(OSetGen_Remove)(set, &key);
       if (iv->use != NULL)
-         WS_(heapuse_free)(iv->use);
+         chunk_free(iv->use);
       VG_(OSetGen_FreeNode)(set, iv);
       removed++;
    }
@@ -225,11 +237,18 @@ static ULong seq(void)
    return WS_(sample_seq) + 1;
 }
 
-void WS_(heap_forget_freed)(ULong before)
+/* Freed blocks can leave pages in a sample's window (tau back: a few
+   samples when tau is T), and the peaks recorded at a sample are
+   broken down at the next: those freed since the window of the sample
+   before began are still needed, one sample more for the rounding. */
+static void forget_freed(const WS_Event* ev)
 {
-   Word n = 0, total;
-   if (freed == NULL)
+   ULong back = (WS_(clo_tau) + WS_(clo_every) - 1) / WS_(clo_every) + 1;
+   ULong before;
+   Word  n = 0, total;
+   if (WS_(sample_seq) <= back)
       return;
+   before = WS_(sample_seq) - back;
    total = VG_(sizeXA)(freed);
    while (n < total && ((Interval*)VG_(indexXA)(freed, n))->died < before)
       n++;
@@ -306,8 +325,8 @@ static void add_block(Addr block, SizeT size, ExeContext* site)
    iv->size = size;
    iv->site = site;
    iv->born = seq();
-   if (WS_(heap_usage))
-      iv->use = WS_(heapuse_alloc)(block, size, site);
+   if (chunk_alloc != NULL)
+      iv->use = chunk_alloc(block, size, site);
    stats.allocs++;
    if (block == last_freed)
       last_freed = 0;
@@ -327,7 +346,7 @@ static void remove_block(Addr block)
       return;
    }
    if (iv->use != NULL) {
-      WS_(heapuse_free)(iv->use);
+      chunk_free(iv->use);
       iv->use = NULL;        /* gone with the block: the log keeps none */
    }
    iv->died = seq();
@@ -704,15 +723,21 @@ static void add_return_hook(IRSB* sb, const VexGuestLayout* layout)
    addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
-IRSB* WS_(heap_instrument)(IRSB* sb, const VexGuestLayout* layout,
-                           const VexGuestExtents* vge)
+/* The core's instrumentation pass (WS_(add_instrument_pass)), which
+   runs after the core's own IR, so that ws never counts the hooks: a
+   helper call at the entry of every allocation function of the C and
+   C++ runtimes, and one (guarded inline, so nearly free) at each
+   return in them.  The guest executes exactly the instructions it would
+   without ws; the hooks only read. */
+static IRSB* heap_instrument(IRSB* sb, const VexGuestLayout* layout,
+                             const VexGuestExtents* vge)
 {
    DiEpoch ep;
    IRSB*   out;
    Int     i;
    Bool    any_entry = False;
 
-   if (!WS_(clo_heap) || !in_allocator_library(vge->base[0]))
+   if (!in_allocator_library(vge->base[0]))
       return sb;
    ep = VG_(current_DiEpoch)();
    /* Most superblocks of libc hold no function entry we follow and do
@@ -753,6 +778,8 @@ void WS_(heap_init)(void)
 {
    if (!WS_(clo_heap))
       return;
+   WS_(add_instrument_pass)(heap_instrument);
+   WS_(listen)(WS_EvSample, forget_freed);
    blocks = new_interval_set("ws.heap.blocks");
    arenas = new_interval_set("ws.heap.arenas");
    freed = VG_(newXA)(VG_(malloc), "ws.heap.freed", VG_(free),

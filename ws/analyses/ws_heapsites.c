@@ -233,7 +233,7 @@ static void count_chunk(WS_ChunkUse* c, void* opaque)
 static void count_window_page(Stamp* slot, Addr page, void* opaque)
 {
    WindowWalk* w = opaque;
-   const UChar* f = WS_(heap_flags_of)(page);
+   const UChar* f = WS_(watch_mark)(page);
    if (f == NULL || !(*f & WS_HEAP_PAGE))
       return;
    w->from = page << WS_(page_shift);

@@ -32,10 +32,11 @@
    far, figure by figure).
 
    How it is seen without a cost per access.  The data TLB
-   (ws_global.h) lets an access through inline when its page is
-   current, and calls the helper otherwise: once per page per epoch.
-   Its tags are per kind of access, so that a kind can be kept out for
-   one page.  When a chunk is allocated, its pages are made to trap
+   (ws_core.h) lets an access through inline when its page is current,
+   and calls the helper otherwise: once per page per epoch.  Its tags
+   are per kind of access, so that a kind can be kept out for one page;
+   this file is the core's one watcher of data accesses (WS_Watch), whose
+   marks on a page say which kinds to keep out and when to be told.  When a chunk is allocated, its pages are made to trap
    both kinds; the first access to each page after that reaches the
    helper, which tells the chunks waiting on the page (first access,
    read or written) and lets that kind through from then on; the other
@@ -83,9 +84,10 @@ Bool WS_(heap_usage) = False;
 #define HEARD     4u     /* some access */
 #define BOTH      (WS_Read | WS_Write)
 
-/* A page's flags: ws_global.h, WS_(heap_flags).  A page inside a
-   chunk (neither its first nor its last) is the chunk's alone, so its
-   flags say all it needs; a page that holds a chunk's first or last
+/* A page's flags: the watch's mark of the page (WS_(watch_mark); what
+   the bits mean is in ws_analyses.h).  A page inside a chunk (neither
+   its first nor its last) is the chunk's alone, so its flags say all it
+   needs; a page that holds a chunk's first or last
    byte (WS_HEAP_EDGE) is shared, and its PageUse orders its accesses
    against the allocations on it. */
 
@@ -133,7 +135,6 @@ struct SiteRec {
    share a value, and within a superblock the clock stands still.) */
 static ULong        seq = 0;
 static PoolAlloc*   chunk_pool;
-WS_PageTable        WS_(heap_flags);
 static WS_PageTable pages;        /* a PageUse per heap page */
 static VgHashTable* sites;
 
@@ -148,7 +149,7 @@ static UInt         epoch_cap;
    second did: until then nothing is noted per thread. */
 static ThreadId     counted_tid = VG_INVALID_THREADID;
 static ThreadId     first_tid = VG_INVALID_THREADID;
-Bool                WS_(heap_threads) = False;
+static Bool         several_threads = False;
 
 static struct {
    ULong arms;          /* pages made to trap at an allocation */
@@ -160,7 +161,7 @@ static struct {
 /* The flags of a page that has held a chunk, or NULL. */
 static inline UChar* heap_flags(Addr page)
 {
-   UChar* f = WS_(heap_flags_of)(page);
+   UChar* f = WS_(watch_mark)(page);
    return f != NULL && (*f & WS_HEAP_PAGE) ? f : NULL;
 }
 
@@ -213,22 +214,27 @@ static void note_thread(PageUse* p, ThreadId tid)
    p->seq = ++seq;
 }
 
-void WS_(heapuse_settled)(Addr page)
+/* Once several threads have run: the accesses the TLB let through on
+   a page are noted as |counted_tid|'s when they leave its entry. */
+static void settled(Addr page)
 {
-   if (WS_(heap_threads) && heap_flags(page) != NULL)
+   if (heap_flags(page) != NULL)
       note_thread(page_use(page), counted_tid);
 }
 
-void WS_(heapuse_thread_running)(ThreadId tid)
+static void thread_runs(const WS_Event* ev)
 {
-   if (!WS_(heap_usage) || tid == counted_tid)
+   ThreadId tid = ev->tid;
+   if (tid == counted_tid)
       return;
    /* The counts in the TLB are the last thread's; and the next
       thread's first access to each page must be seen. */
    if (counted_tid != VG_INVALID_THREADID) {
-      if (!WS_(heap_threads))
+      if (!several_threads) {
          first_tid = counted_tid;
-      WS_(heap_threads) = True;
+         WS_(watch_settling)(settled);
+      }
+      several_threads = True;
       if (WS_(measuring)) {
          WS_(dtlb_flush)();
          stats.flushes++;
@@ -237,7 +243,7 @@ void WS_(heapuse_thread_running)(ThreadId tid)
    counted_tid = tid;
 }
 
-void WS_(heapuse_new_epoch)(Stamp s, ULong t)
+static void new_epoch(Stamp s, ULong t)
 {
    if (s >= epoch_cap) {
       UInt cap = epoch_cap * 2;
@@ -305,12 +311,12 @@ static WS_ChunkUse* spanning_waiter(Addr page)
 static void hear_page(Addr page, UChar* f, WS_AccessKind kind, ULong t,
                       ThreadId tid)
 {
-   PageUse* p = *f & WS_HEAP_EDGE || WS_(heap_threads)
+   PageUse* p = *f & WS_HEAP_EDGE || several_threads
                 ? page_use(page) : NULL;
    WS_ChunkUse* c;
    WS_ChunkUse* next;
    UInt w = 0;
-   if (WS_(heap_threads))
+   if (several_threads)
       note_thread(p, tid);
    if (*f & WS_HEAP_EDGE) {
       p->heard_seq = ++seq;
@@ -382,7 +388,7 @@ static void allocator_access(Addr page, UChar* f)
 
 /* The helper's, before the page's stamp changes: what the TLB lets
    through after it is noted by the page's stamp, and when its entry is
-   settled (WS_(heapuse_settled)). */
+   settled (settled, above). */
 static void access_page(Addr page, void* opaque)
 {
    Access* a = opaque;
@@ -401,7 +407,7 @@ static void access_page(Addr page, void* opaque)
    hear_page(page, f, a->kind, a->t, a->tid);
 }
 
-void WS_(heapuse_access)(Addr a, SizeT size, WS_AccessKind kind)
+static void access(Addr a, SizeT size, WS_AccessKind kind)
 {
    Access acc = { kind, NO_TIME, counted_tid };
    for_pages(a, size, access_page, &acc);
@@ -417,8 +423,8 @@ static void kernel_access_page(Addr page, void* opaque)
    hear_page(page, f, a->kind, a->t, a->tid);
 }
 
-void WS_(heapuse_kernel_access)(Addr a, SizeT size, WS_AccessKind kind,
-                                ThreadId tid)
+static void kernel_access(Addr a, SizeT size, WS_AccessKind kind,
+                          ThreadId tid)
 {
    Access acc = { kind, WS_(now)(), tid };
    for_pages(a, size, kernel_access_page, &acc);
@@ -435,7 +441,7 @@ static void arm(WS_ChunkUse* c)
    Addr page, first = first_page(c), last = last_page(c);
    PageUse* p;
    for (page = first; page <= last; page++) {
-      UChar* f = WS_(pt_record)(&WS_(heap_flags), page);
+      UChar* f = WS_(pt_record)(&WS_(watch_marks), page);
       /* Not heard since this allocation; the allocator's access, if it
          made the page current, still stands, and so does a chunk that
          began on an earlier page and may still wait. */
@@ -457,7 +463,7 @@ static void arm(WS_ChunkUse* c)
    p->waiting = c;
 }
 
-WS_ChunkUse* WS_(heapuse_alloc)(Addr block, SizeT size, ExeContext* site)
+static WS_ChunkUse* chunk_alloc(Addr block, SizeT size, ExeContext* site)
 {
    WS_ChunkUse* c = VG_(allocEltPA)(chunk_pool);
    WS_SiteSums* s;
@@ -470,7 +476,7 @@ WS_ChunkUse* WS_(heapuse_alloc)(Addr block, SizeT size, ExeContext* site)
    c->next = c->prev = NULL;
    /* The accesses the TLB let through on its pages so far came before
       it, and by this thread. */
-   if (WS_(heap_threads) && size > 0)
+   if (several_threads && size > 0)
       for (page = first_page(c); page <= last_page(c); page++)
          WS_(dtlb_settle_page)(page);
    c->seq = ++seq;
@@ -523,7 +529,7 @@ static void outcome(const WS_ChunkUse* c, ULong now, Outcome* o)
                                  : data_stamp(page);
       if (stamp > last)
          last = stamp;
-      if (!WS_(heap_threads) || p == NULL)
+      if (!several_threads || p == NULL)
          continue;
       /* Two threads in its life on this page, or another thread than
          on its other pages. */
@@ -582,7 +588,7 @@ static void end_chunk(WS_ChunkUse* c, Bool at_exit)
       unlink_waiting(c);
 }
 
-void WS_(heapuse_free)(WS_ChunkUse* c)
+static void chunk_free(WS_ChunkUse* c)
 {
    end_chunk(c, False);
    VG_(freeEltPA)(chunk_pool, c);
@@ -664,19 +670,38 @@ ULong WS_(heapuse_live_bytes)(ExeContext* site)
 /*--- Start-up, forks, statistics                          ---*/
 /*------------------------------------------------------------*/
 
+static void epoch_began(const WS_Event* ev)
+{
+   new_epoch(ev->stamp, ev->t);
+}
+
 void WS_(heapuse_init)(void)
 {
+   /* The TLB keeps out the kinds a page's chunks wait for, and every
+      kind while the allocator has made the page current; the helper
+      tells of accesses to a page where a chunk waits. */
+   static const WS_Watch watch = {
+      .trap_read     = WS_Read | WS_HEAP_ALLOC,
+      .trap_write    = WS_Write | WS_HEAP_ALLOC,
+      .wake          = WS_HEAP_WAITING,
+      .all           = &WS_(heap_calls),
+      .access        = access,
+      .kernel_access = kernel_access
+   };
    WS_(heap_usage) = WS_(clo_heap) && WS_(clo_heap_usage);
    if (!WS_(heap_usage))
       return;
    chunk_pool = VG_(newPA)(sizeof(WS_ChunkUse), 1024, VG_(malloc),
                            "ws.heapuse.chunks", VG_(free));
-   WS_(pt_init_records)(&WS_(heap_flags), 1);
+   WS_(watch_accesses)(&watch);
    WS_(pt_init_records)(&pages, sizeof(PageUse));
    epoch_cap = 64;
    epoch_start = VG_(calloc)("ws.heapuse.epochs", epoch_cap, sizeof(ULong));
-   WS_(heapuse_new_epoch)(WS_(cur_stamp), WS_(now)());
+   new_epoch(WS_(cur_stamp), WS_(now)());
    sites = VG_(HT_construct)("ws.heapuse.sites");
+   WS_(heap_chunks_to)(chunk_alloc, chunk_free);
+   WS_(listen)(WS_EvEpoch, epoch_began);
+   WS_(listen)(WS_EvThreadRuns, thread_runs);
 }
 
 /* A forked child's file tells of its own chunks: those it inherited

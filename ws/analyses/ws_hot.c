@@ -16,97 +16,18 @@
    The GNU General Public License is contained in the file COPYING.
 */
 
-/* Owns what ws knows of each page beyond its stamp: how often it was
-   accessed, which instruction touched it first, and the byte through
-   which it last entered the window (what names its owner); and the
-   hot pages made from that (--ws-hot, "ws hot", --ws-list-pages).
-
-   The counts cost the fast path one add each, never a call: a code
-   page's counter has a fixed address, known when the superblock is
-   instrumented (its code slot's, ws_codeslots.c, or, when it found no
-   slot left, the one in its record here), and the instructions of
-   each exit-free stretch are added to it at once; a data access adds
-   to its data TLB entry, and the entry's sum reaches the page's record
-   here when the entry is refilled or emptied (ws_dtlb.c).  So the
-   records are exact once WS_(flush_access_counts) has run, which
-   moves the code slots' counts too.
-
-   Records live in page tables of their own (ws_pagetable.c), created
-   sparse: a chunk exists only where pages were touched. */
+/* Owns the hot pages (--ws-hot, "ws hot") and the list of every page
+   (--ws-list-pages): the pages of each kind ranked by the access
+   counts of their records (ws_records.c), with their first access and,
+   for data, their owner. */
 
 #include "pub_tool_basics.h"
-#include "pub_tool_gdbserver.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_mallocfree.h"
 
 #include "ws_analyses.h"
-
-typedef struct {
-   ULong accesses;
-   Addr  first_ip;      /* 0: never touched */
-   Addr  entry;         /* the byte through which the page last entered
-                           the window: what names its owner */
-} PageRecord;
-
-static WS_PageTable records[2];
-static Bool         records_ready = False;
-
-static PageRecord* record(WS_Kind kind, Addr page)
-{
-   if (!records_ready) {
-      WS_(pt_init_records)(&records[WS_Insn], sizeof(PageRecord));
-      WS_(pt_init_records)(&records[WS_Data], sizeof(PageRecord));
-      records_ready = True;
-   }
-   return WS_(pt_record)(&records[kind], page);
-}
-
-static const PageRecord* record_if_any(WS_Kind kind, Addr page)
-{
-   return records_ready ? WS_(pt_record_if_any)(&records[kind], page) : NULL;
-}
-
-ULong* WS_(access_counter)(WS_Kind kind, Addr page)
-{
-   return &record(kind, page)->accesses;
-}
-
-void WS_(add_accesses)(Addr page, ULong n)
-{
-   record(WS_Data, page)->accesses += n;
-}
-
-void WS_(first_touch)(WS_Kind kind, Addr page, Addr ip)
-{
-   PageRecord* r = record(kind, page);
-   if (r->first_ip == 0)
-      r->first_ip = ip;
-}
-
-void WS_(entered_window)(WS_Kind kind, Addr page, Addr a)
-{
-   record(kind, page)->entry = a;
-}
-
-Addr WS_(entry_byte)(WS_Kind kind, Addr page)
-{
-   const PageRecord* r = record_if_any(kind, page);
-   return r ? r->entry : 0;
-}
-
-ULong WS_(page_accesses)(WS_Kind kind, Addr page)
-{
-   const PageRecord* r = record_if_any(kind, page);
-   return r ? r->accesses : 0;
-}
-
-Addr WS_(page_first_ip)(WS_Kind kind, Addr page)
-{
-   const PageRecord* r = record_if_any(kind, page);
-   return r ? r->first_ip : 0;
-}
 
 /*------------------------------------------------------------*/
 /*--- The hottest pages                                    ---*/
@@ -157,10 +78,9 @@ static void sift_down(HotList* l, ULong i)
    }
 }
 
-static void consider(Stamp* slot, Addr page, void* opaque)
+static void consider(const WS_PageRecord* r, Addr page, void* opaque)
 {
    HotList* l = opaque;
-   const PageRecord* r = (const PageRecord*)slot;
    Hot h;
    if (r->first_ip == 0)
       return;
@@ -192,8 +112,7 @@ static void find_hot(WS_Kind kind, ULong n, HotList* l)
    l->touched = 0;
    l->heap = n ? VG_(malloc)("ws.hot.heap", n * sizeof(Hot)) : NULL;
    WS_(flush_access_counts)();
-   if (records_ready)
-      WS_(pt_for_all)(&records[kind], consider, l);
+   WS_(for_each_record)(kind, consider, l);
    /* Heap order to hottest-first: move the coldest to the back. */
    found = l->n;
    while (l->n > 1) {
@@ -244,9 +163,8 @@ void WS_(hot_prepare)(void)
    }
 }
 
-static void list_page(Stamp* slot, Addr page, void* opaque)
+static void list_page(const WS_PageRecord* r, Addr page, void* opaque)
 {
-   const PageRecord* r = (const PageRecord*)slot;
    if (r->first_ip == 0)
       return;
    WS_(out_printf)("page %s 0x%lx %llu",
@@ -277,10 +195,9 @@ void WS_(hot_trailer)(void)
    if (at_exit_owners)
       VG_(free)(at_exit_owners);
    at_exit_owners = NULL;
-   if (WS_(clo_list_pages) && records_ready) {
+   if (WS_(clo_list_pages))
       for (kind = 0; kind < 2; kind++)
-         WS_(pt_for_all)(&records[kind], list_page, &kind);
-   }
+         WS_(for_each_record)(kind, list_page, &kind);
 }
 
 /*------------------------------------------------------------*/

@@ -22,9 +22,10 @@
    format profile that callgrind_annotate and KCachegrind read
    (docs/manual.md, "Miss profile").
 
-   The sampler calls WS_(miss_at) from its slow path, at most once per
-   page per window, so the cost per call is a hash lookup (none when
-   the same instruction misses again, as a loop walking a buffer does).
+   The core tells each miss (WS_EvEntered) from its slow path, at most
+   once per page per window, so the cost per miss is a hash lookup (none
+   when the same instruction misses again, as a loop walking a buffer
+   does).
    Source locations are looked up once per instruction, when it first
    misses, and kept: the code may be unloaded (dlclose) before exit,
    taking its debug information with it.  Names are kept once each, in
@@ -257,22 +258,22 @@ static void locate(Site* s, Addr ip)
    }
 }
 
-void WS_(miss_at)(WS_Kind kind, Addr ip)
+static void miss_at(const WS_Event* ev)
 {
    Site* s = last_site;
    if (sites == NULL)
       return;
-   if (s == NULL || s->ip != ip) {
-      s = VG_(HT_lookup)(sites, ip);
+   if (s == NULL || s->ip != ev->ip) {
+      s = VG_(HT_lookup)(sites, ev->ip);
       if (s == NULL) {
          s = VG_(calloc)("ws.misses.site", 1, sizeof(Site));
-         s->ip = ip;
-         locate(s, ip);
+         s->ip = ev->ip;
+         locate(s, ev->ip);
          VG_(HT_add_node)(sites, s);
       }
       last_site = s;
    }
-   s->count[kind]++;
+   s->count[ev->kind]++;
 }
 
 /*------------------------------------------------------------*/
@@ -329,6 +330,7 @@ void WS_(misses_init)(const HChar* out_name)
    }
    VG_(free)(name);
    start_counting();
+   WS_(listen)(WS_EvEntered, miss_at);
    names_init(&objs, "ws.misses.objs");
    names_init(&files, "ws.misses.files");
    names_init(&fns, "ws.misses.fns");

@@ -52,8 +52,9 @@ static Bool in_stack_segment(NSegment const* seg, Addr stack_max)
    thread's above all: it has exited by then).  Indexed by tid. */
 static Addr* exited_stack_max = NULL;
 
-void WS_(owners_thread_exited)(ThreadId tid)
+static void thread_exited(const WS_Event* ev)
 {
+   ThreadId tid = ev->tid;
    ThreadId t;
    Addr stack_min, stack_max;
    if (exited_stack_max == NULL)
@@ -63,6 +64,11 @@ void WS_(owners_thread_exited)(ThreadId tid)
    while (VG_(thread_stack_next)(&t, &stack_min, &stack_max))
       if (t == tid && tid < VG_N_THREADS)
          exited_stack_max[tid] = stack_max;
+}
+
+void WS_(owners_init)(void)
+{
+   WS_(listen)(WS_EvThreadExit, thread_exited);
 }
 
 /* What lived at |a| at the sample of sequence number |sample|, in the

@@ -50,8 +50,8 @@
    sample, not a breakdown (see "Breakdowns").
 
    The stack of a peak is where its window rose: while the window of
-   the next sample fills, the slow path calls WS_(window_rose) each
-   time the window has grown by a step more than at the last sample
+   the next sample fills, the core tells WS_EvRose (WS_(notify_rise))
+   each time the window has grown by a step more than at the last sample
    (the first step a quarter of the mean, at least the minimum rise;
    each next step twice the last), and the stack of the access that
    crossed it is kept.  The last one kept when the sample is taken is
@@ -166,7 +166,12 @@ typedef struct {
 
 static KindState kinds[2];
 
-ULong WS_(rise_mark)[2] = { ~0ULL, ~0ULL };
+/* For --stats=yes. */
+static struct {
+   ULong rises;            /* stacks taken where a window rose */
+   ULong records;          /* peak records made (a window's page list) */
+   ULong breakdowns;       /* of those, broken down by owner */
+} stats;
 
 /* Records made at the last sample, whose breakdown is due at the next
    one (or when measurement stops). */
@@ -370,18 +375,18 @@ static void rise_from(WS_Kind kind)
       step = least;
    k->rise_step = step;
    k->rise_stack = NULL;
-   WS_(rise_mark)[kind] = WS_(clo_peak_detect) ? step : ~0ULL;
+   WS_(notify_rise)(kind, WS_(clo_peak_detect) ? step : ~0ULL);
 }
 
-void WS_(window_rose)(WS_Kind kind, Addr ip)
+static void window_rose(const WS_Event* ev)
 {
-   KindState* k = &kinds[kind];
-   ExeContext* ec = WS_(stack_here)(ip);
+   KindState* k = &kinds[ev->kind];
+   ExeContext* ec = WS_(stack_here)(ev->ip);
    if (ec != NULL)
       k->rise_stack = ec;
-   WS_(counters).rises++;
+   stats.rises++;
    k->rise_step *= 2;
-   WS_(rise_mark)[kind] = k->rise_step;
+   WS_(notify_rise)(ev->kind, k->rise_step);
 }
 
 /*------------------------------------------------------------*/
@@ -400,7 +405,7 @@ static PeakRec* new_rec(WS_Kind kind, ULong t, ULong size, Double baseline)
    r->from_rise = k->rise_stack != NULL;
    r->stack = r->from_rise ? k->rise_stack : WS_(stack_here)(0);
    r->pending = WS_(window_pages)(kind);
-   WS_(counters).peak_records++;
+   stats.records++;
    return r;
 }
 
@@ -471,7 +476,7 @@ static void sweep_pending(void)
          continue;
       }
       r->owners = WS_(breakdown)(r->kind, r->pending, r->seq);
-      WS_(counters).breakdowns++;
+      stats.breakdowns++;
       VG_(deleteXA)(r->pending);
       r->pending = NULL;
    }
@@ -479,7 +484,7 @@ static void sweep_pending(void)
    pending_recs = NULL;
 }
 
-void WS_(peaks_sample)(ULong t, ULong insn, ULong data, Bool final)
+static void peaks_sample(const WS_Event* ev)
 {
    XArray* made;
    Int kind;
@@ -488,7 +493,7 @@ void WS_(peaks_sample)(ULong t, ULong insn, ULong data, Bool final)
    made = VG_(newXA)(VG_(malloc), "ws.peaks.pending", VG_(free),
                      sizeof(PeakRec*));
    for (kind = 0; kind < 2; kind++) {
-      PeakRec* r = sample_kind(kind, t, kind == WS_Insn ? insn : data);
+      PeakRec* r = sample_kind(kind, ev->t, ev->sizes[kind]);
       if (r != NULL)
          VG_(addToXA)(made, &r);
    }
@@ -496,17 +501,21 @@ void WS_(peaks_sample)(ULong t, ULong insn, ULong data, Bool final)
    pending_recs = made;
    rise_from(WS_Insn);
    rise_from(WS_Data);
-   if (final)
+   if (ev->final)
       sweep_pending();
 }
 
-void WS_(peaks_started)(void)
+/* A fresh window: the marks start from its first sample's. */
+static void peaks_started(const WS_Event* ev)
 {
+   if (!ev->fresh)
+      return;
    rise_from(WS_Insn);
    rise_from(WS_Data);
 }
 
-void WS_(peaks_stopped)(void)
+/* The records of the final sample are broken down now. */
+static void peaks_stopped(const WS_Event* ev)
 {
    sweep_pending();
 }
@@ -588,7 +597,6 @@ void WS_(peaks_after_fork)(void)
 void WS_(set_peak_thresh)(ULong thresh)
 {
    WS_(clo_peak_thresh) = thresh;
-   WS_(out_event)("set peak-thresh %llu", thresh);
 }
 
 void WS_(peaks_init)(void)
@@ -599,6 +607,17 @@ void WS_(peaks_init)(void)
                                       VG_(free), sizeof(PeakRec*));
       rise_from(kind);
    }
+   WS_(listen)(WS_EvSample, peaks_sample);
+   WS_(listen)(WS_EvStart, peaks_started);
+   WS_(listen)(WS_EvStop, peaks_stopped);
+   WS_(listen)(WS_EvRose, window_rose);
+}
+
+void WS_(peaks_print_stats)(void)
+{
+   VG_(dmsg)("ws: stacks taken where a window rose: %'llu\n", stats.rises);
+   VG_(dmsg)("ws: peak records: %'llu, broken down by owner: %'llu\n",
+             stats.records, stats.breakdowns);
 }
 
 /*------------------------------------------------------------*/

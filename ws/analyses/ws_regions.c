@@ -36,9 +36,6 @@
 
 #include "ws_analyses.h"
 
-Stamp WS_(region_first) = 0;          /* 0: no region is open */
-ULong WS_(region_total)[2];
-
 typedef struct {
    HChar* label;
    ULong  regions;     /* how many regions had this name */
@@ -59,26 +56,22 @@ void WS_(region_mark)(const HChar* label)
    last_mark = VG_(strdup)("ws.region.label", label);
 }
 
-void WS_(region_open)(void)
+/* A region opens with the start. */
+static void region_started(const WS_Event* ev)
 {
    VG_(memset)(&open_region, 0, sizeof open_region);
-   WS_(region_total)[WS_Insn] = WS_(region_total)[WS_Data] = 0;
-   WS_(region_first) = WS_(cur_stamp);
 }
 
-void WS_(region_sample)(ULong insn, ULong data)
+static void region_sample(const WS_Event* ev)
 {
-   ULong size[2];
    Int kind;
    if (WS_(region_first) == 0)
       return;
-   size[WS_Insn] = insn;
-   size[WS_Data] = data;
    open_region.samples++;
    for (kind = 0; kind < 2; kind++) {
-      open_region.sum[kind] += size[kind];
-      if (size[kind] > open_region.peak[kind])
-         open_region.peak[kind] = size[kind];
+      open_region.sum[kind] += ev->sizes[kind];
+      if (ev->sizes[kind] > open_region.peak[kind])
+         open_region.peak[kind] = ev->sizes[kind];
    }
 }
 
@@ -100,13 +93,13 @@ static Region* region_named(const HChar* label)
    return VG_(indexXA)(regions, VG_(sizeXA)(regions) - 1);
 }
 
-void WS_(region_close)(void)
+/* The open region closes with the stop (the core closes it after). */
+static void region_stopped(const WS_Event* ev)
 {
    Region* r;
    Int kind;
    if (WS_(region_first) == 0)
       return;
-   WS_(region_first) = 0;
    WS_(peaks_region_closed)(last_mark);
    if (last_mark == NULL)
       return;
@@ -117,8 +110,15 @@ void WS_(region_close)(void)
       r->sum[kind] += open_region.sum[kind];
       if (open_region.peak[kind] > r->peak[kind])
          r->peak[kind] = open_region.peak[kind];
-      r->total[kind] += WS_(region_total)[kind];
+      r->total[kind] += WS_(region_pages)[kind];
    }
+}
+
+void WS_(regions_init)(void)
+{
+   WS_(listen)(WS_EvSample, region_sample);
+   WS_(listen)(WS_EvStart, region_started);
+   WS_(listen)(WS_EvStop, region_stopped);
 }
 
 /* A forked child's file holds none of the parent's samples, so the

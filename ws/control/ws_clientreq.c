@@ -21,7 +21,8 @@
    what it answers becomes a warning here.  Memory the client names (a
    label) is read only after the address space manager says it is
    readable client memory, with a fault catcher for what it does not
-   know, and only up to WS_LABEL_MAX characters.  A request that cannot
+   know (WS_(client_string), ws_syscalls.c), and only up to
+   WS_LABEL_MAX characters.  A request that cannot
    be used changes nothing and gives one warning per kind of problem (a
    program may repeat the same mistake in a loop).  Monitor commands
    sent from inside the program (VALGRIND_MONITOR_COMMAND) pass through
@@ -79,57 +80,6 @@ static void warn_once(ThreadId tid, BadKind bad, const HChar* format, ...)
 /*------------------------------------------------------------*/
 /*--- Labels                                               ---*/
 /*------------------------------------------------------------*/
-
-/* Reading the client's memory can fault although the address space
-   manager says it is readable: the page past the end of a file mapping
-   (SIGBUS), a mapping the program changed behind Valgrind's back.  A
-   fault while ws reads comes back here (as memcheck's leak search
-   does) and ends the string where it happened, as the kernel would
-   answer EFAULT. */
-static VG_MINIMAL_JMP_BUF(read_fault);
-
-static void read_fault_catcher(Int sig, Addr addr)
-{
-   vki_sigset_t mask;
-   /* The handler runs with the signal blocked: unblock it before
-      jumping out, or the next fault would kill the process. */
-   VG_(sigprocmask)(VKI_SIG_SETMASK, NULL, &mask);
-   VG_(sigdelset)(&mask, sig);
-   VG_(sigprocmask)(VKI_SIG_SETMASK, &mask, NULL);
-   if (sig == VKI_SIGSEGV || sig == VKI_SIGBUS)
-      VG_MINIMAL_LONGJMP(read_fault);
-}
-
-SizeT WS_(client_string)(Addr a, HChar* buf, SizeT size, Bool* whole)
-{
-   volatile SizeT n = 0;
-   volatile Bool  done = False;
-   fault_catcher_t previous = VG_(set_fault_catcher)(read_fault_catcher);
-   if (VG_MINIMAL_SETJMP(read_fault) == 0) {
-      while (a != 0 && n + 1 < size) {
-         Addr  p = a + n;
-         HChar c;
-         if (p < a)                                /* wrapped around */
-            break;
-         if ((n == 0 || (p & (VKI_PAGE_SIZE - 1)) == 0)
-             && !VG_(am_is_valid_for_client)(p, 1, VKI_PROT_READ))
-            break;
-         c = *(volatile const HChar*)p;
-         if (c == '\0') {
-            done = True;
-            break;
-         }
-         if (buf)
-            buf[n] = c;
-         n++;
-      }
-   }
-   VG_(set_fault_catcher)(previous);
-   if (buf && size > 0)
-      buf[n] = '\0';
-   *whole = done;
-   return n;
-}
 
 /* Copies the client's NUL-terminated string at |a| into |buf| (of
    WS_LABEL_MAX + 2 bytes).  Returns Bad_N if the whole string was

@@ -82,8 +82,8 @@ WS_CtlResult WS_(ctl_stop)(ULong* at)
 
 /* The parameters that may change while the program runs: their names
    for "ws set" and as options, the values accepted, the option
-   variable and what changes it from now on (the sampler and the peak
-   detector record the change as an event).  tau's description is
+   variable and what changes it from now on; the change is an event in
+   the output file ("set <name> <n>").  tau's description is
    every's (NULL: the next one's). */
 const WS_Param WS_(params)[] = {
    { "tau", "--ws-tau", 1, WS_MAX_INTERVAL, &WS_(clo_tau), WS_(set_tau),
@@ -112,6 +112,7 @@ WS_CtlResult WS_(ctl_set)(const WS_Param* p, const HChar* text,
       return WS_Ctl_BadValue;
    *old = *p->value;
    p->set(n);
+   WS_(out_event)("set %s %llu", p->name, n);
    *now = n;
    return WS_Ctl_OK;
 }

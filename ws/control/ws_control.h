@@ -142,15 +142,6 @@ Bool WS_(handle_client_request)(ThreadId tid, UWord* arg, UWord* ret);
 /* True if |req| was a ws command (answered, even if refused). */
 Bool WS_(handle_monitor_command)(const HChar* req);
 
-/* The program is about to exec |path| (ws_main.c): ws finishes its
-   files as at exit.  If the exec fails after all, the run goes on in
-   files of its own. */
-void WS_(image_end)(const HChar* path);
-void WS_(image_exec_failed)(void);
-/* The client's string at |a|, read so that no fault can come of it:
-   up to |size| - 1 bytes into |buf| (NUL-terminated; NULL: only its
-   length); returns its length and whether its NUL was within reach. */
-SizeT WS_(client_string)(Addr a, HChar* buf, SizeT size, Bool* whole);
 
 #endif /* __WS_CONTROL_H */
 

@@ -41,7 +41,6 @@
 #include "pub_tool_threadstate.h"
 
 #include "ws_core.h"
-#include "ws_control.h"   /* until the core has its events */
 
 Stamp WS_(cur_stamp) = 1;
 
@@ -201,7 +200,8 @@ ULong WS_(stamp_time)(Stamp s)
    of the next sample: the page's previous stamp is older than that
    window's first epoch, WS_(miss_first) (no epoch of it has begun yet:
    WS_STAMP_MASK).  With tau = T every page of every sample's working
-   set was brought in by exactly one miss. */
+   set was brought in by exactly one miss.  touch_page (ws_window.c)
+   tells them. */
 Stamp        WS_(miss_first) = WS_STAMP_MASK;
 static ULong miss_bound = 0;         /* the next window starts here */
 ULong        WS_(rising)[2];         /* misses since the next sample's
@@ -222,9 +222,11 @@ void WS_(new_stamp)(void)
       WS_(miss_first) = WS_(cur_stamp);
       WS_(rising)[WS_Insn] = WS_(rising)[WS_Data] = 0;
    }
-   if (WS_(heap_usage))
-      WS_(heapuse_new_epoch)(WS_(cur_stamp),
-                             WS_(stamp_time)(WS_(cur_stamp)));
+   if (WS_(heard)(WS_EvEpoch)) {
+      WS_Event ev = { .what = WS_EvEpoch, .stamp = WS_(cur_stamp),
+                      .t = WS_(stamp_time)(WS_(cur_stamp)) };
+      WS_(tell)(&ev);
+   }
    WS_(dtlb_flush)();
 }
 

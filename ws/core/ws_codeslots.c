@@ -17,7 +17,7 @@
 */
 
 /* Owns the table of code-page slots that the IR of every superblock
-   reads and adds to (ws_global.h says what a slot holds).  A code page
+   reads and adds to (ws_core.h says what a slot holds).  A code page
    gets a slot the first time a superblock on it is instrumented, for
    good, while slots are left; a page that gets none is checked and
    counted through its page-table stamp and its page record, as every
@@ -27,13 +27,12 @@
    page's, written wherever that is (WS_(code_slot_stamp), from
    ws_window.c), so a check that finds it current is one that would
    find the page table's current.  A slot's count moves to the page's
-   record (ws_hot.c) when anything is about to read the records
+   record (ws_records.c) when anything is about to read the records
    (WS_(flush_access_counts)). */
 
 #include "pub_tool_basics.h"
 
 #include "ws_core.h"
-#include "ws_control.h"   /* until the core has its events */
 
 WS_CodeSlot WS_(code_slots)[WS_CODE_SLOTS];
 

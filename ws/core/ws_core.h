@@ -1,5 +1,5 @@
 /*--------------------------------------------------------------------*/
-/*--- ws: the measuring core.                         ws_core.h ---*/
+/*--- ws: the measuring core.                          ws_core.h ---*/
 /*--------------------------------------------------------------------*/
 
 /*
@@ -13,51 +13,54 @@
    published by the Free Software Foundation; either version 2 of the
    License, or (at your option) any later version.
 
-   This program is distributed in the hope that it will be useful, but
-   WITHOUT ANY WARRANTY; without even the implied warranty of
-   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
-   General Public License for more details.
-
    The GNU General Public License is contained in the file COPYING.
 */
 
-/* What the modules of ws share.  Each module owns one concern:
+/* The core measures; it knows nothing of what is made of its
+   measurements.  Its files:
 
-     ws_options.c     command-line options: parsing, checking, usage
-     ws_pagetable.c   the two-level page tables (one stamp per page)
+     ws_pagetable.c   the two-level page tables (a stamp or a record
+                      per page)
      ws_clock.c       the instruction clock, the ms timer, epochs
-     ws_window.c      the stamp tables, window counters, touching pages
-     ws_dtlb.c        the data TLB and the slow paths the IR calls
+     ws_wincount.c    window counters: how many pages of a set have
+                      their latest stamp in each epoch of the window
+     ws_window.c      the stamp tables, their windows, touching pages,
+                      the open region's count
+     ws_records.c     each page's access count, first access and the
+                      byte it last entered the window through
+     ws_dtlb.c        the data TLB and the slow paths the IR calls; the
+                      watch on data accesses
      ws_codeslots.c   code pages' stamps and counts at 32-bit addresses
      ws_sampler.c     samples and their schedule, start/stop, T and tau
-     ws_threads.c     per-thread working sets and shared pages
-     ws_instrument.c  the VEX IR emitted for every superblock
+     ws_perthread.c   per-thread working sets, shared pages
+     ws_threads.c     the threads alive, the one running
+     ws_instrument.c  the VEX IR emitted for every superblock, and the
+                      analyses' own instrumentation passes
+     ws_accesses.c    the first pass: the accesses of a superblock and
+                      their symbolic addresses
      ws_rep.c         rep-prefixed string instructions, counted once
-     ws_syscalls.c    memory touched by the kernel, unmapped ranges
-     ws_regions.c     summaries of named measured regions
-     ws_peaks.c       the online peak detector, peaks and their stacks
-     ws_stacks.c      call stacks and code locations in the output
-     ws_hot.c         per-page access counts, first accesses, hot pages
-     ws_heap.c        the program's heap blocks (wrapped malloc/free)
-     ws_heapuse.c     how the program uses each heap chunk, per site
-     ws_heapsites.c   the allocation sites' figures, written
-     ws_owners.c      what lives in a data page; breakdowns by owner
-     ws_misses.c      working-set misses per code address (--ws-miss-file)
-     ws_control.c     the one control API: start/stop, the settable
-                      parameters, marks and labels, status, dumps
-     ws_clientreq.c   the client requests of valgrind/ws.h    } doors
-     ws_monitor.c     the "ws ..." monitor commands (a table) } onto it
-                      (and v.clo, through ws_options.c)
-     ws_output.c      the output file and the stderr summary
-     ws_file.c        how every file is opened, escaped and written
-     ws_main.c        tool registration, start-up and exit
+     ws_syscalls.c    memory touched by the kernel, unmapped ranges,
+                      the client's strings read safely
+     ws_events.c      the events the core tells, and who listens
 
    Data flow: guest code -> instrumentation (ws_instrument.c) -> on a
    stale entry, the slow path (ws_dtlb.c) -> page tables and windows
-   (ws_window.c) -> at a boundary, samples (ws_sampler.c) -> output.
-   The fast path lives entirely in the IR that ws_instrument.c emits;
-   the C functions run only when a page's entry or stamp is stale in
-   the current epoch or a time boundary is crossed. */
+   (ws_window.c) -> at a boundary, samples (ws_sampler.c).  The fast
+   path lives entirely in the IR that ws_instrument.c emits; the C
+   functions run only when a page's entry or stamp is stale in the
+   current epoch or a time boundary is crossed.
+
+   The core includes this header and no other of ws's, and calls
+   nothing above it: what the layers above need to hear (a page that
+   entered the window, an epoch, a sample, a start or stop, a thread)
+   it tells through one interface, the events at the end of this
+   header, to those that registered; the one thing an analysis needs
+   back on the slow path (heap usage: accesses kept out of the data
+   TLB) goes through the watch (the data TLB's section), and an
+   analysis that instruments code of its own adds a pass
+   (WS_(add_instrument_pass)).  The layers above: output/ws_output.h,
+   analyses/ws_analyses.h, control/ws_control.h, each including the
+   one below. */
 
 #ifndef __WS_CORE_H
 #define __WS_CORE_H
@@ -71,7 +74,55 @@
 #define WS_FORMAT_VERSION 4
 
 /*------------------------------------------------------------*/
-/*--- Options (ws_options.c)                               ---*/
+/*--- What the core assumes of the platform                ---*/
+/*------------------------------------------------------------*/
+
+/* ws is built for amd64-linux.  What the core takes from that, stated
+   here and nowhere else (another platform revisits each):
+
+   - Words.  Guest and host words are 64 bits: the instrumenter emits
+     Ity_I64 IR throughout (WS_(instrument) asserts both), and the
+     guest state's shadow area that the IR reads holds 64-bit words
+     (WS_SHADOW_*).
+   - Addresses.  User addresses have WS_ADDR_BITS = 47 bits: the page
+     tables index that many (an address above aliases a lower one;
+     WS_(beyond_user_space)), and a data check's site word
+     (WS_CHECK_SITE) keeps its instruction's address in the low 47 bits,
+     its weight and size above them and a record flag in bit 63.
+   - Tags.  A data TLB tag is a page number, below 2^47, so that
+     WS_DTLB_TRAP (bit 62) is set in no page number and WS_DTLB_EMPTY
+     (all ones) is no page.
+   - The tool image.  Valgrind loads it at 0x58000000 (the link's
+     -Ttext-segment), below 2^31: the code slots and the data TLB live
+     in it, so that their addresses fit an addressing mode's 32-bit
+     displacement (VEX's amd64 back end has no 64-bit absolute
+     addressing mode; a table above 2^31 would still work, through a
+     64-bit constant in a register, only slower). */
+#define WS_ADDR_BITS          47
+#define WS_DTLB_EMPTY         (~0ULL)
+#define WS_DTLB_TRAP          (1ULL << 62)
+#define WS_SITE_WEIGHT_SHIFT  WS_ADDR_BITS
+#define WS_SITE_SIZE_SHIFT    50
+#define WS_SITE_RECORD        (1ULL << 63)
+
+/* While a thread runs translations, the clock and the current epoch
+   live in its guest state's first shadow area (ws keeps no shadow
+   registers), where the IR reaches them off the guest state pointer:
+   the instructions left before the next boundary, which the IR counts
+   down, and a copy of WS_(cur_stamp), zero-extended to 64 bits so that
+   a 64-bit compare with a code slot's stamp (ws_codeslots.c) takes the
+   slot's from memory; and a zero, to which the IR adds a code slot's
+   address (below 2^31) to reach it through a displacement.
+   Offsets into that area, one 64-bit word each. */
+#define WS_SHADOW_LEFT   0      /* Long */
+#define WS_SHADOW_STAMP  8      /* ULong: the Stamp */
+#define WS_SHADOW_REP    16     /* Addr: the rep-prefixed string
+                                   instruction whose next iteration
+                                   comes, or 0 (--ws-count-rep=once) */
+#define WS_SHADOW_ZERO   24     /* ULong: 0 */
+
+/*------------------------------------------------------------*/
+/*--- Options (parsed by control/ws_options.c)             ---*/
 /*------------------------------------------------------------*/
 
 typedef enum { WS_TimeInsns, WS_TimeMillis } WS_TimeUnit;
@@ -113,7 +164,6 @@ extern UInt         WS_(page_shift);     /* log2(clo_pagesize) */
    for sums. */
 #define WS_MAX_INTERVAL   1000000000000000ULL
 
-
 /*------------------------------------------------------------*/
 /*--- Page tables (ws_pagetable.c)                         ---*/
 /*------------------------------------------------------------*/
@@ -135,7 +185,6 @@ typedef UInt Stamp;
    (the index is masked); docs/manual.md, Limits. */
 #define WS_L1_BITS      17
 #define WS_L1_ENTRIES   (1u << WS_L1_BITS)
-#define WS_ADDR_BITS    47
 
 typedef struct {
    Stamp** l1;          /* WS_L1_ENTRIES chunk pointers */
@@ -203,22 +252,6 @@ static inline Addr WS_(beyond_user_space)(void)
 
 extern Stamp WS_(cur_stamp);    /* current epoch */
 
-/* While a thread runs translations, the clock and the current epoch
-   live in its guest state's first shadow area (ws keeps no shadow
-   registers), where the IR reaches them off the guest state pointer:
-   the instructions left before the next boundary, which the IR counts
-   down, and a copy of WS_(cur_stamp), zero-extended to 64 bits so that
-   a 64-bit compare with a code slot's stamp (ws_codeslots.c) takes the
-   slot's from memory; and a zero, to which the IR adds a code slot's
-   address (below 2^31) to reach it through a displacement.  Offsets
-   into that area. */
-#define WS_SHADOW_LEFT   0      /* Long */
-#define WS_SHADOW_STAMP  8      /* ULong: the Stamp */
-#define WS_SHADOW_REP    16     /* Addr: the rep-prefixed string
-                                   instruction whose next iteration
-                                   comes, or 0 (--ws-count-rep=once) */
-#define WS_SHADOW_ZERO   24     /* ULong: 0 */
-
 /* At start-up: the timer's origin, and epoch 1 began at 0. */
 void  WS_(clock_init)(void);
 /* The clock passes to thread |tid|'s shadow area as it starts running
@@ -247,14 +280,17 @@ void  WS_(new_stamp)(void);
 ULong WS_(stamp_time)(Stamp s);
 ULong WS_(stamp_start_time)(Stamp s);
 /* The first epoch of the next sample's window, whose first touch of a
-   page is a working-set miss (ws_misses.c), or WS_STAMP_MASK while
-   none has begun; planned after each sample, for the sample at
-   |sample_at|. */
+   page is a working-set miss (event WS_EvEntered), or WS_STAMP_MASK
+   while none has begun; planned after each sample, for the sample at
+   |sample_at|.  |rising| counts the pages that came into that window
+   since it was planned or began. */
 extern Stamp WS_(miss_first);
+extern ULong WS_(rising)[2];
 void  WS_(plan_miss_window)(ULong sample_at);
 
 /*------------------------------------------------------------*/
-/*--- Windows and the pages in them (ws_window.c)          ---*/
+/*--- Windows and the pages in them (ws_window.c,         ---*/
+/*--- ws_wincount.c)                                       ---*/
 /*------------------------------------------------------------*/
 
 /* Counts, for one set of pages, how many pages have their latest
@@ -268,7 +304,8 @@ typedef struct {
    ULong  size;     /* pages whose stamp is in [first, current] */
 } WS_Window;
 
-void  WS_(win_init)(WS_Window* w);
+/* (ws_wincount.c) A window that starts at epoch |first|. */
+void  WS_(win_init)(WS_Window* w, Stamp first);
 void  WS_(win_free)(WS_Window* w);
 /* A page's stamp moves from |old| to |new| (either may be 0, never, or
    older than the window). */
@@ -285,8 +322,6 @@ void  WS_(windows_advance)(Stamp first);
    reaching byte |a| of it; the same for bytes [a, a+size-1]. */
 void  WS_(touch_page)(WS_Kind kind, Addr page, Addr ip, Addr a);
 void  WS_(touch_range)(WS_Kind kind, Addr a, SizeT size, Addr ip);
-/* Marks pages [a, a+len) as unmapped. */
-void  WS_(unmapped)(Addr a, SizeT len);
 /* The pages of |kind| in the current window (the last sample's, up to
    now), as page numbers in an XArray of Addr that the caller frees. */
 struct _XArray;
@@ -296,6 +331,57 @@ struct _XArray* WS_(window_pages)(WS_Kind kind);
    start (between tau and tau + T long). */
 void  WS_(current_sizes)(ULong sizes[2]);
 Stamp WS_(window_first_stamp)(void);
+
+/* Event WS_EvRose when WS_(rising) of |kind| reaches |pages| (~0ULL:
+   never): an analysis sets the next mark when it hears one, and after
+   each sample (the count starts again at 0 then). */
+void  WS_(notify_rise)(WS_Kind kind, ULong pages);
+
+/* The open region: from a start of measurement (WS_START, "ws start",
+   or a start while measuring) to the next stop.  Its first epoch (0
+   while none is open) and the distinct pages it touched so far: a
+   region begins an epoch and stamps only grow, so a page is new to it
+   exactly when its stamp is older than that epoch.  The sampler opens
+   and closes it; what a region is called and sums up is
+   ws_regions.c's. */
+extern Stamp WS_(region_first);
+extern ULong WS_(region_pages)[2];
+void  WS_(region_open)(void);
+void  WS_(region_close)(void);
+
+/*------------------------------------------------------------*/
+/*--- What the core knows of each page (ws_records.c)      ---*/
+/*------------------------------------------------------------*/
+
+/* Beyond its stamp, per page of each kind: how often it was accessed,
+   the instruction of its first access, and the byte through which it
+   last entered the window (what names its owner). */
+typedef struct {
+   ULong accesses;      /* exact once WS_(flush_access_counts) ran */
+   Addr  first_ip;      /* 0: never touched */
+   Addr  entry;
+} WS_PageRecord;
+
+/* The access counter of page |page|, at a fixed address (the IR adds
+   to it; records never move). */
+ULong* WS_(access_counter)(WS_Kind kind, Addr page);
+void   WS_(add_accesses)(Addr page, ULong n);
+/* Slow-path hooks of touch_page: the first touch ever of |page| by the
+   instruction at |ip|; |page| entered the window (or was mapped anew)
+   through an access to byte |a| (for code, the instruction at |a|). */
+void   WS_(first_touch)(WS_Kind kind, Addr page, Addr ip);
+void   WS_(entered_window)(WS_Kind kind, Addr page, Addr a);
+/* A page's entry byte, access count and first access; 0 if it has no
+   record. */
+Addr   WS_(entry_byte)(WS_Kind kind, Addr page);
+ULong  WS_(page_accesses)(WS_Kind kind, Addr page);
+Addr   WS_(page_first_ip)(WS_Kind kind, Addr page);
+/* |visit| on the record of every page of |kind| that has one, by
+   address (the counts as they stand: flush them first). */
+void   WS_(for_each_record)(WS_Kind kind,
+                            void (*visit)(const WS_PageRecord* r,
+                                          Addr page, void* opaque),
+                            void* opaque);
 
 /*------------------------------------------------------------*/
 /*--- The data TLB and the slow paths (ws_dtlb.c)          ---*/
@@ -307,21 +393,18 @@ Stamp WS_(window_first_stamp)(void);
    helper when the entry is stale, which refills it.  Each entry also
    counts the accesses to its page since it was filled: the inline code
    adds to it (the same cache line as the tag), and they move to the
-   page's record (ws_hot.c) when the entry is refilled or emptied.
+   page's record (ws_records.c) when the entry is refilled or emptied.
    Emptied (all entries WS_DTLB_EMPTY) whenever an epoch begins or
    memory is unmapped.
 
    An entry holds its page once per kind of check (loads only, stores
    only, both), and a check compares the tag of its kind, so that a
    kind of access to a page can be kept out of the TLB while the rest
-   hits: ws_heapuse.c makes the first read and the first write of a
-   heap page after an allocation on it reach the helper.  A tag kept
-   out has WS_DTLB_TRAP set, which no address's page has: the compare
-   fails, and the entry still holds the page for the counts. */
+   hits: a watch (below) keeps out the kinds of access it asks for.  A
+   tag kept out has WS_DTLB_TRAP set, which no address's page has: the
+   compare fails, and the entry still holds the page for the counts. */
 typedef enum { WS_Read = 1, WS_Write = 2, WS_ReadWrite = 3 } WS_AccessKind;
 #define WS_DTLB_ENTRIES  4096
-#define WS_DTLB_EMPTY    (~0ULL)
-#define WS_DTLB_TRAP     (1ULL << 62)
 typedef struct {
    ULong tag[3];        /* the page, indexed by WS_AccessKind - 1 */
    ULong accesses;
@@ -343,27 +426,71 @@ void WS_(dtlb_settle_page)(Addr page);
 void WS_(flush_access_counts)(void);
 /* Empties the TLB now (every page's next access reaches the helper). */
 void WS_(dtlb_flush)(void);
-/* Gives |page|'s entry, if it holds the page, the tags ws_heapuse.c
-   wants for it now, so that a kind of access it keeps out reaches the
-   helper from now on. */
+/* Gives |page|'s entry, if it holds the page, the tags the watch's
+   marks ask for now, so that a kind of access they keep out reaches
+   the helper from now on. */
 void WS_(dtlb_refresh_page)(Addr page);
+
+/* The watch on data accesses, for an analysis that must hear of
+   accesses the data TLB would let through (heap usage: the first read
+   and the first write of a chunk's page after its allocation): one
+   watcher at most.  It marks data pages in a table of one byte per page
+   that the core owns and the slow path reads inline (no call); what the
+   bits mean is the watcher's, and the core reads them through three
+   masks: the marks that keep loads, or stores, out of the TLB (a tag
+   that is kept out traps every access of its kind to the page), and
+   those that make the helper tell the watcher of an access to the
+   page.  The helper tells it, before the pages' stamps change, of every
+   access that reaches it on a page marked to wake it, of one larger
+   than a page, and of every one while |*all| is not 0 (a thread inside
+   the allocator); the kernel's accesses for the program too (while
+   measuring).  With WS_(watch_settling), also of every page whose
+   entry's count moves to its record (the accesses the TLB let through
+   on it since the entry was filled). */
+typedef struct {
+   UChar        trap_read;    /* marks that keep loads out */
+   UChar        trap_write;   /* marks that keep stores out */
+   UChar        wake;         /* marks that wake the watcher */
+   const ULong* all;          /* not 0: every access wakes it */
+   void       (*access)(Addr a, SizeT size, WS_AccessKind kind);
+   void       (*kernel_access)(Addr a, SizeT size, WS_AccessKind kind,
+                               ThreadId tid);
+} WS_Watch;
+void WS_(watch_accesses)(const WS_Watch* w);
+void WS_(watch_settling)(void (*settled)(Addr page));
+/* For ws_syscalls.c: the kernel accessed [a, a+size) for thread |tid|. */
+void WS_(watch_kernel)(Addr a, SizeT size, WS_AccessKind kind, ThreadId tid);
+/* The marks, and a page's (NULL when no mark was ever made near it);
+   WS_(pt_record)(&WS_(watch_marks), page) makes one. */
+extern WS_PageTable WS_(watch_marks);
+static inline UChar* WS_(watch_mark)(Addr page)
+{
+   const WS_PageTable* pt = &WS_(watch_marks);
+   UChar* chunk = (UChar*)pt->l1[(page >> pt->chunk_bits)
+                                 & (WS_L1_ENTRIES - 1)];
+   return chunk == NULL ? NULL
+        : chunk + (page & (((Addr)1 << pt->chunk_bits) - 1));
+}
 
 /* What a data check passes its helper, |site|: the check's size, the
    accesses it counts and its instruction's address in one word,
-   WS_CHECK_SITE(size, weight, ip) (user addresses have 47 bits, a size
-   below WS_SITE_MAX_SIZE, a weight below WS_SITE_MAX_WEIGHT); or, with
-   WS_SITE_RECORD set, a WS_SiteRecord for any other check, and for one
-   that counts several accesses which may lie on two pages.  The inline
-   code adds a check's accesses to its entry before it compares the
-   tag, so the helper has to know how many it added. */
+   WS_CHECK_SITE(size, weight, ip) (the layout is the platform's, at
+   the top: a size below WS_SITE_MAX_SIZE, a weight below
+   WS_SITE_MAX_WEIGHT); or, with WS_SITE_RECORD set, a WS_SiteRecord for
+   any other check, and for one that counts several accesses which may
+   lie on two pages.  The inline code adds a check's accesses to its
+   entry before it compares the tag, so the helper has to know how many
+   it added. */
 #define WS_SITE_MAX_WEIGHT       8
 #define WS_SITE_MAX_SIZE         0x2000
-#define WS_CHECK_SITE(size, weight, ip) \
-   (((HWord)(size) << 50) | ((HWord)(weight) << 47) | (HWord)(ip))
-#define WS_SITE_SIZE(site)       (((site) >> 50) & (WS_SITE_MAX_SIZE - 1))
-#define WS_SITE_WEIGHT(site)     (((site) >> 47) & (WS_SITE_MAX_WEIGHT - 1))
-#define WS_SITE_IP(site)         ((site) & ((1ULL << 47) - 1))
-#define WS_SITE_RECORD           (1ULL << 63)
+#define WS_CHECK_SITE(size, weight, ip)                               \
+   (((HWord)(size) << WS_SITE_SIZE_SHIFT)                             \
+    | ((HWord)(weight) << WS_SITE_WEIGHT_SHIFT) | (HWord)(ip))
+#define WS_SITE_SIZE(site) \
+   (((site) >> WS_SITE_SIZE_SHIFT) & (WS_SITE_MAX_SIZE - 1))
+#define WS_SITE_WEIGHT(site) \
+   (((site) >> WS_SITE_WEIGHT_SHIFT) & (WS_SITE_MAX_WEIGHT - 1))
+#define WS_SITE_IP(site)         ((site) & ((1ULL << WS_ADDR_BITS) - 1))
 
 /* One access counted on a check: its last byte, off the check's first
    byte, and how many accesses it counts. */
@@ -413,9 +540,9 @@ VG_REGPARM(1) void WS_(insn_restamp_straddling)(Addr ip);
 /*------------------------------------------------------------*/
 
 /* A code page's stamp and access count at an address below 2^31 (the
-   table is in the tool image, loaded at 0x58000000), which the IR can
-   make an addressing mode's displacement.  A page gets a slot the first time a superblock on it is
-   instrumented, while slots are left (programs at 4 KiB pages touch a
+   table is in the tool image; see the platform's assumptions at the
+   top), which the IR can make an addressing mode's displacement.  A page gets a slot the first
+   time a superblock on it is instrumented, while slots are left (programs at 4 KiB pages touch a
    few hundred code pages; at --ws-pagesize=64 a large program runs out
    of them, and its later pages are checked and counted through the
    page table and their records instead).  |stamp| is always the page
@@ -457,9 +584,6 @@ typedef struct {
    ULong data_elided;      /* data checks left out */
    ULong insn_checks;      /* inline code-page checks emitted */
    ULong insn_unslotted;   /* code pages that found no slot left */
-   ULong rises;            /* stacks taken where a window rose */
-   ULong peak_records;     /* peak records made (a window's page list) */
-   ULong breakdowns;       /* of those, broken down by owner */
 } WS_Counters;
 extern WS_Counters WS_(counters);
 void WS_(print_counters)(void);
@@ -468,19 +592,25 @@ void WS_(print_counters)(void);
    While off, code runs uninstrumented, the clock stands still and no
    sample is taken. */
 extern Bool WS_(measuring);
-/* Both return the time of the change (the time of their events). */
+/* Both return the time of the change (the time of their events:
+   WS_EvStart with a fresh window, WS_EvStop after the final sample). */
 ULong WS_(measure_start)(void);
 ULong WS_(measure_stop)(void);
 /* A start while measuring: the window goes on as it is, a region
    begins (a new epoch, so that the region's total counts the pages it
-   touches from now on; event "region-start"); returns the time. */
+   touches from now on; WS_EvStart without a fresh window); returns the
+   time. */
 ULong WS_(measure_region_begin)(void);
+/* The program ends (exit, or an exec replaces it): the final sample,
+   then WS_EvStop with |end| set. */
+void  WS_(measure_end)(void);
 /* Change T or tau from now on (a new epoch begins at once). */
 void  WS_(set_every)(ULong every);
 void  WS_(set_tau)(ULong tau);
 /* Takes the final sample, when measurement stops (WS_STOP, "ws stop",
-   exit): over the window the last sample's began, at the current time
-   (unless a sample was just taken at that time). */
+   exit, the last thread's exit): over the window the last sample's
+   began, at the current time (unless a sample was just taken at that
+   time). */
 void  WS_(final_sample)(void);
 
 typedef struct { ULong t, insn, data; } WS_Sample;
@@ -507,25 +637,41 @@ extern WS_Stats WS_(stats);
 void  WS_(sampler_after_fork)(void);
 
 /*------------------------------------------------------------*/
-/*--- Threads (ws_threads.c)                               ---*/
+/*--- Threads (ws_threads.c, ws_perthread.c)              ---*/
 /*------------------------------------------------------------*/
 
+/* Threads alive (the exit of the last one takes the final sample) and
+   the one running (ws_threads.c): the core hears of them from
+   Valgrind (ws_main.c registers these hooks) and tells
+   WS_EvThreadStart, WS_EvThreadExit and WS_EvThreadRuns. */
 void  WS_(threads_init)(void);
-/* Slow-path hook: thread |tid| touched |page| of |kind|, whose stamp
-   before this touch was |prev|. */
-void  WS_(thread_touch)(ThreadId tid, WS_Kind kind, Addr page, Stamp prev);
-/* Before a sample: move every thread's window to start at |first|. */
-/* In a forked child: only thread |tid| is left. */
-void  WS_(threads_after_fork)(ThreadId tid);
-void  WS_(threads_advance)(Stamp first);
-/* Appends " shared tid insn data ..." columns to a sample line. */
-void  WS_(threads_write_columns)(void);
 void  WS_(thread_created)(ThreadId parent, ThreadId child);
 void  WS_(thread_exited)(ThreadId tid);
+/* Thread |tid| is about to run client code: the clock passes to it. */
 void  WS_(thread_running)(ThreadId tid);
+/* In a forked child: only thread |tid| is left. */
+void  WS_(threads_after_fork)(ThreadId tid);
+
+/* With --ws-per-thread=yes (ws_perthread.c), each thread's own working
+   sets and the data pages in the window touched by more than one
+   thread, all on the slow path: the windows start at epoch |first|; a
+   thread is added (or its first touch adds it) and dropped; the slow
+   path's hook (thread |tid| touched |page| of |kind|, whose stamp
+   before this touch was |prev|); every window moves to start at
+   |first| before a sample. */
+void  WS_(perthread_init)(Stamp first);
+void  WS_(perthread_add)(ThreadId tid);
+void  WS_(perthread_drop)(ThreadId tid);
+void  WS_(thread_touch)(ThreadId tid, WS_Kind kind, Addr page, Stamp prev);
+void  WS_(threads_advance)(Stamp first);
+/* The data pages in the window that more than one thread touched; a
+   thread's own window sizes (False for a thread without any). */
+ULong WS_(shared_pages)(void);
+Bool  WS_(thread_sizes)(ThreadId tid, ULong sizes[2]);
 
 /*------------------------------------------------------------*/
-/*--- Instrumentation (ws_instrument.c, ws_accesses.c)     ---*/
+/*--- Instrumentation (ws_instrument.c, ws_accesses.c,     ---*/
+/*--- ws_rep.c)                                            ---*/
 /*------------------------------------------------------------*/
 
 /* An address as the first pass knows it: temporary |root| of the
@@ -566,21 +712,89 @@ void* WS_(scratch)(WS_Scratch* s, SizeT bytes);
    (ws_rep.c says how the instrumenter counts them). */
 Bool  WS_(is_rep_string)(Addr a, UInt len);
 
+/* Valgrind's instrumentation callback: the core's IR while measuring,
+   then every pass an analysis added, whether measuring or not (what
+   they add is never counted: it comes after the core's). */
 IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
                       const VexGuestLayout* layout,
                       const VexGuestExtents* vge,
                       const VexArchInfo* archinfo_host,
                       IRType gWordTy, IRType hWordTy);
+/* An analysis's own instrumentation (heap blocks: the allocation
+   functions' entries and returns), added at start-up only when it is
+   on, so that nothing is added to a run without it.  A pass returns
+   |sb| itself when it adds nothing. */
+typedef IRSB* (*WS_InstrumentPass)(IRSB* sb, const VexGuestLayout* layout,
+                                   const VexGuestExtents* vge);
+void WS_(add_instrument_pass)(WS_InstrumentPass pass);
 
 /*------------------------------------------------------------*/
 /*--- Kernel-side accesses and unmaps (ws_syscalls.c)      ---*/
 /*------------------------------------------------------------*/
 
-void WS_(syscalls_init)(void);
-void WS_(pre_syscall)(ThreadId tid, UInt syscallno, UWord* args,
-                      UInt nArgs);
-void WS_(post_syscall)(ThreadId tid, UInt syscallno, UWord* args,
-                       UInt nArgs, SysRes res);
+void  WS_(syscalls_init)(void);
+/* The client's string at |a|, read so that no fault can come of it:
+   up to |size| - 1 bytes into |buf| (NUL-terminated; NULL: only its
+   length); returns its length and whether its NUL was within reach. */
+SizeT WS_(client_string)(Addr a, HChar* buf, SizeT size, Bool* whole);
+
+/*------------------------------------------------------------*/
+/*--- Events: what the core tells (ws_events.c)            ---*/
+/*------------------------------------------------------------*/
+
+/* The core's one door upwards.  An analysis (or the output layer)
+   registers for the events it needs at start-up, and hears of each in
+   the order of registration (ws_main.c says the order that matters).
+   All of them come from the slow path or more rarely: a page entering
+   the window at most once per page and window, the rest once per
+   epoch, sample, start, stop or thread; an event nobody listens to
+   costs a load and a test. */
+typedef enum {
+   WS_EvEntered,     /* a page entered the next sample's window: a
+                        working-set miss (kind, page, ip) */
+   WS_EvRose,        /* the pages that entered it reached the mark set
+                        by WS_(notify_rise) (kind, ip) */
+   WS_EvEpoch,       /* an epoch began (stamp, t) */
+   WS_EvSample,      /* a sample was taken (t, sizes, final) */
+   WS_EvStart,       /* measurement started with a fresh window
+                        (fresh), or a region began while it was on;
+                        told before the core opens the region (t) */
+   WS_EvStop,        /* measurement stopped after its final sample, or
+                        the program ends (end); told before the core
+                        closes the region (t) */
+   WS_EvThreadStart, /* thread tid was made by thread parent */
+   WS_EvThreadExit,  /* thread tid ends (after the last one's final
+                        sample) */
+   WS_EvThreadRuns,  /* thread tid is about to run client code */
+   WS_N_EVENTS
+} WS_EventKind;
+
+typedef struct {
+   WS_EventKind what;
+   ULong        t;          /* Epoch, Sample, Start, Stop: when, in the
+                               time unit */
+   WS_Kind      kind;       /* Entered, Rose */
+   Addr         page;       /* Entered: its page number */
+   Addr         ip;         /* Entered, Rose: the instruction */
+   Stamp        stamp;      /* Epoch */
+   ULong        sizes[2];   /* Sample: the window's pages per kind */
+   Bool         final;      /* Sample: the one a stop or exit takes */
+   Bool         fresh;      /* Start: a fresh window */
+   Bool         end;        /* Stop: the program ends */
+   ThreadId     tid, parent;
+} WS_Event;
+
+typedef void (*WS_Listener)(const WS_Event* ev);
+#define WS_MAX_LISTENERS 6
+void WS_(listen)(WS_EventKind what, WS_Listener fn);
+
+/* For the core: tells |ev|'s listeners; whether |what| has any. */
+void WS_(tell)(const WS_Event* ev);
+extern UInt WS_(n_listeners)[WS_N_EVENTS];
+static inline Bool WS_(heard)(WS_EventKind what)
+{
+   return WS_(n_listeners)[what] != 0;
+}
 
 #endif /* __WS_CORE_H */
 

@@ -16,9 +16,9 @@
    The GNU General Public License is contained in the file COPYING.
 */
 
-/* Owns the data TLB (ws_global.h says what an entry holds), the
-   records of checks that count several accesses, and the helpers the
-   instrumented code calls on its slow path: when a data check finds
+/* Owns the data TLB (ws_core.h says what an entry holds), the watch on
+   data accesses, the records of checks that count several accesses,
+   and the helpers the instrumented code calls on its slow path: when a data check finds
    its TLB entry stale (the entry is refilled, and the pages touched),
    or a code check finds its page's stamp stale (the page is
    re-stamped).  These run at most once per page per epoch, but for
@@ -34,9 +34,39 @@
 #include "pub_tool_threadstate.h"
 
 #include "ws_core.h"
-#include "ws_control.h"   /* until the core has its events */
 
 WS_DtlbEntry WS_(dtlb)[WS_DTLB_ENTRIES];
+
+/* The watch (ws_core.h): its masks and hooks, and the marks. */
+static Bool     watching = False;
+static WS_Watch watch;
+static void   (*watch_settled)(Addr page) = NULL;
+WS_PageTable    WS_(watch_marks);
+
+void WS_(watch_accesses)(const WS_Watch* w)
+{
+   watch = *w;
+   watching = True;
+   WS_(pt_init_records)(&WS_(watch_marks), 1);
+}
+
+void WS_(watch_settling)(void (*settled)(Addr page))
+{
+   watch_settled = settled;
+}
+
+void WS_(watch_kernel)(Addr a, SizeT size, WS_AccessKind kind, ThreadId tid)
+{
+   if (watching && WS_(measuring))
+      watch.kernel_access(a, size, kind, tid);
+}
+
+/* Whether a mark on |page| asks to wake the watcher. */
+static inline Bool wakes(Addr page)
+{
+   const UChar* m = WS_(watch_mark)(page);
+   return m != NULL && (*m & watch.wake);
+}
 
 /* The entries filled since the TLB was last emptied, so that emptying
    it costs what the epoch used, not the TLB's size. */
@@ -89,27 +119,27 @@ static void settle_entry(WS_DtlbEntry* e)
       Addr page = WS_DTLB_PAGE(e);
       if (page < WS_(beyond_user_space)()) {
          WS_(add_accesses)(page, e->accesses);
-         if (WS_(heap_threads))
-            WS_(heapuse_settled)(page);
+         if (watch_settled != NULL)
+            watch_settled(page);
       }
    }
    e->accesses = 0;
 }
 
-/* The entry holds |page|, with the kinds of access ws_heapuse.c keeps
-   out of it trapped. */
+/* The entry holds |page|, with the kinds of access the watch's marks
+   keep out of it trapped. */
 static void set_tags(WS_DtlbEntry* e, ULong page)
 {
-   UInt f;
+   const UChar* m;
    e->tag[0] = e->tag[1] = e->tag[2] = page;
-   if (!WS_(heap_usage) || page == WS_DTLB_EMPTY)
+   if (!watching || page == WS_DTLB_EMPTY
+       || (m = WS_(watch_mark)(page)) == NULL)
       return;
-   f = WS_(heap_waits)(page) ? *WS_(heap_flags_of)(page) : 0;
-   if (f & (WS_Read | WS_HEAP_ALLOC))
+   if (*m & watch.trap_read)
       e->tag[WS_Read - 1] |= WS_DTLB_TRAP;
-   if (f & (WS_Write | WS_HEAP_ALLOC))
+   if (*m & watch.trap_write)
       e->tag[WS_Write - 1] |= WS_DTLB_TRAP;
-   if (f & (WS_Read | WS_Write | WS_HEAP_ALLOC))
+   if (*m & (watch.trap_read | watch.trap_write))
       e->tag[WS_ReadWrite - 1] |= WS_DTLB_TRAP;
 }
 
@@ -303,15 +333,13 @@ static void data_refill(Addr a, HWord site, WS_AccessKind kind)
       is not remembered. */
    if (last == (a >> WS_(page_shift)) + 1 && size <= WS_(clo_pagesize)) {
       c = crossing_slot(site, a);
-      /* Not while a heap chunk on either page waits to hear of an
-         access (ws_heapuse.c). */
+      /* Not while a mark on either page wakes the watcher. */
       if (c->generation == crossing_generation && c->site == site
           && c->a == a
-          && !(WS_(heap_usage) && (WS_(heap_waits)(a >> WS_(page_shift))
-                                   || WS_(heap_waits)(last)))) {
-         /* Tags follow the heap flags (WS_(dtlb_refresh_page)), so an
-            entry that holds |last| already has the tags a fill would
-            give it. */
+          && !(watching && (wakes(a >> WS_(page_shift)) || wakes(last)))) {
+         /* Tags follow the marks (WS_(dtlb_refresh_page)), so an entry
+            that holds |last| already has the tags a fill would give
+            it. */
          if (WS_DTLB_PAGE(e) != last)
             dtlb_fill(last);
          if (c->first_counter != NULL)
@@ -320,14 +348,12 @@ static void data_refill(Addr a, HWord site, WS_AccessKind kind)
          return;
       }
    }
-   /* Before the pages' stamps change, which it reads for the
-      allocator's accesses.  Accesses of more than a page are rare: they
-      may cover pages between the two ends. */
-   if (WS_(heap_usage) && (WS_(heap_calls) != 0
-                           || WS_(heap_waits)(a >> WS_(page_shift))
-                           || WS_(heap_waits)(last)
-                           || size > WS_(clo_pagesize)))
-      WS_(heapuse_access)(a, size, kind);
+   /* Before the pages' stamps change, which the watcher reads (heap
+      usage, for the allocator's accesses).  Accesses of more than a
+      page are rare: they may cover pages between the two ends. */
+   if (watching && (*watch.all != 0 || wakes(a >> WS_(page_shift))
+                    || wakes(last) || size > WS_(clo_pagesize)))
+      watch.access(a, size, kind);
    WS_(touch_range)(WS_Data, a, size, ip);
    dtlb_fill(last);
    if (r != NULL && last != a >> WS_(page_shift))

@@ -25,7 +25,7 @@
    Per superblock:
      - on entry, one test of the clock's countdown (the instructions
        left before the next boundary, in the guest state's shadow area:
-       ws_global.h), and a guarded call to WS_(boundary) when it has
+       ws_core.h), and a guarded call to WS_(boundary) when it has
        run out; then the current stamp is read once into a temporary;
      - the countdown is lowered by the instructions run since its last
        update before every side exit and at the end: the clock is
@@ -75,7 +75,6 @@
 #include "pub_tool_tooliface.h"
 
 #include "ws_core.h"
-#include "ws_control.h"   /* until the core has its events */
 
 /*------------------------------------------------------------*/
 /*--- The superblock's state                               ---*/
@@ -109,7 +108,7 @@ typedef struct {
    Bool     ip_known;     /* whether it is known to hold... */
    Addr     guest_ip;     /* ...this, where the output now stands */
    Int      shadow_left;  /* guest state offsets of the clock's */
-   Int      shadow_stamp; /* countdown and the stamp (ws_global.h) */
+   Int      shadow_stamp; /* countdown and the stamp (ws_core.h) */
    Int      shadow_zero;
    Int      shadow_rep;   /* the rep instruction whose iteration comes */
    Addr     rep;          /* the rep string instruction counted once in
@@ -669,19 +668,14 @@ static WS_Scratch checks_buf     = { NULL, 0, "ws.instrument.checks" };
 static WS_Scratch parts_buf      = { NULL, 0, "ws.instrument.parts" };
 static WS_Scratch part_check_buf = { NULL, 0, "ws.instrument.part_check" };
 
-IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
-                      const VexGuestLayout* layout,
-                      const VexGuestExtents* vge,
-                      const VexArchInfo* archinfo_host,
-                      IRType gWordTy, IRType hWordTy)
+/* The core's IR for |sbIn|. */
+static IRSB* measure(IRSB* sbIn, const VexGuestLayout* layout,
+                     const VexGuestExtents* vge)
 {
    SBState s;
    Int i;
    Bool started = False;
 
-   tl_assert(gWordTy == Ity_I64 && hWordTy == Ity_I64);
-   if (!WS_(measuring))
-      return sbIn;
    WS_(counters).sbs++;
    VG_(memset)(&s, 0, sizeof s);
    s.sb = deepCopyIRSBExceptStmts(sbIn);
@@ -754,6 +748,35 @@ IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    }
    finish_checks(&s);
    return s.sb;
+}
+
+/* The analyses' passes (ws_core.h), in the order they were added. */
+#define WS_MAX_PASSES 4
+static WS_InstrumentPass passes[WS_MAX_PASSES];
+static UInt n_passes = 0;
+
+void WS_(add_instrument_pass)(WS_InstrumentPass pass)
+{
+   tl_assert(n_passes < WS_MAX_PASSES);
+   passes[n_passes++] = pass;
+}
+
+IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
+                      const VexGuestLayout* layout,
+                      const VexGuestExtents* vge,
+                      const VexArchInfo* archinfo_host,
+                      IRType gWordTy, IRType hWordTy)
+{
+   IRSB* sb;
+   UInt  i;
+   /* The platform's words (ws_core.h, at the top). */
+   tl_assert(gWordTy == Ity_I64 && hWordTy == Ity_I64);
+   /* While measurement is off, code runs as it is (as callgrind's
+      does when collection is off). */
+   sb = WS_(measuring) ? measure(sbIn, layout, vge) : sbIn;
+   for (i = 0; i < n_passes; i++)
+      sb = passes[i](sb, layout, vge);
+   return sb;
 }
 
 /*--------------------------------------------------------------------*/

@@ -22,15 +22,16 @@
    boundary handler the IR calls when the clock reaches either, the
    ring of recent samples ("ws series"), the run-wide statistics, and
    the changes that reschedule: T and tau set, measurement started and
-   stopped, with its final sample.  Time itself is ws_clock.c's, the
-   windows' contents ws_window.c's. */
+   stopped, with its final sample, and the open region they bracket.
+   Time itself is ws_clock.c's, the windows' contents ws_window.c's.
+   It writes nothing: each sample, start and stop is told (ws_core.h,
+   "Events"), and the output layer writes the lines. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_transtab.h"
 
 #include "ws_core.h"
-#include "ws_control.h"   /* until the core has its events */
 
 WS_Stats     WS_(stats);
 WS_Counters  WS_(counters);
@@ -67,44 +68,27 @@ static void remember_sample(ULong t, const ULong sizes[2])
 static ULong last_sample_insns;
 static Bool  sampled_since_start = False;
 
-/* Counts, writes and hands on the sample at |t| over the current
-   window; a final sample is marked as one. */
+/* Counts and tells the sample at |t| over the current window; a final
+   sample is marked as one. */
 ULong WS_(sample_seq) = 0;
 
 static void record_sample(ULong t, Bool final)
 {
-   ULong sizes[2];
+   WS_Event ev = { .what = WS_EvSample, .t = t, .final = final };
    Int kind;
-   WS_(current_sizes)(sizes);
+   WS_(current_sizes)(ev.sizes);
    WS_(sample_seq)++;
    WS_(stats).samples++;
    for (kind = 0; kind < 2; kind++) {
-      ULong size = sizes[kind];
+      ULong size = ev.sizes[kind];
       WS_(stats).sum[kind] += size;
       if (size > WS_(stats).peak[kind])
          WS_(stats).peak[kind] = size;
    }
-   remember_sample(t, sizes);
-   WS_(region_sample)(sizes[WS_Insn], sizes[WS_Data]);
-   WS_(out_printf)("%llu %llu %llu", t, sizes[WS_Insn], sizes[WS_Data]);
-   if (WS_(clo_per_thread))
-      WS_(threads_write_columns)();
-   WS_(out_end_line)();
-   if (final)
-      WS_(out_event)("final");
+   remember_sample(t, ev.sizes);
    last_sample_insns = WS_(clock_insns)();
    sampled_since_start = True;
-   WS_(peaks_sample)(t, sizes[WS_Insn], sizes[WS_Data], final);
-   /* Freed blocks can leave pages in this window (tau back: a few
-      samples when tau is T), and the peaks just recorded are broken
-      down at the next sample: those freed since it began are still
-      needed, one sample more for the rounding. */
-   {
-      ULong back = (WS_(clo_tau) + WS_(clo_every) - 1) / WS_(clo_every) + 1;
-      if (WS_(sample_seq) > back)
-         WS_(heap_forget_freed)(WS_(sample_seq) - back);
-   }
-   WS_(out_maybe_flush)();
+   WS_(tell)(&ev);
 }
 
 static void take_sample(ULong t, ULong k)
@@ -194,25 +178,24 @@ static void catch_up(void)
       WS_(boundary)();
 }
 
-/* T or tau (|name|) to |value| from now on: a new epoch, so that the
-   windows from here are measured against the new value. */
-static void set_interval(ULong* param, const HChar* name, ULong value)
+/* T or tau to |value| from now on: a new epoch, so that the windows
+   from here are measured against the new value. */
+static void set_interval(ULong* param, ULong value)
 {
    catch_up();
    *param = value;
    WS_(new_stamp)();
    reschedule();
-   WS_(out_event)("set %s %llu", name, value);
 }
 
 void WS_(set_every)(ULong every)
 {
-   set_interval(&WS_(clo_every), "every", every);
+   set_interval(&WS_(clo_every), every);
 }
 
 void WS_(set_tau)(ULong tau)
 {
-   set_interval(&WS_(clo_tau), "tau", tau);
+   set_interval(&WS_(clo_tau), tau);
 }
 
 /* Code runs uninstrumented while measurement is off (as callgrind
@@ -242,8 +225,18 @@ void WS_(final_sample)(void)
    record_sample(t, True);
 }
 
+/* Tells a start or a stop (|ev|), at the time the clock reads now. */
+static void tell_now(WS_Event* ev)
+{
+   ev->t = WS_(now)();
+   WS_(tell)(ev);
+}
+
+/* The listeners of a start hear it before the region opens, those of
+   a stop before it closes. */
 ULong WS_(measure_start)(void)
 {
+   WS_Event ev = { .what = WS_EvStart, .fresh = True };
    ULong t;
    if (WS_(measuring))
       return WS_(now)();
@@ -257,9 +250,8 @@ ULong WS_(measure_start)(void)
    WS_(windows_advance)(WS_(cur_stamp));
    reschedule();
    sampled_since_start = False;
-   WS_(peaks_started)();
+   tell_now(&ev);
    WS_(region_open)();
-   WS_(out_event)("start");
    t = WS_(now)();
    WS_(clock_release)();
    return t;
@@ -267,26 +259,35 @@ ULong WS_(measure_start)(void)
 
 ULong WS_(measure_region_begin)(void)
 {
+   WS_Event ev = { .what = WS_EvStart, .fresh = False };
    catch_up();
    WS_(new_stamp)();
+   tell_now(&ev);
    WS_(region_open)();
-   WS_(out_event)("region-start");
    return WS_(now)();
 }
 
 ULong WS_(measure_stop)(void)
 {
+   WS_Event ev = { .what = WS_EvStop, .end = False };
    if (!WS_(measuring))
       return WS_(now)();
    WS_(clock_hold_stop)();
    WS_(final_sample)();
-   WS_(peaks_stopped)();
-   WS_(out_event)("stop");
+   tell_now(&ev);
    WS_(region_close)();
    WS_(measuring) = False;
    WS_(clock_release)();
    retranslate_all();
    return WS_(now)();
+}
+
+void WS_(measure_end)(void)
+{
+   WS_Event ev = { .what = WS_EvStop, .end = True };
+   WS_(final_sample)();
+   tell_now(&ev);
+   WS_(region_close)();
 }
 
 void WS_(sampler_init)(void)
@@ -324,9 +325,6 @@ void WS_(print_counters)(void)
              "%'llu boundaries\n", c->data_refills, c->insn_restamps,
              c->boundaries);
    VG_(dmsg)("ws: epochs: %u\n", WS_(cur_stamp));
-   VG_(dmsg)("ws: stacks taken where a window rose: %'llu\n", c->rises);
-   VG_(dmsg)("ws: peak records: %'llu, broken down by owner: %'llu\n",
-             c->peak_records, c->breakdowns);
 }
 
 /*--------------------------------------------------------------------*/

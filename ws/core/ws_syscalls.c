@@ -17,13 +17,13 @@
    The GNU General Public License is contained in the file COPYING.
 */
 
-/* Owns ws's view of what the core does around system calls: memory a
-   system call reads or writes on the program's behalf (the buffer of
+/* Owns the core's view of what the kernel does for the program: memory
+   a system call reads or writes on the program's behalf (the buffer of
    read(), the struct of stat()) counts as data accessed, unless
-   --ws-syscalls=no; the output reaches its file before each system
-   call; an exec that will happen ends the program's files first; and
-   memory that is unmapped (munmap, brk shrink) marks its pages so that
-   a later touch counts as a new page.
+   --ws-syscalls=no, and memory that is unmapped (munmap, brk shrink)
+   marks its pages so that a later touch counts as a new page.  And how
+   ws reads a string of the client's (a path the kernel reads, a label)
+   without faulting on it.
 
    Reads are counted as the kernel is about to do them; writes only
    after the call, with the size the kernel actually wrote (a read()
@@ -35,13 +35,66 @@
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
+#include "pub_tool_libcsetjmp.h"
+#include "pub_tool_libcsignal.h"
+#include "pub_tool_signals.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
 
 #include "ws_core.h"
-#include "ws_control.h"   /* until the core has its events */
+
+/* Reading the client's memory can fault although the address space
+   manager says it is readable: the page past the end of a file mapping
+   (SIGBUS), a mapping the program changed behind Valgrind's back.  A
+   fault while ws reads comes back here (as memcheck's leak search
+   does) and ends the string where it happened, as the kernel would
+   answer EFAULT. */
+static VG_MINIMAL_JMP_BUF(read_fault);
+
+static void read_fault_catcher(Int sig, Addr addr)
+{
+   vki_sigset_t mask;
+   /* The handler runs with the signal blocked: unblock it before
+      jumping out, or the next fault would kill the process. */
+   VG_(sigprocmask)(VKI_SIG_SETMASK, NULL, &mask);
+   VG_(sigdelset)(&mask, sig);
+   VG_(sigprocmask)(VKI_SIG_SETMASK, &mask, NULL);
+   if (sig == VKI_SIGSEGV || sig == VKI_SIGBUS)
+      VG_MINIMAL_LONGJMP(read_fault);
+}
+
+SizeT WS_(client_string)(Addr a, HChar* buf, SizeT size, Bool* whole)
+{
+   volatile SizeT n = 0;
+   volatile Bool  done = False;
+   fault_catcher_t previous = VG_(set_fault_catcher)(read_fault_catcher);
+   if (VG_MINIMAL_SETJMP(read_fault) == 0) {
+      while (a != 0 && n + 1 < size) {
+         Addr  p = a + n;
+         HChar c;
+         if (p < a)                                /* wrapped around */
+            break;
+         if ((n == 0 || (p & (VKI_PAGE_SIZE - 1)) == 0)
+             && !VG_(am_is_valid_for_client)(p, 1, VKI_PROT_READ))
+            break;
+         c = *(volatile const HChar*)p;
+         if (c == '\0') {
+            done = True;
+            break;
+         }
+         if (buf)
+            buf[n] = c;
+         n++;
+      }
+   }
+   VG_(set_fault_catcher)(previous);
+   if (buf && size > 0)
+      buf[n] = '\0';
+   *whole = done;
+   return n;
+}
 
 static Bool is_syscall(CorePart part)
 {
@@ -77,8 +130,7 @@ static void syscall_access(ThreadId tid, Addr a, SizeT size,
                            WS_AccessKind kind)
 {
    WS_(touch_range)(WS_Data, a, size, VG_(get_IP)(tid));
-   if (WS_(heap_usage) && WS_(measuring))
-      WS_(heapuse_kernel_access)(a, size, kind, tid);
+   WS_(watch_kernel)(a, size, kind, tid);
 }
 
 static void syscall_reads(CorePart part, ThreadId tid, const HChar* what,
@@ -115,82 +167,36 @@ static void syscall_wrote(CorePart part, ThreadId tid, Addr a, SizeT size)
       syscall_access(tid, a, size, WS_Write);
 }
 
-/*------------------------------------------------------------*/
-/*--- Exec                                                 ---*/
-/*------------------------------------------------------------*/
-
-/* Whether the core will exec |path| (a path that the kernel resolves
-   as the program's own): the core checks the file before it commits
-   to the exec and fails the call without exec'ing if it is missing, no
-   executable file, or neither ELF nor a script, as it is for every
-   directory but one of a PATH search (execvp).  The same checks here,
-   so that ws finishes its files only for an exec that happens; one
-   that fails all the same goes on in files of its own (ws_main.c). */
-static Bool will_exec(const HChar* path)
+static void mark_dead(Stamp* slot, Addr page, void* opaque)
 {
-   struct vg_stat st;
-   UInt   x;
-   Int    fd;
-   UChar  magic[4];
-   if (sr_isError(VG_(stat)(path, &st)) || !VKI_S_ISREG(st.mode))
-      return False;
-   x = VG_(geteuid)() == 0 ? (VKI_S_IXUSR | VKI_S_IXGRP | VKI_S_IXOTH)
-     : (Int)st.uid == VG_(geteuid)() ? VKI_S_IXUSR
-     : (Int)st.gid == VG_(getegid)() ? VKI_S_IXGRP
-     : VKI_S_IXOTH | VKI_S_IXGRP;     /* a supplementary group may match */
-   if ((st.mode & x) == 0)
-      return False;
-   fd = VG_(fd_open)(path, VKI_O_RDONLY, 0);
-   if (fd < 0)
-      return False;
-   x = VG_(read)(fd, magic, sizeof magic);
-   VG_(close)(fd);
-   return (x == 4 && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L'
-           && magic[3] == 'F') || (x >= 2 && magic[0] == '#'
-                                   && magic[1] == '!');
+   if (*slot != WS_STAMP_NEVER)
+      *slot |= WS_STAMP_DEAD;
 }
 
-/* The path execve(2) (or execveat(2) relative to |dirfd|) would run. */
-static Bool exec_path(Int dirfd, Addr name, HChar* path, SizeT size)
+/* A code page's slot (ws_codeslots.c) follows its page-table stamp. */
+static void mark_code_dead(Stamp* slot, Addr page, void* opaque)
 {
-   Bool  whole;
-   HChar rel[VKI_PATH_MAX + 1];
-   SizeT n = WS_(client_string)(name, rel, sizeof rel, &whole);
-   if (!whole)
-      return False;
-   if (n == 0)                             /* fexecve: AT_EMPTY_PATH */
-      VG_(snprintf)(path, size, "/proc/self/fd/%d", dirfd);
-   else if (rel[0] == '/' || dirfd == VKI_AT_FDCWD)
-      VG_(snprintf)(path, size, "%s", rel);
-   else
-      VG_(snprintf)(path, size, "/proc/self/fd/%d/%s", dirfd, rel);
-   return True;
+   mark_dead(slot, page, opaque);
+   if (*slot != WS_STAMP_NEVER)
+      WS_(code_slot_stamp)(page, *slot);
 }
 
-/* A system call may block for ever, or be the program's last: what is
-   measured so far reaches the file first.  An exec ends the program:
-   ws finishes its files. */
-void WS_(pre_syscall)(ThreadId tid, UInt syscallno, UWord* args,
-                      UInt nArgs)
+/* Marks pages [a, a+len) as unmapped, so that a later touch counts
+   them as new pages. */
+static void unmapped(Addr a, SizeT len)
 {
-   HChar path[VKI_PATH_MAX + 32];
-   WS_(out_flush)();
-   if ((syscallno == __NR_execve
-        && exec_path(VKI_AT_FDCWD, args[0], path, sizeof path))
-       || (syscallno == __NR_execveat
-           && exec_path((Int)args[0], args[1], path, sizeof path))) {
-      if (will_exec(path))
-         WS_(image_end)(path);
-   }
-}
-
-void WS_(post_syscall)(ThreadId tid, UInt syscallno, UWord* args,
-                       UInt nArgs, SysRes res)
-{
-   WS_(stacks_forget_mappings)();
-   /* Only an exec that failed returns. */
-   if (syscallno == __NR_execve || syscallno == __NR_execveat)
-      WS_(image_exec_failed)();
+   /* Only pages wholly inside the range are gone: with pages larger
+      than the kernel's, the rest of a partly unmapped page lives on. */
+   Addr first = (a + (1UL << WS_(page_shift)) - 1) >> WS_(page_shift);
+   Addr end   = (a + len) >> WS_(page_shift);
+   Int  kind;
+   if (len == 0 || end <= first)
+      return;
+   /* The next touch of these pages must reach touch_page. */
+   WS_(dtlb_flush)();
+   for (kind = 0; kind < 2; kind++)
+      WS_(pt_for_range)(&WS_(tables)[kind], first, end - 1,
+                        kind == WS_Insn ? mark_code_dead : mark_dead, NULL);
 }
 
 /* Valgrind reports a brk shrink as the bytes [new break, old break),
@@ -203,7 +209,7 @@ static void brk_shrunk(Addr a, SizeT len)
    Addr start = VG_PGROUNDUP(a);
    Addr end   = VG_PGROUNDUP(a + len);
    if (end > start)
-      WS_(unmapped)(start, end - start);
+      unmapped(start, end - start);
 }
 
 void WS_(syscalls_init)(void)
@@ -213,7 +219,7 @@ void WS_(syscalls_init)(void)
       VG_(track_pre_mem_read_asciiz)(syscall_reads_string);
       VG_(track_post_mem_write)     (syscall_wrote);
    }
-   VG_(track_die_mem_munmap)(WS_(unmapped));
+   VG_(track_die_mem_munmap)(unmapped);
    VG_(track_die_mem_brk)   (brk_shrunk);
 }
 

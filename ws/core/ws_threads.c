@@ -16,117 +16,30 @@
    The GNU General Public License is contained in the file COPYING.
 */
 
-/* Owns what --ws-per-thread=yes adds: each thread's own working sets
-   and the number of data pages in the window touched by more than one
-   thread.  All of it runs on the slow path only.
-
-   The inline check compares a page's stamp with the current epoch, so
-   a second thread touching a page the first already touched in this
-   epoch would go unseen.  With per-thread columns on, a new epoch
-   therefore begins whenever a different thread starts running: the
-   first touch of each page by each thread in each epoch then reaches
-   thread_touch.
-
-   Shared pages: a page is shared in the window if some thread other
-   than its latest toucher touched it in the window.  Keeping, per
-   page, the latest toucher's id and the stamp of the latest touch by
-   any *other* thread is enough: when thread X touches a page last
-   touched by Y != X, the latest touch by a thread other than X is
-   Y's, i.e. the page's previous stamp; when X touches it again, that
-   stamp is unchanged.  A window counter over those "other" stamps
-   gives the shared count without a scan. */
+/* Owns the threads as the core sees them: which are alive (the exit of
+   the last one takes the final sample), which one runs (with
+   --ws-per-thread=yes another one begins an epoch, ws_perthread.c says
+   why), and the events of their lives (WS_EvThreadStart,
+   WS_EvThreadExit, WS_EvThreadRuns).  Valgrind's hooks call it
+   (ws_main.c registers them). */
 
 #include "pub_tool_basics.h"
-#include "pub_tool_libcassert.h"
-#include "pub_tool_libcbase.h"
-#include "pub_tool_libcprint.h"
-#include "pub_tool_mallocfree.h"
 #include "pub_tool_threadstate.h"
 
 #include "ws_core.h"
-#include "ws_control.h"   /* until the core has its events */
 
-typedef struct {
-   Bool         live;
-   WS_PageTable tables[2];    /* this thread's stamps, sparse */
-   WS_Window    windows[2];
-} ThreadWS;
-
-static ThreadWS*    threads = NULL;   /* VG_N_THREADS entries */
-static ThreadId     running = VG_INVALID_THREADID;
-
-static WS_PageTable last_toucher;     /* data page -> tid, 0 = none */
-static WS_PageTable other_stamp;      /* data page -> stamp, see above */
-static WS_Window    shared;           /* counts other_stamp values */
+static ThreadId running = VG_INVALID_THREADID;
 
 void WS_(threads_init)(void)
 {
-   if (!WS_(clo_per_thread))
-      return;
-   threads = VG_(calloc)("ws.threads", VG_N_THREADS, sizeof(ThreadWS));
-   WS_(pt_init)(&last_toucher, True, NULL);
-   WS_(pt_init)(&other_stamp, True, NULL);
-   WS_(win_init)(&shared);
+   if (WS_(clo_per_thread))
+      WS_(perthread_init)(WS_(window_first_stamp)());
 }
 
-static ThreadWS* thread_state(ThreadId tid)
+static void tell_thread(WS_EventKind what, ThreadId tid, ThreadId parent)
 {
-   ThreadWS* t = &threads[tid];
-   Int kind;
-   if (!t->live) {
-      for (kind = 0; kind < 2; kind++) {
-         WS_(pt_init)(&t->tables[kind], True, NULL);
-         WS_(win_init)(&t->windows[kind]);
-      }
-      t->live = True;
-   }
-   return t;
-}
-
-void WS_(thread_touch)(ThreadId tid, WS_Kind kind, Addr page, Stamp prev)
-{
-   ThreadWS* t;
-   Stamp*    slot;
-   if (tid == VG_INVALID_THREADID || tid >= VG_N_THREADS)
-      return;
-   t = thread_state(tid);
-   slot = WS_(pt_slot)(&t->tables[kind], page);
-   WS_(win_set)(&t->windows[kind], *slot, WS_(cur_stamp));
-   *slot = WS_(cur_stamp);
-
-   if (kind == WS_Data) {
-      Stamp* last  = WS_(pt_slot)(&last_toucher, page);
-      Stamp* other = WS_(pt_slot)(&other_stamp, page);
-      if (*last != WS_STAMP_NEVER && *last != tid) {
-         WS_(win_set)(&shared, *other, prev & WS_STAMP_MASK);
-         *other = prev & WS_STAMP_MASK;
-      }
-      *last = tid;
-   }
-}
-
-void WS_(threads_advance)(Stamp first)
-{
-   ThreadId tid;
-   Int kind;
-   for (tid = 1; tid < VG_N_THREADS; tid++) {
-      if (!threads[tid].live)
-         continue;
-      for (kind = 0; kind < 2; kind++)
-         WS_(win_advance)(&threads[tid].windows[kind], first);
-   }
-   WS_(win_advance)(&shared, first);
-}
-
-void WS_(threads_write_columns)(void)
-{
-   ThreadId tid;
-   WS_(out_printf)(" %llu", shared.size);
-   for (tid = 1; tid < VG_N_THREADS; tid++)
-      if (threads[tid].live)
-         WS_(out_printf)(" %u %llu %llu", tid,
-                         threads[tid].windows[WS_Insn].size,
-                         threads[tid].windows[WS_Data].size);
+   WS_Event ev = { .what = what, .tid = tid, .parent = parent };
+   WS_(tell)(&ev);
 }
 
 /* Threads alive, per-thread mode or not: when the last one ends, the
@@ -137,21 +50,9 @@ static UInt n_alive = 0;
 void WS_(thread_created)(ThreadId parent, ThreadId child)
 {
    n_alive++;
-   WS_(out_event)("thread-start %u", child);
+   tell_thread(WS_EvThreadStart, child, parent);
    if (WS_(clo_per_thread))
-      thread_state(child);
-}
-
-static void forget_thread(ThreadId tid)
-{
-   Int kind;
-   if (!threads[tid].live)
-      return;
-   for (kind = 0; kind < 2; kind++) {
-      WS_(pt_free)(&threads[tid].tables[kind]);
-      WS_(win_free)(&threads[tid].windows[kind]);
-   }
-   threads[tid].live = False;
+      WS_(perthread_add)(child);
 }
 
 void WS_(thread_exited)(ThreadId tid)
@@ -160,10 +61,9 @@ void WS_(thread_exited)(ThreadId tid)
       WS_(final_sample)();
    if (n_alive > 0)
       n_alive--;
-   WS_(out_event)("thread-exit %u", tid);
-   WS_(owners_thread_exited)(tid);
+   tell_thread(WS_EvThreadExit, tid, VG_INVALID_THREADID);
    if (WS_(clo_per_thread))
-      forget_thread(tid);
+      WS_(perthread_drop)(tid);
 }
 
 /* A forked child has only the thread that called fork; Valgrind drops
@@ -178,15 +78,19 @@ void WS_(threads_after_fork)(ThreadId tid)
       return;
    for (t = 1; t < VG_N_THREADS; t++)
       if (t != tid)
-         forget_thread(t);
+         WS_(perthread_drop)(t);
    running = tid;
 }
 
+/* Per-thread mode may begin an epoch as another thread starts, before
+   the clock and the stamp pass to the thread. */
 void WS_(thread_running)(ThreadId tid)
 {
    if (WS_(clo_per_thread) && tid != running)
       WS_(new_stamp)();
    running = tid;
+   tell_thread(WS_EvThreadRuns, tid, VG_INVALID_THREADID);
+   WS_(clock_to_thread)(tid);
 }
 
 /*--------------------------------------------------------------------*/

@@ -17,16 +17,11 @@
 */
 
 /* Owns the two page tables (a stamp per page, instruction and data),
-   the window counters, and what a touch of a page does to them.  It
-   never scans the page tables for a sample: a sample costs the same
-   whether the program touched ten pages or ten million.
-
-   For each set of pages (instruction, data, and per thread) a WS_Window
-   counts how many pages have their latest stamp in each epoch still in
-   the window, and keeps the sum: moving a page to the current epoch is
-   O(1), and dropping the epochs that left the window at a sample is
-   O(epochs dropped), which is bounded by the number of epochs per
-   window, not by the number of pages. */
+   their windows, the open region's count, and what a touch of a page
+   does to them and tells (a page entering the next sample's window,
+   the mark of its rise).  It never scans the page tables for a sample:
+   a sample costs the same whether the program touched ten pages or ten
+   million (the windows' counters, ws_wincount.c, say why). */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_mallocfree.h"
@@ -34,75 +29,17 @@
 #include "pub_tool_xarray.h"
 
 #include "ws_core.h"
-#include "ws_control.h"   /* until the core has its events */
 
 WS_PageTable     WS_(tables)[2];
 static Stamp*    table_l1[2][WS_L1_ENTRIES];
 static WS_Window windows[2];
 static Stamp     window_first = 1;   /* oldest stamp in the window */
 
-/*------------------------------------------------------------*/
-/*--- Window counters                                      ---*/
-/*------------------------------------------------------------*/
+Stamp WS_(region_first) = 0;         /* 0: no region is open */
+ULong WS_(region_pages)[2];
 
-#define WS_INITIAL_RING 16
-
-void WS_(win_init)(WS_Window* w)
-{
-   w->cap    = WS_INITIAL_RING;
-   w->counts = VG_(calloc)("ws.window.counts", w->cap, sizeof(UInt));
-   w->first  = window_first;
-   w->size   = 0;
-}
-
-void WS_(win_free)(WS_Window* w)
-{
-   VG_(free)(w->counts);
-   w->counts = NULL;
-}
-
-/* Invariant: every non-zero counter belongs to a stamp in
-   [first, first + cap), so each ring slot names one stamp. */
-static void win_grow(WS_Window* w, Stamp upto)
-{
-   UInt   new_cap = w->cap;
-   UInt*  ring;
-   Stamp  s;
-   while (upto - w->first >= new_cap)
-      new_cap *= 2;
-   ring = VG_(calloc)("ws.window.counts", new_cap, sizeof(UInt));
-   for (s = w->first; s - w->first < w->cap; s++)
-      ring[s & (new_cap - 1)] = w->counts[s & (w->cap - 1)];
-   VG_(free)(w->counts);
-   w->counts = ring;
-   w->cap = new_cap;
-}
-
-void WS_(win_set)(WS_Window* w, Stamp old, Stamp new)
-{
-   Bool old_in = old != WS_STAMP_NEVER && old >= w->first;
-   Bool new_in = new != WS_STAMP_NEVER && new >= w->first;
-   if (new_in && new - w->first >= w->cap)
-      win_grow(w, new);
-   if (old_in)
-      w->counts[old & (w->cap - 1)]--;
-   if (new_in)
-      w->counts[new & (w->cap - 1)]++;
-   w->size = w->size + new_in - old_in;
-}
-
-void WS_(win_advance)(WS_Window* w, Stamp first)
-{
-   Stamp s;
-   if (first <= w->first)
-      return;
-   for (s = w->first; s < first && s - w->first < w->cap; s++) {
-      UInt* c = &w->counts[s & (w->cap - 1)];
-      w->size -= *c;
-      *c = 0;
-   }
-   w->first = first;
-}
+/* WS_EvRose is told when WS_(rising) reaches these. */
+static ULong rise_mark[2] = { ~0ULL, ~0ULL };
 
 void WS_(windows_advance)(Stamp first)
 {
@@ -117,6 +54,24 @@ void WS_(windows_advance)(Stamp first)
 /*------------------------------------------------------------*/
 /*--- Touching pages                                       ---*/
 /*------------------------------------------------------------*/
+
+void WS_(notify_rise)(WS_Kind kind, ULong pages)
+{
+   rise_mark[kind] = pages;
+}
+
+static void tell_entered(WS_Kind kind, Addr page, Addr ip)
+{
+   WS_Event ev = { .what = WS_EvEntered, .kind = kind, .page = page,
+                   .ip = ip };
+   WS_(tell)(&ev);
+}
+
+static void tell_rose(WS_Kind kind, Addr ip)
+{
+   WS_Event ev = { .what = WS_EvRose, .kind = kind, .ip = ip };
+   WS_(tell)(&ev);
+}
 
 /* |a|: a byte of the page that the access reaches (for code, the
    instruction's first byte on it). */
@@ -137,15 +92,15 @@ void WS_(touch_page)(WS_Kind kind, Addr page, Addr ip, Addr a)
       WS_(stats).total[kind]++;
    if (WS_(cur_stamp) >= WS_(miss_first)
        && (old & WS_STAMP_MASK) < WS_(miss_first)) {
-      if (WS_(clo_miss_file))
-         WS_(miss_at)(kind, ip);
-      if (++WS_(rising)[kind] >= WS_(rise_mark)[kind])
-         WS_(window_rose)(kind, ip);
+      if (WS_(heard)(WS_EvEntered))
+         tell_entered(kind, page, ip);
+      if (++WS_(rising)[kind] >= rise_mark[kind])
+         tell_rose(kind, ip);
    }
    /* Stamps only grow, so a page is new to the open region exactly
       when its stamp is older than the region's first epoch. */
    if ((old & WS_STAMP_MASK) < WS_(region_first) || (old & WS_STAMP_DEAD))
-      WS_(region_total)[kind]++;
+      WS_(region_pages)[kind]++;
    WS_(win_set)(&windows[kind], old & WS_STAMP_MASK, WS_(cur_stamp));
    WS_(pt_stamp)(&WS_(tables)[kind], slot, page, WS_(cur_stamp));
    if (kind == WS_Insn)
@@ -171,36 +126,6 @@ void WS_(touch_range)(WS_Kind kind, Addr a, SizeT size, Addr ip)
    }
 }
 
-static void mark_dead(Stamp* slot, Addr page, void* opaque)
-{
-   if (*slot != WS_STAMP_NEVER)
-      *slot |= WS_STAMP_DEAD;
-}
-
-/* A code page's slot (ws_codeslots.c) follows its page-table stamp. */
-static void mark_code_dead(Stamp* slot, Addr page, void* opaque)
-{
-   mark_dead(slot, page, opaque);
-   if (*slot != WS_STAMP_NEVER)
-      WS_(code_slot_stamp)(page, *slot);
-}
-
-void WS_(unmapped)(Addr a, SizeT len)
-{
-   /* Only pages wholly inside the range are gone: with pages larger
-      than the kernel's, the rest of a partly unmapped page lives on. */
-   Addr first = (a + (1UL << WS_(page_shift)) - 1) >> WS_(page_shift);
-   Addr end   = (a + len) >> WS_(page_shift);
-   Int  kind;
-   if (len == 0 || end <= first)
-      return;
-   /* The next touch of these pages must reach touch_page. */
-   WS_(dtlb_flush)();
-   for (kind = 0; kind < 2; kind++)
-      WS_(pt_for_range)(&WS_(tables)[kind], first, end - 1,
-                        kind == WS_Insn ? mark_code_dead : mark_dead, NULL);
-}
-
 /*------------------------------------------------------------*/
 /*--- What is in the window                                ---*/
 /*------------------------------------------------------------*/
@@ -214,6 +139,17 @@ void WS_(current_sizes)(ULong sizes[2])
 Stamp WS_(window_first_stamp)(void)
 {
    return window_first;
+}
+
+void WS_(region_open)(void)
+{
+   WS_(region_pages)[WS_Insn] = WS_(region_pages)[WS_Data] = 0;
+   WS_(region_first) = WS_(cur_stamp);
+}
+
+void WS_(region_close)(void)
+{
+   WS_(region_first) = 0;
 }
 
 static void collect_page(Stamp* slot, Addr page, void* opaque)
@@ -236,7 +172,7 @@ void WS_(windows_init)(void)
    for (kind = 0; kind < 2; kind++) {
       WS_(pt_init)(&WS_(tables)[kind], False, table_l1[kind]);
       WS_(pt_track_windows)(&WS_(tables)[kind]);
-      WS_(win_init)(&windows[kind]);
+      WS_(win_init)(&windows[kind], window_first);
    }
 }
 

@@ -34,6 +34,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
+#include "pub_tool_threadstate.h"
 
 #include "ws_output.h"
 
@@ -102,6 +103,63 @@ void WS_(out_event)(const HChar* format, ...)
    va_end(vargs);
    WS_(out_end_line)();
    WS_(out_maybe_flush)();
+}
+
+/*------------------------------------------------------------*/
+/*--- What the core tells                                  ---*/
+/*------------------------------------------------------------*/
+
+/* A sample's line: "t insn data", with --ws-per-thread=yes the shared
+   pages and each live thread's sizes; a final sample is marked by the
+   event after it. */
+static void write_sample(const WS_Event* ev)
+{
+   ThreadId tid;
+   ULong sizes[2];
+   WS_(out_printf)("%llu %llu %llu", ev->t, ev->sizes[WS_Insn],
+                   ev->sizes[WS_Data]);
+   if (WS_(clo_per_thread)) {
+      WS_(out_printf)(" %llu", WS_(shared_pages)());
+      for (tid = 1; tid < VG_N_THREADS; tid++)
+         if (WS_(thread_sizes)(tid, sizes))
+            WS_(out_printf)(" %u %llu %llu", tid, sizes[WS_Insn],
+                            sizes[WS_Data]);
+   }
+   WS_(out_end_line)();
+   if (ev->final)
+      WS_(out_event)("final");
+   WS_(out_maybe_flush)();
+}
+
+static void write_start(const WS_Event* ev)
+{
+   WS_(out_event)(ev->fresh ? "start" : "region-start");
+}
+
+/* The end of the program is no "stop": the trailer follows. */
+static void write_stop(const WS_Event* ev)
+{
+   if (!ev->end)
+      WS_(out_event)("stop");
+}
+
+static void write_thread_start(const WS_Event* ev)
+{
+   WS_(out_event)("thread-start %u", ev->tid);
+}
+
+static void write_thread_exit(const WS_Event* ev)
+{
+   WS_(out_event)("thread-exit %u", ev->tid);
+}
+
+void WS_(output_init)(void)
+{
+   WS_(listen)(WS_EvSample, write_sample);
+   WS_(listen)(WS_EvStart, write_start);
+   WS_(listen)(WS_EvStop, write_stop);
+   WS_(listen)(WS_EvThreadStart, write_thread_start);
+   WS_(listen)(WS_EvThreadExit, write_thread_exit);
 }
 
 /*------------------------------------------------------------*/

@@ -124,6 +124,9 @@ WS_File* WS_(out_file)(void);
 /* The "key: value" header of the output file, or of a dump file. */
 void WS_(write_header)(WS_File* f, Bool dump_file);
 void WS_(out_header)(void);
+/* Registers the output file's lines of what the core tells: samples,
+   starts and stops, threads. */
+void WS_(output_init)(void);
 /* printf-style: appends to the current line buffer. */
 void WS_(out_printf)(const HChar* format, ...) PRINTF_CHECK(1, 2);
 /* A string, escaped as text that runs to the end of its line. */
