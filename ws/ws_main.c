@@ -264,24 +264,24 @@ static void ws_post_clo_init(void)
 {
    HChar* out_name;
    WS_(post_clo_check)();
-   WS_(measuring) = WS_(clo_instr_atstart);
+   WS_(measuring) = WS_(clo).instr_atstart;
    /* Both exit with status 1 if they cannot create their files; the
       miss file first, so that refusing it leaves no output file. */
    out_name = WS_(out_expected_name)();
-   if (WS_(image_miss))
+   if (WS_(clo).image_miss)
       WS_(misses_init)(out_name);
-   else if (WS_(clo_miss_file))
+   else if (WS_(clo).miss_file)
       VG_(umsg)("ws: this process writes no miss profile (--ws-miss-file=%s "
-                "names its parent's; use %%p)\n", WS_(clo_miss_file));
-   if (WS_(image_out)) {
+                "names its parent's; use %%p)\n", WS_(clo).miss_file);
+   if (WS_(clo).image_out) {
       if (!WS_(out_open)(out_name)) {
          WS_(misses_abandon)();
          VG_(exit)(1);
       }
    } else {
       VG_(umsg)("ws: this process writes no output file (%s=%s names its "
-                "parent's; use %%p)\n", WS_(clo_file_option),
-                WS_(clo_file));
+                "parent's; use %%p)\n", WS_(clo).file_option,
+                WS_(clo).file);
       VG_(free)(out_name);
    }
    WS_(sampler_init)();

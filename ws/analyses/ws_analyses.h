@@ -86,6 +86,9 @@ const HChar* WS_(demangled)(const HChar* name);
 
 /* At start-up: registers for the samples, starts, stops and rises. */
 void  WS_(peaks_init)(void);
+/* The detector's threshold (--ws-peak-thresh), and its change from now
+   on (before start-up, the option's value). */
+ULong WS_(peak_thresh)(void);
 void  WS_(set_peak_thresh)(ULong thresh);
 ULong WS_(peaks_count)(void);           /* reported, as things stand */
 ULong WS_(peaks_found)(void);           /* runs the detector flagged */
@@ -157,7 +160,6 @@ void WS_(heap_chunks_to)(WS_ChunkUse* (*alloc)(Addr block, SizeT size,
    TLB"), hears of chunks from ws_heap.c and of epochs and threads from
    the core. */
 void WS_(heapuse_init)(void);
-extern Bool WS_(heap_usage);
 /* In a forked child: only the chunks it inherited live count. */
 void WS_(heapuse_after_fork)(void);
 

@@ -243,7 +243,7 @@ static ULong seq(void)
    before began are still needed, one sample more for the rounding. */
 static void forget_freed(const WS_Event* ev)
 {
-   ULong back = (WS_(clo_tau) + WS_(clo_every) - 1) / WS_(clo_every) + 1;
+   ULong back = (WS_(tau)() + WS_(every)() - 1) / WS_(every)() + 1;
    ULong before;
    Word  n = 0, total;
    if (WS_(sample_seq) <= back)
@@ -776,7 +776,7 @@ static IRSB* heap_instrument(IRSB* sb, const VexGuestLayout* layout,
 
 void WS_(heap_init)(void)
 {
-   if (!WS_(clo_heap))
+   if (!WS_(clo).heap)
       return;
    WS_(add_instrument_pass)(heap_instrument);
    WS_(listen)(WS_EvSample, forget_freed);
@@ -791,7 +791,7 @@ void WS_(heap_init)(void)
 
 void WS_(heap_print_stats)(void)
 {
-   if (!WS_(clo_heap))
+   if (!WS_(clo).heap)
       return;
    VG_(message)(Vg_DebugMsg, "ws heap: %llu blocks allocated, %llu freed, "
                 "%u live\n", stats.allocs, stats.frees,

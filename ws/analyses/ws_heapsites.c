@@ -110,7 +110,7 @@ void WS_(heapsites_trailer)(void)
 {
    WS_SiteUse* sites;
    UInt n, i;
-   if (!WS_(heap_usage))
+   if (!WS_(clo).heap_usage)
       return;
    WS_(heapuse_end_live)();
    sites = WS_(heapuse_sites)(&n);
@@ -154,7 +154,7 @@ void WS_(heapsites_monitor)(ULong n, WS_HeapKey key)
    WS_SiteUse* sites;
    UInt total, i;
    const HChar* unit =
-      WS_(clo_time_unit) == WS_TimeMillis ? "ms" : "instructions";
+      WS_(clo).time_unit == WS_TimeMillis ? "ms" : "instructions";
    sites = WS_(heapuse_sites)(&total);
    WS_(heapuse_sort)(sites, total, key);
    if (n > total)
@@ -162,7 +162,7 @@ void WS_(heapsites_monitor)(ULong n, WS_HeapKey key)
    VG_(gdb_printf)("ws heap at t=%llu: the %llu worst of %u allocation "
                    "sites by %s\n", WS_(now)(), n, total, key_words[key]);
    VG_(gdb_printf)("  (pages of %u bytes; live chunks count as if freed "
-                   "now; times in %s)\n", WS_(clo_pagesize), unit);
+                   "now; times in %s)\n", WS_(page_size)(), unit);
    for (i = 0; i < n; i++) {
       const WS_SiteSums* s = &sites[i].sums;
       ULong accessed = s->ended - s->never;
@@ -236,11 +236,11 @@ static void count_window_page(Stamp* slot, Addr page, void* opaque)
    const UChar* f = WS_(watch_mark)(page);
    if (f == NULL || !(*f & WS_HEAP_PAGE))
       return;
-   w->from = page << WS_(page_shift);
-   w->to = w->from + WS_(clo_pagesize);
+   w->from = page << WS_(page_shift)();
+   w->to = w->from + WS_(page_size)();
    if (w->from >= w->big_start && w->to <= w->big_end) {
       if (w->big_site < w->n_sites)
-         w->bytes[w->big_site] += WS_(clo_pagesize);
+         w->bytes[w->big_site] += WS_(page_size)();
       return;
    }
    WS_(heap_for_blocks_in)(w->from, w->to, count_chunk, w);
@@ -252,7 +252,7 @@ Bool WS_(heapsites_window)(const XArray* pages, ExeContext* const* sites,
    WindowWalk w;
    Word p, n_pages = VG_(sizeXA)(pages);
    UInt i;
-   if (!WS_(heap_usage))
+   if (!WS_(clo).heap_usage)
       return False;
    VG_(memset)(window, 0, n_sites * sizeof *window);
    w.sites = sites;

@@ -74,8 +74,6 @@
 
 #include "ws_analyses.h"
 
-Bool WS_(heap_usage) = False;
-
 /*------------------------------------------------------------*/
 /*--- Chunks, pages and sites                              ---*/
 /*------------------------------------------------------------*/
@@ -184,13 +182,13 @@ static SiteRec* site_rec(ExeContext* ec)
 
 static Addr first_page(const WS_ChunkUse* c)
 {
-   return c->start >> WS_(page_shift);
+   return c->start >> WS_(page_shift)();
 }
 
 /* The last page of a chunk of at least one byte. */
 static Addr last_page(const WS_ChunkUse* c)
 {
-   return (c->start + c->size - 1) >> WS_(page_shift);
+   return (c->start + c->size - 1) >> WS_(page_shift)();
 }
 
 /*------------------------------------------------------------*/
@@ -301,7 +299,7 @@ static void hear(WS_ChunkUse* c, WS_AccessKind kind, ULong t)
    page, if it still waits. */
 static WS_ChunkUse* spanning_waiter(Addr page)
 {
-   WS_ChunkUse* c = WS_(heap_use_of)(page << WS_(page_shift));
+   WS_ChunkUse* c = WS_(heap_use_of)(page << WS_(page_shift)());
    return c != NULL && first_page(c) < page && is_waiting(c) ? c : NULL;
 }
 
@@ -344,10 +342,10 @@ static void for_pages(Addr a, SizeT size,
    Addr page, last;
    if (size == 0)
       return;
-   last = (a + size - 1) >> WS_(page_shift);
-   if (last < (a >> WS_(page_shift)))   /* wraps the address space */
-      last = ~(Addr)0 >> WS_(page_shift);
-   for (page = a >> WS_(page_shift); ; page++) {
+   last = (a + size - 1) >> WS_(page_shift)();
+   if (last < (a >> WS_(page_shift)()))   /* wraps the address space */
+      last = ~(Addr)0 >> WS_(page_shift)();
+   for (page = a >> WS_(page_shift)(); ; page++) {
       fn(page, opaque);
       if (page == last)
          break;
@@ -505,7 +503,7 @@ static void outcome(const WS_ChunkUse* c, ULong now, Outcome* o)
 {
    Addr page;
    ThreadId only = VG_INVALID_THREADID;
-   Addr page_bytes = (Addr)1 << WS_(page_shift);
+   Addr page_bytes = (Addr)1 << WS_(page_shift)();
    Stamp last = 0;
    o->touched = 0;
    o->multi = False;
@@ -513,7 +511,7 @@ static void outcome(const WS_ChunkUse* c, ULong now, Outcome* o)
       const PageUse* p = WS_(pt_record_if_any)(&pages, page);
       const UChar* f = heap_flags(page);
       Stamp stamp;
-      Addr from = page << WS_(page_shift), to = from + page_bytes;
+      Addr from = page << WS_(page_shift)(), to = from + page_bytes;
       /* A page of its ends orders the accesses against its allocation;
          any other it has alone. */
       Bool edge = page == first_page(c) || page == last_page(c);
@@ -631,7 +629,7 @@ static Bool all_ended = False;
 
 void WS_(heapuse_end_live)(void)
 {
-   if (WS_(heap_usage) && !all_ended)
+   if (WS_(clo).heap_usage && !all_ended)
       WS_(heap_for_each_block)(end_live, NULL);
    all_ended = True;
 }
@@ -688,8 +686,7 @@ void WS_(heapuse_init)(void)
       .access        = access,
       .kernel_access = kernel_access
    };
-   WS_(heap_usage) = WS_(clo_heap) && WS_(clo_heap_usage);
-   if (!WS_(heap_usage))
+   if (!WS_(clo).heap_usage)
       return;
    chunk_pool = VG_(newPA)(sizeof(WS_ChunkUse), 1024, VG_(malloc),
                            "ws.heapuse.chunks", VG_(free));
@@ -722,13 +719,13 @@ static void forget_ended(void)
 
 void WS_(heapuse_after_fork)(void)
 {
-   if (WS_(heap_usage))
+   if (WS_(clo).heap_usage)
       forget_ended();
 }
 
 void WS_(heapuse_print_stats)(void)
 {
-   if (!WS_(heap_usage))
+   if (!WS_(clo).heap_usage)
       return;
    VG_(message)(Vg_DebugMsg, "ws heap usage: %llu pages made to trap at "
                 "allocations, %llu accesses heard by waiting chunks, "

@@ -131,7 +131,7 @@ static void free_hot(HotList* l)
 
 static void out_where(Addr ip)
 {
-   if (WS_(clo_locations))
+   if (WS_(clo).locations)
       WS_(write_where)(WS_(out_file)(), ip);
    else
       WS_(out_printf)(" 0x%lx ??? ???", ip);
@@ -149,7 +149,7 @@ void WS_(hot_prepare)(void)
    Int kind;
    ULong i;
    for (kind = 0; kind < 2; kind++)
-      find_hot(kind, WS_(clo_hot), &at_exit[kind]);
+      find_hot(kind, WS_(clo).hot, &at_exit[kind]);
    /* Owners are looked up now, and the stacks they name written, so
       that no stack block falls among the trailer's lines. */
    if (at_exit[WS_Data].n > 0)
@@ -157,7 +157,7 @@ void WS_(hot_prepare)(void)
                                    at_exit[WS_Data].n * sizeof(WS_Owner));
    for (i = 0; i < at_exit[WS_Data].n; i++) {
       WS_Owner* o = &at_exit_owners[i];
-      WS_(owner_of)(at_exit[WS_Data].heap[i].page << WS_(page_shift), o);
+      WS_(owner_of)(at_exit[WS_Data].heap[i].page << WS_(page_shift)(), o);
       if (WS_(owner_stack)(o) != NULL)
          WS_(out_stack)(WS_(owner_stack)(o));
    }
@@ -169,7 +169,7 @@ static void list_page(const WS_PageRecord* r, Addr page, void* opaque)
       return;
    WS_(out_printf)("page %s 0x%lx %llu",
                    WS_(kind_name)(*(WS_Kind*)opaque),
-                   page << WS_(page_shift), r->accesses);
+                   page << WS_(page_shift)(), r->accesses);
    out_where(r->first_ip);
    WS_(out_end_line)();
 }
@@ -183,7 +183,7 @@ void WS_(hot_trailer)(void)
       for (i = 0; i < l->n; i++) {
          const Hot* h = &l->heap[i];
          WS_(out_printf)("hot %s %llu %llu 0x%lx", WS_(kind_name)(kind),
-                         i + 1, h->accesses, h->page << WS_(page_shift));
+                         i + 1, h->accesses, h->page << WS_(page_shift)());
          out_where(h->first_ip);
          WS_(out_end_line)();
          if (kind == WS_Data)
@@ -195,7 +195,7 @@ void WS_(hot_trailer)(void)
    if (at_exit_owners)
       VG_(free)(at_exit_owners);
    at_exit_owners = NULL;
-   if (WS_(clo_list_pages))
+   if (WS_(clo).list_pages)
       for (kind = 0; kind < 2; kind++)
          WS_(for_each_record)(kind, list_page, &kind);
 }
@@ -216,16 +216,16 @@ void WS_(show_hot)(WS_File* f, ULong n, UInt kinds)
       WS_(file_printf)(f, "Hot %s pages: the %llu hottest of %llu touched "
                        "(accesses so far; pages of %u bytes)\n",
                        kind == WS_Insn ? "instruction" : "data", l.n,
-                       l.touched, WS_(clo_pagesize));
+                       l.touched, WS_(page_size)());
       for (i = 0; i < l.n; i++) {
          const Hot* h = &l.heap[i];
          WS_(file_printf)(f, "%4llu %14llu  0x%lx  first at", i + 1,
-                          h->accesses, h->page << WS_(page_shift));
+                          h->accesses, h->page << WS_(page_shift)());
          WS_(write_where)(f, h->first_ip);
          WS_(file_printf)(f, "\n");
          if (kind == WS_Data) {
             WS_Owner o;
-            WS_(owner_of)(h->page << WS_(page_shift), &o);
+            WS_(owner_of)(h->page << WS_(page_shift)(), &o);
             WS_(show_owner)(f, &o);
          }
       }

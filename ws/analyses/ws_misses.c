@@ -306,10 +306,10 @@ void WS_(misses_init)(const HChar* out_name)
    HChar* name;
    HChar  why[512];
    struct vg_stat a, b;
-   if (WS_(clo_miss_file) == NULL)
+   if (WS_(clo).miss_file == NULL)
       return;
    miss_template = WS_(option_template)("--ws-miss-file",
-                                        WS_(clo_miss_file));
+                                        WS_(clo).miss_file);
    name = WS_(name_expand)("--ws-miss-file", miss_template);
    if (sr_isError(VG_(stat)(name, &a)))
       a.mode = 0;
@@ -319,8 +319,8 @@ void WS_(misses_init)(const HChar* out_name)
            || (a.mode != 0 && !sr_isError(VG_(stat)(out_name, &b))
                && a.dev == b.dev && a.ino == b.ino))) {
       VG_(fmsg)("--ws-miss-file: '%s' is also the %s output file "
-                "(give another name)\n", WS_(clo_miss_file),
-                WS_(clo_file_option));
+                "(give another name)\n", WS_(clo).miss_file,
+                WS_(clo).file_option);
       VG_(exit)(1);
    }
    if (!WS_(file_create)(&miss, name, why, sizeof why)) {
@@ -352,7 +352,7 @@ void WS_(misses_abandon)(void)
 void WS_(misses_after_fork)(void)
 {
    stop_counting();
-   if (WS_(file_after_fork)(&miss, "--ws-miss-file", WS_(clo_miss_file),
+   if (WS_(file_after_fork)(&miss, "--ws-miss-file", WS_(clo).miss_file,
                             miss_template))
       start_counting();
 }
@@ -413,10 +413,10 @@ static void write_header(const ULong total[2], const HChar* exec_path)
    WS_(file_printf)(f, "# callgrind format\nversion: 1\ncreator: ws-%s\n"
                     "pid: %d\ncmd: ", WS_VERSION, VG_(getpid)());
    WS_(file_command)(f);
-   WS_(file_printf)(f, "\ndesc: Page size: %u bytes\n", WS_(clo_pagesize));
+   WS_(file_printf)(f, "\ndesc: Page size: %u bytes\n", WS_(page_size)());
    WS_(file_printf)(f, "desc: Window: tau %llu, sample every %llu %s (at "
-                    "exit)\n", WS_(clo_tau), WS_(clo_every),
-                    WS_(clo_time_unit) == WS_TimeMillis ? "ms"
+                    "exit)\n", WS_(tau)(), WS_(every)(),
+                    WS_(clo).time_unit == WS_TimeMillis ? "ms"
                                                         : "instructions");
    if (exec_path != NULL) {
       WS_(file_printf)(f, "desc: Exec: the program exec'd ");

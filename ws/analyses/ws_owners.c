@@ -79,7 +79,7 @@ void WS_(owners_init)(void)
    stay valid. */
 static void data_owner_at(Addr a, ULong sample, WS_Owner* o)
 {
-   Addr page_end = (a | (WS_(clo_pagesize) - 1)) + 1;
+   Addr page_end = (a | (WS_(page_size)() - 1)) + 1;
    const HChar* name;
    PtrdiffT offset;
    ThreadId tid;
@@ -92,7 +92,7 @@ static void data_owner_at(Addr a, ULong sample, WS_Owner* o)
    /* The allocator's own bytes (a chunk's header, the top chunk) are
       what a page of blocks is often first touched through, by the
       malloc that made them: a block in the page names it better. */
-   if (WS_(heap_block_in)(a & ~(Addr)(WS_(clo_pagesize) - 1), page_end,
+   if (WS_(heap_block_in)(a & ~(Addr)(WS_(page_size)() - 1), page_end,
                           sample, o))
       return;
    if (WS_(heap_arena_contains)(a)) {
@@ -150,8 +150,8 @@ static void code_owner(Addr a, WS_Owner* o)
 static Addr naming_byte(WS_Kind kind, Addr page)
 {
    Addr a = WS_(entry_byte)(kind, page);
-   return a != 0 && a >> WS_(page_shift) == page ? a
-                                                 : page << WS_(page_shift);
+   return a != 0 && a >> WS_(page_shift)() == page ? a
+                                                 : page << WS_(page_shift)();
 }
 
 ExeContext* WS_(owner_stack)(const WS_Owner* o)
@@ -161,9 +161,9 @@ ExeContext* WS_(owner_stack)(const WS_Owner* o)
 
 void WS_(owner_of)(Addr a, WS_Owner* o)
 {
-   Addr page = a >> WS_(page_shift);
+   Addr page = a >> WS_(page_shift)();
    Addr named = WS_(entry_byte)(WS_Data, page);
-   if (named == 0 || named >> WS_(page_shift) != page)
+   if (named == 0 || named >> WS_(page_shift)() != page)
       named = a;
    /* now: as if a sample were taken */
    data_owner_at(named, WS_(sample_seq) + 1, o);
@@ -350,7 +350,7 @@ typedef struct {
 
 static void count_page(BreakdownWalk* w, Addr page)
 {
-   Addr a = page << WS_(page_shift);
+   Addr a = page << WS_(page_shift)();
    Group key;
    Group* g;
    if (w->block_group != NULL && a >= w->block && a < w->block_end) {

@@ -166,6 +166,10 @@ typedef struct {
 
 static KindState kinds[2];
 
+/* The detector's threshold g (--ws-peak-thresh), changed only through
+   the control API's table of parameters. */
+static ULong peak_thresh = 5;
+
 /* For --stats=yes. */
 static struct {
    ULong rises;            /* stacks taken where a window rose */
@@ -267,7 +271,7 @@ static void unlist(KindState* k, PeakRec* r)
 static Bool would_list(const KindState* k, const PeakRec* probe)
 {
    Word n = VG_(sizeXA)(k->listed);
-   return n < (Word)WS_(clo_peaks)
+   return n < (Word)WS_(clo).peaks
           || more_prominent(probe, *(PeakRec**)VG_(indexXA)(k->listed, n - 1));
 }
 
@@ -279,7 +283,7 @@ static void list(KindState* k, PeakRec* r)
          break;
    VG_(insertIndexXA)(k->listed, i, &r);
    r->detected = True;
-   if (n + 1 > (Word)WS_(clo_peaks))
+   if (n + 1 > (Word)WS_(clo).peaks)
       unlist(k, *(PeakRec**)VG_(indexXA)(k->listed, n));
 }
 
@@ -289,7 +293,7 @@ static void list(KindState* k, PeakRec* r)
 
 static ULong min_rise_pages(void)
 {
-   ULong pages = WS_PEAK_MIN_RISE >> WS_(page_shift);
+   ULong pages = WS_PEAK_MIN_RISE >> WS_(page_shift)();
    return pages ? pages : 1;
 }
 
@@ -299,7 +303,7 @@ static Double limit(const KindState* k)
    /* No mean yet (nothing was touched): only the spread can judge. */
    Double fano = k->mean > 0.0 ? k->var / k->mean : 1.0e9;
    Double c = 1.0 - exp_minus(fano / 2.0);
-   return (Double)WS_(clo_peak_thresh)
+   return (Double)peak_thresh
           * (c * square_root(k->var) / WS_PEAK_SIGMA_UNIT
              + (1.0 - c) * k->mean / WS_PEAK_MEAN_UNIT);
 }
@@ -315,7 +319,7 @@ static Bool stands_out(const KindState* k, Double x)
 
 static void learn(KindState* k, Double x)
 {
-   Double alpha = 2.0 / ((Double)WS_(clo_peak_window) + 1.0);
+   Double alpha = 2.0 / ((Double)WS_(clo).peak_window + 1.0);
    Double delta;
    k->seen++;
    /* Until there are 1/alpha samples, the plain mean and variance of
@@ -345,7 +349,7 @@ static ULong candidate_size(WS_Kind kind)
    if (flagged < k->mean + (Double)min_rise_pages())
       flagged = k->mean + (Double)min_rise_pages();
    /* with --ws-peaks listed, only one more prominent than the last */
-   if (listed >= (Word)WS_(clo_peaks)) {
+   if (listed >= (Word)WS_(clo).peaks) {
       const PeakRec* last = *(PeakRec**)VG_(indexXA)(k->listed, listed - 1);
       if (flagged < k->mean + prominence(last))
          flagged = k->mean + prominence(last);
@@ -375,7 +379,7 @@ static void rise_from(WS_Kind kind)
       step = least;
    k->rise_step = step;
    k->rise_stack = NULL;
-   WS_(notify_rise)(kind, WS_(clo_peak_detect) ? step : ~0ULL);
+   WS_(notify_rise)(kind, WS_(clo).peak_detect ? step : ~0ULL);
 }
 
 static void window_rose(const WS_Event* ev)
@@ -488,7 +492,7 @@ static void peaks_sample(const WS_Event* ev)
 {
    XArray* made;
    Int kind;
-   if (!WS_(clo_peak_detect))
+   if (!WS_(clo).peak_detect)
       return;
    made = VG_(newXA)(VG_(malloc), "ws.peaks.pending", VG_(free),
                      sizeof(PeakRec*));
@@ -594,9 +598,14 @@ void WS_(peaks_after_fork)(void)
    sweep_pending();
 }
 
+ULong WS_(peak_thresh)(void)
+{
+   return peak_thresh;
+}
+
 void WS_(set_peak_thresh)(ULong thresh)
 {
-   WS_(clo_peak_thresh) = thresh;
+   peak_thresh = thresh;
 }
 
 void WS_(peaks_init)(void)
@@ -657,7 +666,7 @@ static XArray* reported(WS_Kind kind)
    for (i = 0; region_peaks != NULL && i < VG_(sizeXA)(region_peaks); i++)
       add_once(out, ((RegionPeaks*)VG_(indexXA)(region_peaks, i))->rec[kind]);
    for (i = 0; i < VG_(sizeXA)(k->listed)
-               && VG_(sizeXA)(out) < (Word)WS_(clo_peaks); i++)
+               && VG_(sizeXA)(out) < (Word)WS_(clo).peaks; i++)
       add_once(out, *(PeakRec**)VG_(indexXA)(k->listed, i));
    if (VG_(sizeXA)(out) > 1)    /* (a run with no sample has none) */
       VG_(ssort)(VG_(indexXA)(out, 0), VG_(sizeXA)(out), sizeof(PeakRec*),
@@ -669,7 +678,7 @@ ULong WS_(peaks_count)(void)
 {
    ULong n = 0;
    Int kind;
-   if (!WS_(clo_peak_detect))
+   if (!WS_(clo).peak_detect)
       return 0;
    for (kind = 0; kind < 2; kind++) {
       XArray* r = reported(kind);
@@ -743,7 +752,7 @@ void WS_(peaks_trailer)(void)
    ULong n = 0;
    Int kind;
    Word i;
-   if (WS_(clo_peak_detect)) {
+   if (WS_(clo).peak_detect) {
       sweep_pending();
       for (kind = 0; kind < 2; kind++) {
          XArray* r = reported(kind);
@@ -787,7 +796,7 @@ void WS_(show_peaks)(WS_File* f)
 {
    Int kind;
    Word i;
-   if (!WS_(clo_peak_detect)) {
+   if (!WS_(clo).peak_detect) {
       WS_(file_printf)(f, "ws peaks: peak detection is off "
                        "(--ws-peak-detect=no)\n");
       return;
@@ -797,8 +806,8 @@ void WS_(show_peaks)(WS_File* f)
                     WS_(peaks_count)() == 1 ? "" : "s", WS_(peaks_found)());
    WS_(file_printf)(f, "  (of each kind the largest sample and the most "
                     "prominent, at most %llu; detector: window %llu "
-                    "samples, threshold %llu)\n", WS_(clo_peaks),
-                    WS_(clo_peak_window), WS_(clo_peak_thresh));
+                    "samples, threshold %llu)\n", WS_(clo).peaks,
+                    WS_(clo).peak_window, peak_thresh);
    for (kind = 0; kind < 2; kind++) {
       XArray* r = reported(kind);
       for (i = 0; i < VG_(sizeXA)(r); i++)

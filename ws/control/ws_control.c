@@ -81,23 +81,36 @@ WS_CtlResult WS_(ctl_stop)(ULong* at)
 /*------------------------------------------------------------*/
 
 /* The parameters that may change while the program runs: their names
-   for "ws set" and as options, the values accepted, the option
-   variable and what changes it from now on; the change is an event in
-   the output file ("set <name> <n>").  tau's description is
-   every's (NULL: the next one's). */
+   for "ws set" and as options, the values accepted, and the getter and
+   setter of the module that owns each; a change is an event in the
+   output file ("set <name> <n>").  tau's description is every's (NULL:
+   the next one's). */
 const WS_Param WS_(params)[] = {
-   { "tau", "--ws-tau", 1, WS_MAX_INTERVAL, &WS_(clo_tau), WS_(set_tau),
-     NULL },
-   { "every", "--ws-every", 1, WS_MAX_INTERVAL, &WS_(clo_every),
-     WS_(set_every),
+   { "tau", "--ws-tau", 1, WS_MAX_INTERVAL, WS_(tau), WS_(set_tau), NULL },
+   { "every", "--ws-every", 1, WS_MAX_INTERVAL, WS_(every), WS_(set_every),
      "sets the window tau or the sampling interval T from now on\n"
      "(<n>: a whole number from %llu to %llu)" },
    { "peak-thresh", "--ws-peak-thresh", 1, WS_MAX_PEAK_THRESH,
-     &WS_(clo_peak_thresh), WS_(set_peak_thresh),
+     WS_(peak_thresh), WS_(set_peak_thresh),
      "sets the peak detector's threshold from now on; lower is more\n"
      "sensitive (<n>: a whole number from %llu to %llu)" },
 };
 const UInt WS_(n_params) = sizeof WS_(params) / sizeof WS_(params)[0];
+
+Bool WS_(whole_number)(const HChar* s, ULong lo, ULong hi, ULong* out)
+{
+   ULong n = 0;
+   Int   digits = 0;
+   for (; *s >= '0' && *s <= '9'; s++) {
+      if (++digits > 16)         /* more than WS_MAX_INTERVAL has */
+         return False;
+      n = n * 10 + (*s - '0');
+   }
+   if (digits == 0 || *s != '\0' || n < lo || n > hi)
+      return False;
+   *out = n;
+   return True;
+}
 
 Bool WS_(param_value)(const WS_Param* p, const HChar* text, ULong* out)
 {
@@ -110,7 +123,7 @@ WS_CtlResult WS_(ctl_set)(const WS_Param* p, const HChar* text,
    ULong n;
    if (!WS_(param_value)(p, text, &n))
       return WS_Ctl_BadValue;
-   *old = *p->value;
+   *old = p->get();
    p->set(n);
    WS_(out_event)("set %s %llu", p->name, n);
    *now = n;
@@ -171,10 +184,10 @@ void WS_(ctl_status)(WS_CtlStatus* st)
 {
    st->measuring = WS_(measuring);
    st->now = WS_(now)();
-   st->unit = WS_(clo_time_unit);
-   st->tau = WS_(clo_tau);
-   st->every = WS_(clo_every);
-   st->pagesize = WS_(clo_pagesize);
+   st->unit = WS_(clo).time_unit;
+   st->tau = WS_(tau)();
+   st->every = WS_(every)();
+   st->pagesize = WS_(page_size)();
    WS_(current_sizes)(st->sizes);
    st->samples = WS_(stats).samples;
    st->peaks = WS_(peaks_count)();
@@ -218,7 +231,7 @@ static void dump_slot(Stamp* slot, Addr page, void* opaque)
       return;
    w->n++;
    p.kind = w->kind;
-   p.addr = page << WS_(page_shift);
+   p.addr = page << WS_(page_shift)();
    p.since = WS_(stamp_start_time)(*slot & WS_STAMP_MASK);
    p.accesses = WS_(page_accesses)(w->kind, page);
    p.first_ip = WS_(page_first_ip)(w->kind, page);
@@ -270,7 +283,7 @@ static void write_owner_stack(Stamp* slot, Addr page, void* opaque)
    WS_Owner owner;
    if (!in_window(slot, *(Stamp*)opaque))
       return;
-   WS_(owner_of)(page << WS_(page_shift), &owner);
+   WS_(owner_of)(page << WS_(page_shift)(), &owner);
    if (WS_(owner_stack)(&owner) != NULL)
       WS_(out_stack)(WS_(owner_stack)(&owner));
 }

@@ -31,10 +31,12 @@
 /*--- The command line (ws_options.c)                      ---*/
 /*------------------------------------------------------------*/
 
+/* Registered with VG_(needs_command_line_options): every option at
+   start-up (into WS_(clo), or the settable parameters' modules), the
+   settable parameters also through v.clo and VALGRIND_CLO_CHANGE; the
+   usage text.  Then, from post_clo_init, what follows from them all
+   (the page size's shift; heap usage only with --ws-heap=yes). */
 Bool WS_(process_cmd_line_option)(const HChar* arg);
-/* Whether |s| is a whole number (decimal digits only) from |lo| to |hi|;
-   if so it is stored in |out|. */
-Bool WS_(whole_number)(const HChar* s, ULong lo, ULong hi, ULong* out);
 void WS_(print_usage)(void);
 void WS_(print_debug_usage)(void);
 void WS_(post_clo_check)(void);
@@ -58,22 +60,29 @@ WS_CtlResult WS_(ctl_start)(ULong* at);
 WS_CtlResult WS_(ctl_stop)(ULong* at);
 
 /* A parameter that may change while the program runs ("ws set", v.clo,
-   VALGRIND_CLO_CHANGE) and is given at start-up as an option. */
+   VALGRIND_CLO_CHANGE) and is given at start-up as an option.  Its
+   value is the module's that uses it (the sampler's T and tau, the
+   peaks' threshold); this table is the one way to it. */
 typedef struct {
    const HChar* name;       /* as "ws set" takes it: "tau" */
    const HChar* option;     /* "--ws-tau" */
    ULong        lo, hi;     /* the whole numbers accepted */
-   ULong*       value;      /* the option variable: the current value */
-   void       (*set)(ULong);  /* the change from now on, and its event */
+   ULong      (*get)(void); /* the current value */
+   void       (*set)(ULong);  /* the change from now on (before
+                                 start-up: the option's value) */
    const HChar* help;       /* for "ws help", with lo and hi as %llu;
                                NULL: the next parameter's */
 } WS_Param;
 extern const WS_Param WS_(params)[];
 extern const UInt     WS_(n_params);
+/* Whether |s| is a whole number (decimal digits only, the only form
+   any door takes) from |lo| to |hi|; if so it is stored in |out|. */
+Bool WS_(whole_number)(const HChar* s, ULong lo, ULong hi, ULong* out);
 /* Whether |text| is a value |p| accepts; if so it is stored in |out|. */
 Bool WS_(param_value)(const WS_Param* p, const HChar* text, ULong* out);
-/* Sets |p| to |text| from now on (WS_Ctl_BadValue: nothing changed);
-   |old| and |now| get the values before and after. */
+/* Sets |p| to |text| from now on, an event in the output file
+   (WS_Ctl_BadValue: nothing changed); |old| and |now| get the values
+   before and after. */
 WS_CtlResult WS_(ctl_set)(const WS_Param* p, const HChar* text,
                           ULong* old, ULong* now);
 

@@ -482,7 +482,7 @@ static Bool cmd_peaks(Words* w)
    if (!no_more_words(w))
       return False;
    WS_(show_peaks)(WS_(monitor_file)());
-   return WS_(clo_peak_detect);   /* else it said detection is off */
+   return WS_(clo).peak_detect;   /* else it said detection is off */
 }
 
 static Bool cmd_set(Words* w)
@@ -588,7 +588,7 @@ static Bool cmd_mark(Words* w)
 static Bool cmd_hot(Words* w)
 {
    HChar* arg = next_word(w);
-   ULong  n = WS_(clo_hot) ? WS_(clo_hot) : WS_HOT_DEFAULT;
+   ULong  n = WS_(clo).hot ? WS_(clo).hot : WS_HOT_DEFAULT;
    UInt   kinds = 3;
    if (!leading_number(w, &arg, "pages", &n))
       return False;
@@ -614,7 +614,7 @@ static Bool cmd_heap(Words* w)
    HChar* arg = next_word(w);
    ULong  n = WS_HEAP_DEFAULT;
    Int    key = WS_KeyUsage;
-   if (!WS_(heap_usage)) {
+   if (!WS_(clo).heap_usage) {
       VG_(gdb_printf)("ws heap: heap usage is not followed in this run "
                       "(--ws-heap=no or --ws-heap-usage=no)\n");
       return False;

@@ -16,12 +16,23 @@
    The GNU General Public License is contained in the file COPYING.
 */
 
-/* Owns the option variables, their parsing and their checking.  Every
-   bad value is refused here, before the client runs, with Valgrind's
-   own "Bad option" message (which exits with status 1).  The options
-   that may also change at run time (v.clo) are the settable parameters
-   of ws_control.c, whose table gives their names and ranges.  Nothing
-   here measures or prints results. */
+/* Owns the options: the one struct of those fixed for the run,
+   WS_(clo) (ws_core.h), with its defaults; their parsing and
+   checking; the usage text.  Every bad value is refused here, before
+   the client runs, with Valgrind's own "Bad option" message (which
+   exits with status 1) and one line saying what the option takes.  The
+   options that may also change at run time (v.clo,
+   VALGRIND_CLO_CHANGE) are the settable parameters of ws_control.c,
+   whose table gives their names and ranges, and whose modules own
+   their values.  Nothing here measures or prints results.
+
+   Options are recognised as Valgrind's tools recognise theirs, with
+   VG_STR_CLO (which also answers v.clo for an option that cannot
+   change: "Cannot change ... dynamically") and VG_(check_clom) for the
+   parameters, whose names come from a table rather than literals.  The
+   values are checked here rather than by VG_BINT_CLO and VG_BOOL_CLO:
+   ws takes whole numbers of decimal digits only ("+5", "0x10" and
+   "1e3" are refused), and its messages say what each option takes. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcbase.h"
@@ -30,59 +41,55 @@
 
 #include "ws_control.h"
 
-ULong        WS_(clo_every)      = 100000;
-ULong        WS_(clo_tau)        = 0;     /* 0: not given, = every */
-UInt         WS_(clo_pagesize)   = 4096;
-WS_TimeUnit  WS_(clo_time_unit)  = WS_TimeInsns;
-const HChar* WS_(clo_file)       = "ws.out.%p";
-const HChar* WS_(clo_file_option) = "--ws-file";   /* as the user spelt it */
-Bool         WS_(clo_per_thread) = False;
-Bool         WS_(clo_syscalls)   = True;
-Bool         WS_(clo_instr_atstart) = True;
-Bool         WS_(clo_peak_detect) = True;
-ULong        WS_(clo_peak_window) = 30;
-ULong        WS_(clo_peak_thresh) = 5;
-ULong        WS_(clo_hot)        = 20;
-Bool         WS_(clo_list_pages) = False;
-Bool         WS_(clo_locations)  = True;
-Bool         WS_(clo_heap)       = True;
-Bool         WS_(clo_heap_usage) = True;
-const HChar* WS_(clo_miss_file)  = NULL;
-UInt         WS_(image)          = 0;
-Bool         WS_(image_out)      = True;
-Bool         WS_(image_miss)     = True;
-Bool         WS_(clo_count_rep_once) = True;
-ULong        WS_(clo_peaks)      = 10;
-
-UInt         WS_(page_shift)     = 12;
+WS_Clo WS_(clo) = {
+   .pagesize       = 4096,
+   .page_shift     = 12,
+   .time_unit      = WS_TimeInsns,
+   .count_rep_once = True,
+   .per_thread     = False,
+   .syscalls       = True,
+   .instr_atstart  = True,
+   .file           = "ws.out.%p",
+   .file_option    = "--ws-file",
+   .miss_file      = NULL,
+   .image_out      = True,
+   .image_miss     = True,
+   .peak_detect    = True,
+   .peak_window    = 30,
+   .peaks          = 10,
+   .hot            = 20,
+   .list_pages     = False,
+   .locations      = True,
+   .heap           = True,
+   .heap_usage     = True,
+};
 
 #define WS_MIN_PAGESIZE   64
 #define WS_MAX_PAGESIZE   (2 * 1024 * 1024)
 
-Bool WS_(whole_number)(const HChar* s, ULong lo, ULong hi, ULong* out)
+/*------------------------------------------------------------*/
+/*--- Values                                               ---*/
+/*------------------------------------------------------------*/
+
+/* |option| given |val|, a whole number in [lo, hi], into |out|. */
+static void number(const HChar* arg, const HChar* option, const HChar* val,
+                   ULong lo, ULong hi, ULong* out)
 {
-   ULong n = 0;
-   Int   digits = 0;
-   for (; *s >= '0' && *s <= '9'; s++) {
-      if (++digits > 16)         /* more than WS_MAX_INTERVAL has */
-         return False;
-      n = n * 10 + (*s - '0');
-   }
-   if (digits == 0 || *s != '\0' || n < lo || n > hi)
-      return False;
-   *out = n;
-   return True;
+   if (!WS_(whole_number)(val, lo, hi, out))
+      VG_(fmsg_bad_option)(arg, "%s takes a whole number from %llu to "
+                           "%llu\n", option, lo, hi);
 }
 
-static Bool is_option(const HChar* arg, const HChar* option)
+static void yes_no(const HChar* arg, const HChar* option, const HChar* val,
+                   Bool* out)
 {
-   SizeT len = VG_(strlen)(option);
-   return VG_(strncmp)(arg, option, len) == 0 && arg[len] == '=';
+   if (VG_STREQ(val, "yes"))      *out = True;
+   else if (VG_STREQ(val, "no"))  *out = False;
+   else VG_(fmsg_bad_option)(arg, "%s takes yes or no\n", option);
 }
 
-static void parse_pagesize(const HChar* arg)
+static void pagesize(const HChar* arg, const HChar* val)
 {
-   const HChar* val = arg + VG_(strlen)("--ws-pagesize=");
    ULong n;                   /* digits only, no wrapping past 2^64 */
    if (!WS_(whole_number)(val, WS_MIN_PAGESIZE, WS_MAX_PAGESIZE, &n)
        || (n & (n - 1)) != 0) {
@@ -91,182 +98,158 @@ static void parse_pagesize(const HChar* arg)
                            WS_MIN_PAGESIZE, WS_MAX_PAGESIZE);
       return;
    }
-   WS_(clo_pagesize) = (UInt)n;
+   WS_(clo).pagesize = (UInt)n;
 }
 
-/* A whole number in [lo, hi] for |option| (given as "option=value", or
-   alone at run time); refused at start-up (exit) or, at run time, with
-   the same one-line message and no change. */
-static Bool parse_number(const HChar* arg, const HChar* option,
-                         ULong lo, ULong hi, ULong* out)
+static void time_unit(const HChar* arg, const HChar* val)
 {
-   const HChar* val = arg + VG_(strlen)(option);
-   if (*val == '=')
-      val++;
-   if (WS_(whole_number)(val, lo, hi, out))
+   if (VG_STREQ(val, "i"))        WS_(clo).time_unit = WS_TimeInsns;
+   else if (VG_STREQ(val, "ms"))  WS_(clo).time_unit = WS_TimeMillis;
+   else VG_(fmsg_bad_option)(arg, "--ws-time-unit takes i (instructions) "
+                             "or ms (milliseconds)\n");
+}
+
+static void count_rep(const HChar* arg, const HChar* val)
+{
+   if (VG_STREQ(val, "once"))       WS_(clo).count_rep_once = True;
+   else if (VG_STREQ(val, "each"))  WS_(clo).count_rep_once = False;
+   else VG_(fmsg_bad_option)(arg, "--ws-count-rep takes once (a rep-"
+                             "prefixed string instruction is one "
+                             "instruction) or each (one per iteration)\n");
+}
+
+/* A file name for |option|, as the message names the option given. */
+static void file_name(const HChar* arg, const HChar* option, const HChar* val,
+                      const HChar** out)
+{
+   if (val[0] == '\0')
+      VG_(fmsg_bad_option)(arg, "%s takes a file name "
+                           "(%%p, %%q{VAR} and %%n are expanded)\n", option);
+   *out = val;
+}
+
+/* Not for users: ws passes it to the Valgrind that runs the program an
+   exec starts (--trace-children=yes), see ws_main.c.  "k,o,m": the
+   program's number k in the process, and whether the output file and
+   the miss profile are the process's own. */
+static void image(const HChar* arg, const HChar* val)
+{
+   HChar* end;
+   Long   k = VG_(strtoll10)(val, &end);
+   if (k < 1 || k > 1000000 || end[0] != ',' || (end[1] != '0'
+       && end[1] != '1') || end[2] != ',' || (end[3] != '0'
+       && end[3] != '1') || end[4] != '\0')
+      VG_(fmsg_bad_option)(arg, "--ws-image is set by ws itself\n");
+   WS_(image) = (UInt)k;
+   WS_(clo).image_out = end[1] == '1';
+   WS_(clo).image_miss = end[3] == '1';
+}
+
+/*------------------------------------------------------------*/
+/*--- Parsing                                              ---*/
+/*------------------------------------------------------------*/
+
+/* A settable parameter (ws_control.c's table), at start-up or through
+   v.clo and VALGRIND_CLO_CHANGE, where the name may come alone (and its
+   missing value is refused).  At start-up the value is the module's
+   first one; later it is a change, with its event, as "ws set" makes
+   it, and a bad value changes nothing (the same message, without
+   exiting). */
+static Bool param_option(const HChar* arg)
+{
+   UInt i;
+   ULong old, now;
+   for (i = 0; i < WS_(n_params); i++) {
+      const WS_Param* p = &WS_(params)[i];
+      SizeT len = VG_(strlen)(p->option);
+      Bool  dynamic = VG_(Clo_Mode)() == cloD;
+      const HChar* val = arg + len + (arg[len] == '=');
+      if (!VG_(check_clom)(cloPD, arg, p->option,
+                           VG_STREQN(len, arg, p->option)
+                           && (arg[len] == '='
+                               || (dynamic && arg[len] == '\0'))))
+         continue;
+      if (!dynamic) {
+         number(arg, p->option, val, p->lo, p->hi, &now);
+         p->set(now);
+      } else if (WS_(ctl_set)(p, val, &old, &now) != WS_Ctl_OK) {
+         VG_(fmsg_bad_option)(arg, "%s takes a whole number from %llu "
+                              "to %llu\n", p->option, p->lo, p->hi);
+      }
       return True;
-   VG_(fmsg_bad_option)(arg, "%s takes a whole number from %llu to %llu\n",
-                        option, lo, hi);
+   }
    return False;
 }
 
-static void parse_yes_no(const HChar* arg, const HChar* option, Bool* out)
-{
-   const HChar* val = arg + VG_(strlen)(option) + 1;
-   if (VG_STREQ(val, "yes"))      *out = True;
-   else if (VG_STREQ(val, "no"))  *out = False;
-   else VG_(fmsg_bad_option)(arg, "%s takes yes or no\n", option);
-}
-
-/* After start-up (mode cloD: "monitor v.clo", VALGRIND_CLO_CHANGE) only
-   the settable parameters (ws_control.c) may change; a good value takes
-   effect at once, as "ws set" does; a bad one changes nothing.  Mode
-   cloH lists them for --help-dyn-options. */
-static Bool dynamic_option(const HChar* arg)
+/* v.clo of a ws option that VG_STR_CLO did not take (none of ws's, or
+   one without its value): the core says it cannot change now, as it
+   does for the options that can only be given at start-up. */
+static void cannot_change(const HChar* arg)
 {
    const HChar* eq = VG_(strchr)(arg, '=');
    SizeT len = eq ? (SizeT)(eq - arg) : VG_(strlen)(arg);
    HChar name[len + 1];
-   ULong old, now;
-   UInt  i;
    VG_(strncpy)(name, arg, len);
    name[len] = '\0';
-   for (i = 0; i < WS_(n_params); i++) {
-      const WS_Param* p = &WS_(params)[i];
-      if (VG_(check_clom)(cloPD, arg, p->option,
-                          VG_STREQ(name, p->option))) {
-         if (WS_(ctl_set)(p, eq ? eq + 1 : "", &old, &now) != WS_Ctl_OK)
-            VG_(fmsg_bad_option)(arg, "%s takes a whole number from %llu "
-                                 "to %llu\n", p->option, p->lo, p->hi);
-         return True;
-      }
-   }
-   if (VG_(strncmp)(name, "--ws-", 5) != 0)
-      return False;
-   /* Any other ws option: the core says it cannot change now. */
    VG_(check_clom)(cloP, arg, name, True);
-   return True;
 }
 
-/* The options given at start-up only that say yes or no, or give a
-   number (the settable parameters are WS_(params)). */
-static const struct {
-   const HChar* option;
-   Bool*        value;
-} yes_no_options[] = {
-   { "--ws-per-thread",    &WS_(clo_per_thread) },
-   { "--ws-syscalls",      &WS_(clo_syscalls) },
-   { "--ws-instr-atstart", &WS_(clo_instr_atstart) },
-   { "--ws-peak-detect",   &WS_(clo_peak_detect) },
-   { "--ws-list-pages",    &WS_(clo_list_pages) },
-   { "--ws-locations",     &WS_(clo_locations) },
-   { "--ws-heap",          &WS_(clo_heap) },
-   { "--ws-heap-usage",    &WS_(clo_heap_usage) },
-};
-static const struct {
-   const HChar* option;
-   ULong        lo, hi;
-   ULong*       value;
-} number_options[] = {
-   { "--ws-peak-window", 2, WS_MAX_PEAK_WINDOW, &WS_(clo_peak_window) },
-   { "--ws-hot",         0, WS_MAX_HOT,         &WS_(clo_hot) },
-   { "--ws-peaks",       1, WS_MAX_PEAKS,       &WS_(clo_peaks) },
-};
-
-/* A settable parameter, or an option of the tables above, given at
-   start-up. */
-static Bool table_option(const HChar* arg)
-{
-   UInt i;
-   for (i = 0; i < WS_(n_params); i++) {
-      const WS_Param* p = &WS_(params)[i];
-      if (is_option(arg, p->option)) {
-         parse_number(arg, p->option, p->lo, p->hi, p->value);
-         return True;
-      }
-   }
-   for (i = 0; i < sizeof number_options / sizeof number_options[0]; i++)
-      if (is_option(arg, number_options[i].option)) {
-         parse_number(arg, number_options[i].option, number_options[i].lo,
-                      number_options[i].hi, number_options[i].value);
-         return True;
-      }
-   for (i = 0; i < sizeof yes_no_options / sizeof yes_no_options[0]; i++)
-      if (is_option(arg, yes_no_options[i].option)) {
-         parse_yes_no(arg, yes_no_options[i].option,
-                      yes_no_options[i].value);
-         return True;
-      }
-   return False;
-}
+#define YES_NO(option, field)                                         \
+   (VG_STR_CLO(arg, option, value)                                    \
+    && (yes_no(arg, option, value, &WS_(clo).field), True))
+#define NUMBER(option, lo, hi, field)                                 \
+   (VG_STR_CLO(arg, option, value)                                    \
+    && (number(arg, option, value, lo, hi, &WS_(clo).field), True))
 
 Bool WS_(process_cmd_line_option)(const HChar* arg)
 {
-   if (VG_(Clo_Mode)() != cloP)
-      return dynamic_option(arg);
-   if (table_option(arg))
+   const HChar* value;
+   if (param_option(arg))
       return True;
-   if (is_option(arg, "--ws-pagesize"))
-      parse_pagesize(arg);
-   else if (is_option(arg, "--ws-time-unit")) {
-      const HChar* val = arg + VG_(strlen)("--ws-time-unit=");
-      if (VG_STREQ(val, "i"))        WS_(clo_time_unit) = WS_TimeInsns;
-      else if (VG_STREQ(val, "ms"))  WS_(clo_time_unit) = WS_TimeMillis;
-      else VG_(fmsg_bad_option)(arg, "--ws-time-unit takes i "
-                                "(instructions) or ms (milliseconds)\n");
+   if      VG_STR_CLO(arg, "--ws-pagesize", value)  pagesize(arg, value);
+   else if VG_STR_CLO(arg, "--ws-time-unit", value) time_unit(arg, value);
+   else if VG_STR_CLO(arg, "--ws-count-rep", value) count_rep(arg, value);
+   else if VG_STR_CLO(arg, "--ws-file", value) {
+      WS_(clo).file_option = "--ws-file";
+      file_name(arg, "--ws-file", value, &WS_(clo).file);
    }
-   else if (is_option(arg, "--ws-file") || is_option(arg, "--ws-out-file")) {
-      const HChar* val = VG_(strchr)(arg, '=') + 1;
-      WS_(clo_file_option) = is_option(arg, "--ws-file") ? "--ws-file"
-                                                         : "--ws-out-file";
-      if (val[0] == '\0')
-         VG_(fmsg_bad_option)(arg, "%s takes a file name "
-                              "(%%p, %%q{VAR} and %%n are expanded)\n",
-                              WS_(clo_file_option));
-      WS_(clo_file) = val;
+   else if VG_STR_CLO(arg, "--ws-out-file", value) {
+      WS_(clo).file_option = "--ws-out-file";
+      file_name(arg, "--ws-out-file", value, &WS_(clo).file);
    }
-   else if (is_option(arg, "--ws-image")) {
-      /* Not for users: ws passes it to the Valgrind that runs the
-         program an exec starts (--trace-children=yes), see ws_main.c. */
-      const HChar* val = arg + VG_(strlen)("--ws-image=");
-      HChar* end;
-      Long   k = VG_(strtoll10)(val, &end);
-      if (k < 1 || k > 1000000 || end[0] != ',' || (end[1] != '0'
-          && end[1] != '1') || end[2] != ',' || (end[3] != '0'
-          && end[3] != '1') || end[4] != '\0')
-         VG_(fmsg_bad_option)(arg, "--ws-image is set by ws itself\n");
-      WS_(image) = (UInt)k;
-      WS_(image_out) = end[1] == '1';
-      WS_(image_miss) = end[3] == '1';
-   }
-   else if (is_option(arg, "--ws-count-rep")) {
-      const HChar* val = arg + VG_(strlen)("--ws-count-rep=");
-      if (VG_STREQ(val, "once"))       WS_(clo_count_rep_once) = True;
-      else if (VG_STREQ(val, "each"))  WS_(clo_count_rep_once) = False;
-      else VG_(fmsg_bad_option)(arg, "--ws-count-rep takes once (a rep-"
-                                "prefixed string instruction is one "
-                                "instruction) or each (one per iteration)\n");
-   }
-   else if (is_option(arg, "--ws-miss-file")) {
-      const HChar* val = VG_(strchr)(arg, '=') + 1;
-      if (val[0] == '\0')
-         VG_(fmsg_bad_option)(arg, "--ws-miss-file takes a file name "
-                              "(%%p, %%q{VAR} and %%n are expanded)\n");
-      WS_(clo_miss_file) = val;
-   }
+   else if VG_STR_CLO(arg, "--ws-miss-file", value)
+      file_name(arg, "--ws-miss-file", value, &WS_(clo).miss_file);
+   else if VG_STR_CLO(arg, "--ws-image", value)     image(arg, value);
+   else if YES_NO("--ws-per-thread", per_thread) {}
+   else if YES_NO("--ws-syscalls", syscalls) {}
+   else if YES_NO("--ws-instr-atstart", instr_atstart) {}
+   else if YES_NO("--ws-peak-detect", peak_detect) {}
+   else if YES_NO("--ws-list-pages", list_pages) {}
+   else if YES_NO("--ws-locations", locations) {}
+   else if YES_NO("--ws-heap", heap) {}
+   else if YES_NO("--ws-heap-usage", heap_usage) {}
+   else if NUMBER("--ws-peak-window", 2, WS_MAX_PEAK_WINDOW, peak_window) {}
+   else if NUMBER("--ws-hot", 0, WS_MAX_HOT, hot) {}
+   else if NUMBER("--ws-peaks", 1, WS_MAX_PEAKS, peaks) {}
+   else if (VG_(Clo_Mode)() == cloD && !VG_(Clo_Recognised)()
+            && VG_STREQN(5, arg, "--ws-"))
+      cannot_change(arg);
    else
       return False;
    return True;
 }
 
+#undef YES_NO
+#undef NUMBER
+
+/* What follows from the options, once they are all given. */
 void WS_(post_clo_check)(void)
 {
    UInt shift = 0;
-   if (WS_(clo_tau) == 0)
-      WS_(clo_tau) = WS_(clo_every);
-   while ((1u << shift) < WS_(clo_pagesize))
+   while ((1u << shift) < WS_(clo).pagesize)
       shift++;
-   WS_(page_shift) = shift;
+   WS_(clo).page_shift = shift;
+   WS_(clo).heap_usage = WS_(clo).heap && WS_(clo).heap_usage;
 }
 
 void WS_(print_usage)(void)

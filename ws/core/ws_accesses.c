@@ -276,8 +276,8 @@ void WS_(widen_to_group)(const WS_Access* access, Int i, Int n_stmts,
 {
    const WS_Access* a = &access[i];
    /* A group is kept shorter than 64 KiB at larger pages too. */
-   Long span = WS_(clo_pagesize) < 0x10000 ? WS_(clo_pagesize) : 0x10000;
-   Long ps = WS_(clo_pagesize);
+   Long span = WS_(page_size)() < 0x10000 ? WS_(page_size)() : 0x10000;
+   Long ps = WS_(page_size)();
    Int j;
    for (j = i + 1; j < n_stmts; j++) {
       const WS_Access* b = &access[j];

@@ -132,7 +132,7 @@ static Bool  ms_held;
 
 ULong WS_(now)(void)
 {
-   if (WS_(clo_time_unit) == WS_TimeMillis) {
+   if (WS_(clo).time_unit == WS_TimeMillis) {
       UInt timer = WS_(measuring) && !ms_held
                    ? VG_(read_millisecond_timer)() : ms_stopped_at;
       return timer - ms_origin - ms_paused;
@@ -230,11 +230,10 @@ void WS_(new_stamp)(void)
    WS_(dtlb_flush)();
 }
 
-void WS_(plan_miss_window)(ULong sample_at)
+void WS_(plan_miss_window)(ULong from)
 {
-   ULong tau = WS_(clo_tau);
    Stamp s;
-   miss_bound = sample_at > tau ? sample_at - tau : 0;
+   miss_bound = from;
    WS_(miss_first) = WS_STAMP_MASK;
    WS_(rising)[WS_Insn] = WS_(rising)[WS_Data] = 0;
    for (s = WS_(window_first_stamp)(); s <= WS_(cur_stamp); s++)

@@ -122,43 +122,62 @@
 #define WS_SHADOW_ZERO   24     /* ULong: 0 */
 
 /*------------------------------------------------------------*/
-/*--- Options (parsed by control/ws_options.c)             ---*/
+/*--- Options                                              ---*/
 /*------------------------------------------------------------*/
 
+/* The options that are fixed for the run: one struct, which the
+   control layer fills from the command line (control/ws_options.c
+   parses, checks and documents every one) and completes when Valgrind
+   calls post_clo_init; read-only from then on.  The parameters that
+   may change while the program runs (T, tau, the peak threshold) are
+   not here: each belongs to the module that uses it (WS_(every),
+   WS_(tau) below, the peaks'), and changes only through the control
+   API's table of them. */
 typedef enum { WS_TimeInsns, WS_TimeMillis } WS_TimeUnit;
 
-extern ULong        WS_(clo_every);      /* sampling interval T */
-extern ULong        WS_(clo_tau);        /* window; 0 = same as T until
-                                            post_clo_init fixes it */
-extern UInt         WS_(clo_pagesize);
-extern WS_TimeUnit  WS_(clo_time_unit);
-extern const HChar* WS_(clo_file);
-extern const HChar* WS_(clo_file_option);  /* "--ws-file" or its alias */
-extern Bool         WS_(clo_per_thread);
-extern Bool         WS_(clo_syscalls);
-extern Bool         WS_(clo_instr_atstart);
-extern Bool         WS_(clo_peak_detect);
-extern ULong        WS_(clo_peak_window);  /* samples */
-extern ULong        WS_(clo_peak_thresh);  /* dynamic */
-extern ULong        WS_(clo_hot);          /* hot pages of each kind */
-extern Bool         WS_(clo_list_pages);
-extern Bool         WS_(clo_locations);
-extern Bool         WS_(clo_heap);
-extern Bool         WS_(clo_heap_usage);
-extern const HChar* WS_(clo_miss_file);    /* NULL: no miss profile */
-/* Whether the process that exec'd this program wrote an output file
-   and a miss profile of its own (--ws-image, set by ws_main.c). */
-extern Bool         WS_(image_out);
-extern Bool         WS_(image_miss);
-extern Bool         WS_(clo_count_rep_once); /* --ws-count-rep=once */
-extern ULong        WS_(clo_peaks);        /* peaks of each kind reported */
+typedef struct {
+   /* What is measured (the core's) */
+   UInt         pagesize;        /* bytes, a power of two */
+   UInt         page_shift;      /* log2(pagesize) */
+   WS_TimeUnit  time_unit;
+   Bool         count_rep_once;  /* --ws-count-rep=once */
+   Bool         per_thread;
+   Bool         syscalls;
+   Bool         instr_atstart;
+   /* The files (the output layer's) */
+   const HChar* file;            /* the output file's name, as given */
+   const HChar* file_option;     /* "--ws-file" or its alias, as given */
+   const HChar* miss_file;       /* NULL: no miss profile */
+   /* Whether the process that exec'd this program wrote an output file
+      and a miss profile of its own (--ws-image, ws_main.c says why). */
+   Bool         image_out;
+   Bool         image_miss;
+   /* What is made of it (the analyses') */
+   Bool         peak_detect;
+   ULong        peak_window;     /* samples */
+   ULong        peaks;           /* peaks of each kind reported */
+   ULong        hot;             /* hot pages of each kind */
+   Bool         list_pages;
+   Bool         locations;
+   Bool         heap;
+   Bool         heap_usage;      /* followed: --ws-heap=yes too */
+} WS_Clo;
+extern WS_Clo WS_(clo);
+
+/* The page size in bytes, and its log2: fixed at start-up. */
+static inline UInt WS_(page_size)(void)
+{
+   return WS_(clo).pagesize;
+}
+static inline UInt WS_(page_shift)(void)
+{
+   return WS_(clo).page_shift;
+}
 
 #define WS_MAX_PEAK_WINDOW  1000000
 #define WS_MAX_PEAK_THRESH  1000
 #define WS_MAX_HOT          100000
 #define WS_MAX_PEAKS        1000
-
-extern UInt         WS_(page_shift);     /* log2(clo_pagesize) */
 
 /* The largest T or tau: times are kept in 64 bits, this leaves room
    for sums. */
@@ -243,7 +262,7 @@ typedef enum { WS_Insn = 0, WS_Data = 1 } WS_Kind;
    Limits). */
 static inline Addr WS_(beyond_user_space)(void)
 {
-   return (Addr)1 << (WS_ADDR_BITS - WS_(page_shift));
+   return (Addr)1 << (WS_ADDR_BITS - WS_(page_shift)());
 }
 
 /*------------------------------------------------------------*/
@@ -281,12 +300,12 @@ ULong WS_(stamp_time)(Stamp s);
 ULong WS_(stamp_start_time)(Stamp s);
 /* The first epoch of the next sample's window, whose first touch of a
    page is a working-set miss (event WS_EvEntered), or WS_STAMP_MASK
-   while none has begun; planned after each sample, for the sample at
-   |sample_at|.  |rising| counts the pages that came into that window
+   while none has begun; planned after each sample, for the window that
+   begins at time |from|.  |rising| counts the pages that came into that window
    since it was planned or began. */
 extern Stamp WS_(miss_first);
 extern ULong WS_(rising)[2];
-void  WS_(plan_miss_window)(ULong sample_at);
+void  WS_(plan_miss_window)(ULong from);
 
 /*------------------------------------------------------------*/
 /*--- Windows and the pages in them (ws_window.c,         ---*/
@@ -604,7 +623,12 @@ ULong WS_(measure_region_begin)(void);
 /* The program ends (exit, or an exec replaces it): the final sample,
    then WS_EvStop with |end| set. */
 void  WS_(measure_end)(void);
-/* Change T or tau from now on (a new epoch begins at once). */
+/* The sampling interval T and the window tau (--ws-every, --ws-tau;
+   tau is T unless given), and their changes from now on (a new epoch
+   begins at once; before start-up, the options' values).  The
+   control API's table is the one door to the setters. */
+ULong WS_(every)(void);
+ULong WS_(tau)(void);
 void  WS_(set_every)(ULong every);
 void  WS_(set_tau)(ULong tau);
 /* Takes the final sample, when measurement stops (WS_STOP, "ws stop",

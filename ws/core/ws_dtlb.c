@@ -259,7 +259,7 @@ static void share_out(const WS_SiteRecord* r, Addr a)
 {
    UInt i;
    for (i = 0; i < r->n_parts; i++)
-      WS_(add_accesses)((a + r->parts[i].last) >> WS_(page_shift),
+      WS_(add_accesses)((a + r->parts[i].last) >> WS_(page_shift)(),
                         r->parts[i].weight);
 }
 
@@ -276,7 +276,7 @@ static Crossing* crossing_slot(HWord site, Addr a)
 static void remember_crossing(Crossing* c, HWord site,
                               const WS_SiteRecord* r, Addr a)
 {
-   Addr first = a >> WS_(page_shift);
+   Addr first = a >> WS_(page_shift)();
    UInt i;
    c->site = site;
    c->a = a;
@@ -285,7 +285,7 @@ static void remember_crossing(Crossing* c, HWord site,
    c->first_counter = NULL;
    if (r != NULL) {
       for (i = 0; i < r->n_parts; i++)
-         if ((a + r->parts[i].last) >> WS_(page_shift) == first)
+         if ((a + r->parts[i].last) >> WS_(page_shift)() == first)
             c->first_weight += r->parts[i].weight;
       c->first_counter = WS_(access_counter)(WS_Data, first);
    }
@@ -317,7 +317,7 @@ static void data_refill(Addr a, HWord site, WS_AccessKind kind)
       weight = WS_SITE_WEIGHT(site);
    }
    WS_(counters).data_refills++;
-   last = (a + size - 1) >> WS_(page_shift);
+   last = (a + size - 1) >> WS_(page_shift)();
    e = &WS_(dtlb)[last & (WS_DTLB_ENTRIES - 1)];
    e->accesses -= weight;
    if (UNLIKELY(((a | (a + size - 1)) >> WS_ADDR_BITS) != 0)) {
@@ -331,12 +331,12 @@ static void data_refill(Addr a, HWord site, WS_AccessKind kind)
    }
    /* A range of a page or more is rare and may span many pages: it
       is not remembered. */
-   if (last == (a >> WS_(page_shift)) + 1 && size <= WS_(clo_pagesize)) {
+   if (last == (a >> WS_(page_shift)()) + 1 && size <= WS_(page_size)()) {
       c = crossing_slot(site, a);
       /* Not while a mark on either page wakes the watcher. */
       if (c->generation == crossing_generation && c->site == site
           && c->a == a
-          && !(watching && (wakes(a >> WS_(page_shift)) || wakes(last)))) {
+          && !(watching && (wakes(a >> WS_(page_shift)()) || wakes(last)))) {
          /* Tags follow the marks (WS_(dtlb_refresh_page)), so an entry
             that holds |last| already has the tags a fill would give
             it. */
@@ -351,12 +351,12 @@ static void data_refill(Addr a, HWord site, WS_AccessKind kind)
    /* Before the pages' stamps change, which the watcher reads (heap
       usage, for the allocator's accesses).  Accesses of more than a
       page are rare: they may cover pages between the two ends. */
-   if (watching && (*watch.all != 0 || wakes(a >> WS_(page_shift))
-                    || wakes(last) || size > WS_(clo_pagesize)))
+   if (watching && (*watch.all != 0 || wakes(a >> WS_(page_shift)())
+                    || wakes(last) || size > WS_(page_size)()))
       watch.access(a, size, kind);
    WS_(touch_range)(WS_Data, a, size, ip);
    dtlb_fill(last);
-   if (r != NULL && last != a >> WS_(page_shift))
+   if (r != NULL && last != a >> WS_(page_shift)())
       share_out(r, a);
    else
       e->accesses += weight;
@@ -462,7 +462,7 @@ const WS_DataRefill* WS_(data_refill_of_size)(UInt size, UInt weight,
 VG_REGPARM(1) void WS_(insn_restamp)(Addr a)
 {
    WS_(counters).insn_restamps++;
-   WS_(touch_page)(WS_Insn, a >> WS_(page_shift), a, a);
+   WS_(touch_page)(WS_Insn, a >> WS_(page_shift)(), a, a);
 }
 
 void WS_(insn_restamp_at_ip)(void)
@@ -472,9 +472,9 @@ void WS_(insn_restamp_at_ip)(void)
 
 VG_REGPARM(1) void WS_(insn_restamp_straddling)(Addr ip)
 {
-   Addr page = (ip >> WS_(page_shift)) + 1;
+   Addr page = (ip >> WS_(page_shift)()) + 1;
    WS_(counters).insn_restamps++;
-   WS_(touch_page)(WS_Insn, page, ip, page << WS_(page_shift));
+   WS_(touch_page)(WS_Insn, page, ip, page << WS_(page_shift)());
 }
 
 /*--------------------------------------------------------------------*/

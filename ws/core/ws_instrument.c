@@ -385,7 +385,7 @@ static void check_code_page(SBState* s, Addr page, Bool counts)
             superblock's first instruction), which leaves no argument
             to set up; for the page an instruction straddles into, the
             page after its own. */
-         if (page != s->ip >> WS_(page_shift))
+         if (page != s->ip >> WS_(page_shift)())
             call_if(s, code_stale(s, slot, stamp),
                     "ws_insn_restamp_straddling",
                     WS_(insn_restamp_straddling), 1,
@@ -407,8 +407,8 @@ static void check_code_page(SBState* s, Addr page, Bool counts)
    (unless |counts| is False: a rep instruction's later iterations). */
 static void check_insn(SBState* s, Addr a, UInt len, Bool counts)
 {
-   Addr first = a >> WS_(page_shift);
-   Addr last  = (a + (len ? len : 1) - 1) >> WS_(page_shift);
+   Addr first = a >> WS_(page_shift)();
+   Addr last  = (a + (len ? len : 1) - 1) >> WS_(page_shift)();
    s->ip = a;
    check_code_page(s, first, counts);
    if (last != first)
@@ -422,7 +422,7 @@ static void check_insn(SBState* s, Addr a, UInt len, Bool counts)
    addressing mode: no register holds the entry's address. */
 static IRExpr* data_tlb_offset(SBState* s, IRExpr* addr, Int size)
 {
-   UInt shift = WS_(page_shift);
+   UInt shift = WS_(page_shift)();
    IRExpr* last = size > 1
       ? bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, addr, c64(size - 1)))
       : addr;
@@ -464,7 +464,7 @@ static IRExpr* data_tlb_stale(SBState* s, IRExpr* offset, IRExpr* addr,
                               IRConst* tag)
 {
    IRExpr* page = bind(s, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
-                       IRExpr_Const(IRConst_U8(WS_(page_shift)))));
+                       IRExpr_Const(IRConst_U8(WS_(page_shift)()))));
    IRExpr* entry_tag = bind(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
                             bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, offset,
                                  IRExpr_Const(tag)))));
@@ -529,7 +529,7 @@ static void add_part(SBState* s, Check* c, Long lo, Long hi, Int weight,
 static void check_access(SBState* s, Int i, Int n_stmts)
 {
    const WS_Access* a = &s->access[i];
-   Long    ps = WS_(clo_pagesize);
+   Long    ps = WS_(page_size)();
    Long    lo = a->sym.off, hi = a->sym.off + a->size - 1;
    IRExpr* addr = a->addr;
    IRExpr* offset;
@@ -703,7 +703,7 @@ static IRSB* measure(IRSB* sbIn, const VexGuestLayout* layout,
       if (st->tag == Ist_IMark) {
          Addr a = st->Ist.IMark.addr;
          Bool counted;
-         Bool rep = WS_(clo_count_rep_once)
+         Bool rep = WS_(clo).count_rep_once
                     && WS_(is_rep_string)(a, st->Ist.IMark.len);
          addStmtToIRSB(s.sb, st);
          if (!started) {

@@ -62,7 +62,7 @@ void WS_(pt_init)(WS_PageTable* pt, Bool sparse, Stamp** l1_storage)
    pt->used = NULL;
    pt->n_used = 0;
    pt->blocks = NULL;
-   pt->chunk_bits = WS_ADDR_BITS - WS_L1_BITS - WS_(page_shift);
+   pt->chunk_bits = WS_ADDR_BITS - WS_L1_BITS - WS_(page_shift)();
    pt->owns_l1 = l1_storage == NULL;
    pt->l1 = l1_storage ? l1_storage
                        : VG_(am_shadow_alloc)(WS_L1_ENTRIES * sizeof(Stamp*));
@@ -84,7 +84,7 @@ void WS_(pt_init_records)(WS_PageTable* pt, SizeT record_size)
    pt->used = NULL;
    pt->n_used = 0;
    pt->blocks = NULL;
-   pt->chunk_bits = WS_ADDR_BITS - WS_L1_BITS - WS_(page_shift);
+   pt->chunk_bits = WS_ADDR_BITS - WS_L1_BITS - WS_(page_shift)();
    pt->owns_l1 = True;
    pt->l1 = VG_(am_shadow_alloc)(WS_L1_ENTRIES * sizeof(Stamp*));
    if (pt->l1 == NULL)
@@ -301,7 +301,7 @@ void WS_(pt_for_all)(WS_PageTable* pt,
                      void (*fn)(Stamp* slot, Addr page, void* opaque),
                      void* opaque)
 {
-   WS_(pt_for_range)(pt, 0, ((Addr)1 << (WS_ADDR_BITS - WS_(page_shift))) - 1,
+   WS_(pt_for_range)(pt, 0, ((Addr)1 << (WS_ADDR_BITS - WS_(page_shift)())) - 1,
                      fn, opaque);
 }
 

@@ -41,6 +41,23 @@ Bool         WS_(measuring) = True;
    handler runs every this many instructions to look at it. */
 #define WS_MS_POLL_INSNS  20000
 
+/* T and tau (ws_core.h): the options' values, changed only by
+   WS_(set_every) and WS_(set_tau); tau is 0 until start-up makes it T
+   when it was not given. */
+static ULong every = 100000;
+static ULong tau = 0;
+static Bool  started = False;       /* sampler_init has run */
+
+ULong WS_(every)(void)
+{
+   return every;
+}
+
+ULong WS_(tau)(void)
+{
+   return tau;
+}
+
 static ULong next_sample_k;         /* next sample at k*T */
 static ULong next_window_j;         /* next epoch at j*T - tau */
 
@@ -93,12 +110,12 @@ static void record_sample(ULong t, Bool final)
 
 static void take_sample(ULong t, ULong k)
 {
-   ULong  w = k * WS_(clo_every);
+   ULong  w = k * every;
    Stamp  first = WS_(window_first_stamp)();
 
    /* The window is the epochs that began at or after k*T - tau. */
-   if (w > WS_(clo_tau)) {
-      w -= WS_(clo_tau);
+   if (w > tau) {
+      w -= tau;
       /* boundary() opened an epoch when the clock passed w.  Only
          right after tau or T changed may none have begun since w;
          the window is then the current epoch alone. */
@@ -111,28 +128,35 @@ static void take_sample(ULong t, ULong k)
 
 static void schedule_next(void)
 {
-   if (WS_(clo_time_unit) == WS_TimeMillis) {
+   if (WS_(clo).time_unit == WS_TimeMillis) {
       WS_(clock_next_event)(WS_(clock_insns)() + WS_MS_POLL_INSNS);
    } else {
-      ULong sample_at = next_sample_k * WS_(clo_every);
-      ULong window_at = next_window_j * WS_(clo_every) - WS_(clo_tau);
+      ULong sample_at = next_sample_k * every;
+      ULong window_at = next_window_j * every - tau;
       WS_(clock_next_event)(sample_at < window_at ? sample_at : window_at);
    }
+}
+
+/* The next sample's window, whose first touch of a page is a miss,
+   begins at its time less tau. */
+static void plan_misses(void)
+{
+   ULong sample_at = next_sample_k * every;
+   WS_(plan_miss_window)(sample_at > tau ? sample_at - tau : 0);
 }
 
 /* The smallest j >= 1 with j*T - tau > t. */
 static ULong first_window_after(ULong t)
 {
-   return (t + WS_(clo_tau)) / WS_(clo_every) + 1;
+   return (t + tau) / every + 1;
 }
 
 void WS_(boundary)(void)
 {
    ULong t = WS_(now)();
-   ULong every = WS_(clo_every);
 
    WS_(counters).boundaries++;
-   if (next_window_j * every - WS_(clo_tau) <= t) {
+   if (next_window_j * every - tau <= t) {
       WS_(new_stamp)();
       next_window_j = first_window_after(t);
    }
@@ -140,7 +164,7 @@ void WS_(boundary)(void)
       ULong k = t / every;
       take_sample(t, k);
       next_sample_k = k + 1;
-      WS_(plan_miss_window)(next_sample_k * WS_(clo_every));
+      plan_misses();
    }
    schedule_next();
 }
@@ -161,9 +185,9 @@ ULong WS_(series)(ULong n, WS_Sample* out)
 static void reschedule(void)
 {
    ULong t = WS_(now)();
-   next_sample_k = t / WS_(clo_every) + 1;
+   next_sample_k = t / every + 1;
    next_window_j = first_window_after(t);
-   WS_(plan_miss_window)(next_sample_k * WS_(clo_every));
+   plan_misses();
    schedule_next();
 }
 
@@ -179,23 +203,28 @@ static void catch_up(void)
 }
 
 /* T or tau to |value| from now on: a new epoch, so that the windows
-   from here are measured against the new value. */
+   from here are measured against the new value.  Before start-up it is
+   the option's value. */
 static void set_interval(ULong* param, ULong value)
 {
+   if (!started) {
+      *param = value;
+      return;
+   }
    catch_up();
    *param = value;
    WS_(new_stamp)();
    reschedule();
 }
 
-void WS_(set_every)(ULong every)
+void WS_(set_every)(ULong value)
 {
-   set_interval(&WS_(clo_every), every);
+   set_interval(&every, value);
 }
 
-void WS_(set_tau)(ULong tau)
+void WS_(set_tau)(ULong value)
 {
-   set_interval(&WS_(clo_tau), tau);
+   set_interval(&tau, value);
 }
 
 /* Code runs uninstrumented while measurement is off (as callgrind
@@ -292,6 +321,9 @@ void WS_(measure_end)(void)
 
 void WS_(sampler_init)(void)
 {
+   if (tau == 0)
+      tau = every;
+   started = True;
    WS_(clock_init)();
    WS_(windows_init)();
    WS_(dtlb_init)();

@@ -187,8 +187,8 @@ static void unmapped(Addr a, SizeT len)
 {
    /* Only pages wholly inside the range are gone: with pages larger
       than the kernel's, the rest of a partly unmapped page lives on. */
-   Addr first = (a + (1UL << WS_(page_shift)) - 1) >> WS_(page_shift);
-   Addr end   = (a + len) >> WS_(page_shift);
+   Addr first = (a + (1UL << WS_(page_shift)()) - 1) >> WS_(page_shift)();
+   Addr end   = (a + len) >> WS_(page_shift)();
    Int  kind;
    if (len == 0 || end <= first)
       return;
@@ -214,7 +214,7 @@ static void brk_shrunk(Addr a, SizeT len)
 
 void WS_(syscalls_init)(void)
 {
-   if (WS_(clo_syscalls)) {
+   if (WS_(clo).syscalls) {
       VG_(track_pre_mem_read)       (syscall_reads);
       VG_(track_pre_mem_read_asciiz)(syscall_reads_string);
       VG_(track_post_mem_write)     (syscall_wrote);

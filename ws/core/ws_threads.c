@@ -32,7 +32,7 @@ static ThreadId running = VG_INVALID_THREADID;
 
 void WS_(threads_init)(void)
 {
-   if (WS_(clo_per_thread))
+   if (WS_(clo).per_thread)
       WS_(perthread_init)(WS_(window_first_stamp)());
 }
 
@@ -51,7 +51,7 @@ void WS_(thread_created)(ThreadId parent, ThreadId child)
 {
    n_alive++;
    tell_thread(WS_EvThreadStart, child, parent);
-   if (WS_(clo_per_thread))
+   if (WS_(clo).per_thread)
       WS_(perthread_add)(child);
 }
 
@@ -62,7 +62,7 @@ void WS_(thread_exited)(ThreadId tid)
    if (n_alive > 0)
       n_alive--;
    tell_thread(WS_EvThreadExit, tid, VG_INVALID_THREADID);
-   if (WS_(clo_per_thread))
+   if (WS_(clo).per_thread)
       WS_(perthread_drop)(tid);
 }
 
@@ -74,7 +74,7 @@ void WS_(threads_after_fork)(ThreadId tid)
 {
    ThreadId t;
    n_alive = 1;
-   if (!WS_(clo_per_thread))
+   if (!WS_(clo).per_thread)
       return;
    for (t = 1; t < VG_N_THREADS; t++)
       if (t != tid)
@@ -86,7 +86,7 @@ void WS_(threads_after_fork)(ThreadId tid)
    the clock and the stamp pass to the thread. */
 void WS_(thread_running)(ThreadId tid)
 {
-   if (WS_(clo_per_thread) && tid != running)
+   if (WS_(clo).per_thread && tid != running)
       WS_(new_stamp)();
    running = tid;
    tell_thread(WS_EvThreadRuns, tid, VG_INVALID_THREADID);

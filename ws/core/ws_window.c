@@ -47,7 +47,7 @@ void WS_(windows_advance)(Stamp first)
    window_first = first;
    for (kind = 0; kind < 2; kind++)
       WS_(win_advance)(&windows[kind], first);
-   if (WS_(clo_per_thread))
+   if (WS_(clo).per_thread)
       WS_(threads_advance)(first);
 }
 
@@ -105,7 +105,7 @@ void WS_(touch_page)(WS_Kind kind, Addr page, Addr ip, Addr a)
    WS_(pt_stamp)(&WS_(tables)[kind], slot, page, WS_(cur_stamp));
    if (kind == WS_Insn)
       WS_(code_slot_stamp)(page, WS_(cur_stamp));
-   if (WS_(clo_per_thread))
+   if (WS_(clo).per_thread)
       WS_(thread_touch)(VG_(get_running_tid)(), kind, page, old);
 }
 
@@ -114,13 +114,13 @@ void WS_(touch_range)(WS_Kind kind, Addr a, SizeT size, Addr ip)
    Addr page, last;
    if (size == 0 || !WS_(measuring))
       return;
-   last = (a + size - 1) >> WS_(page_shift);
-   if (last < (a >> WS_(page_shift))    /* wraps the address space */
+   last = (a + size - 1) >> WS_(page_shift)();
+   if (last < (a >> WS_(page_shift)())    /* wraps the address space */
        || last >= WS_(beyond_user_space)())
       last = WS_(beyond_user_space)() - 1;
-   for (page = a >> WS_(page_shift); page <= last; page++) {
-      WS_(touch_page)(kind, page, ip, page == a >> WS_(page_shift)
-                                      ? a : page << WS_(page_shift));
+   for (page = a >> WS_(page_shift)(); page <= last; page++) {
+      WS_(touch_page)(kind, page, ip, page == a >> WS_(page_shift)()
+                                      ? a : page << WS_(page_shift)());
       if (page == last)
          break;
    }

@@ -284,6 +284,8 @@ HChar* WS_(name_template)(const HChar* name, const HChar** why)
    return out;
 }
 
+UInt WS_(image) = 0;
+
 /* Only %p, %n and %% are left in a template, so the core's expansion
    cannot fail (it would end the process). */
 HChar* WS_(name_expand)(const HChar* option, const HChar* template)

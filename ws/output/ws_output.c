@@ -88,7 +88,7 @@ void WS_(out_flush)(void)
 void WS_(out_maybe_flush)(void)
 {
    ULong since = WS_(now)() - last_flush;
-   ULong limit = WS_(clo_time_unit) == WS_TimeMillis ? WS_FLUSH_MS
+   ULong limit = WS_(clo).time_unit == WS_TimeMillis ? WS_FLUSH_MS
                                                      : WS_FLUSH_INSNS;
    if (WS_(file_pending)(&out) >= WS_FLUSH_BYTES || since >= limit)
       flush_lines();
@@ -118,7 +118,7 @@ static void write_sample(const WS_Event* ev)
    ULong sizes[2];
    WS_(out_printf)("%llu %llu %llu", ev->t, ev->sizes[WS_Insn],
                    ev->sizes[WS_Data]);
-   if (WS_(clo_per_thread)) {
+   if (WS_(clo).per_thread) {
       WS_(out_printf)(" %llu", WS_(shared_pages)());
       for (tid = 1; tid < VG_N_THREADS; tid++)
          if (WS_(thread_sizes)(tid, sizes))
@@ -183,9 +183,9 @@ HChar* WS_(option_template)(const HChar* option, const HChar* value)
 HChar* WS_(out_expected_name)(void)
 {
    if (out_template == NULL)
-      out_template = WS_(option_template)(WS_(clo_file_option),
-                                          WS_(clo_file));
-   return WS_(name_expand)(WS_(clo_file_option), out_template);
+      out_template = WS_(option_template)(WS_(clo).file_option,
+                                          WS_(clo).file);
+   return WS_(name_expand)(WS_(clo).file_option, out_template);
 }
 
 Bool WS_(out_open)(HChar* name)
@@ -193,7 +193,7 @@ Bool WS_(out_open)(HChar* name)
    HChar why[512];
    if (!WS_(file_create)(&out, name, why, sizeof why)) {
       VG_(fmsg)("%s: cannot create the output file '%s' (%s; a writable "
-                "file name is accepted)\n", WS_(clo_file_option), name, why);
+                "file name is accepted)\n", WS_(clo).file_option, name, why);
       return False;
    }
    VG_(free)(name);
@@ -225,18 +225,18 @@ void WS_(write_header)(WS_File* f, Bool dump_file)
    }
    WS_(file_printf)(f, "time-unit: %s\nevery: %llu\ntau: %llu\n"
                     "pagesize: %u\n",
-                    WS_(clo_time_unit) == WS_TimeMillis ? "ms" : "i",
-                    WS_(clo_every), WS_(clo_tau), WS_(clo_pagesize));
+                    WS_(clo).time_unit == WS_TimeMillis ? "ms" : "i",
+                    WS_(every)(), WS_(tau)(), WS_(page_size)());
    if (dump_file)
       return;
    WS_(file_printf)(f, "syscalls: %s\nper-thread: %s\ninstr-atstart: %s\n"
                     "count-rep: %s\nheap-usage: %s\ncolumns: t insn data%s\n",
-                    WS_(clo_syscalls) ? "yes" : "no",
-                    WS_(clo_per_thread) ? "yes" : "no",
-                    WS_(clo_instr_atstart) ? "yes" : "no",
-                    WS_(clo_count_rep_once) ? "once" : "each",
-                    WS_(clo_heap) && WS_(clo_heap_usage) ? "yes" : "no",
-                    WS_(clo_per_thread) ? " shared {tid insn data}..." : "");
+                    WS_(clo).syscalls ? "yes" : "no",
+                    WS_(clo).per_thread ? "yes" : "no",
+                    WS_(clo).instr_atstart ? "yes" : "no",
+                    WS_(clo).count_rep_once ? "once" : "each",
+                    WS_(clo).heap_usage ? "yes" : "no",
+                    WS_(clo).per_thread ? " shared {tid insn data}..." : "");
 }
 
 void WS_(out_header)(void)
@@ -254,7 +254,7 @@ void WS_(format_avg)(HChar* buf, ULong sum, ULong n)
 static ULong pages_to_kb(ULong sum, ULong n)
 {
    ULong denom = (n == 0 ? 1 : n) * 1024;
-   return (sum * WS_(clo_pagesize) + denom / 2) / denom;
+   return (sum * WS_(page_size)() + denom / 2) / denom;
 }
 
 void WS_(print_sizes)(const HChar* indent, const ULong sum[2],
@@ -408,7 +408,7 @@ void WS_(out_view_hint)(const HChar* miss_name)
    (e.g. through %p), and no file otherwise. */
 void WS_(out_after_fork)(ThreadId tid)
 {
-   if (WS_(file_after_fork)(&out, WS_(clo_file_option), WS_(clo_file),
+   if (WS_(file_after_fork)(&out, WS_(clo).file_option, WS_(clo).file,
                             out_template))
       WS_(out_header)();
 }
@@ -423,7 +423,7 @@ void WS_(out_new_image)(void)
       return;                           /* a child without a file */
    VG_(free)(out.name);
    out.name = NULL;
-   name = WS_(name_expand)(WS_(clo_file_option), out_template);
+   name = WS_(name_expand)(WS_(clo).file_option, out_template);
    if (!WS_(file_create)(&out, name, why, sizeof why))
       VG_(umsg)("ws: cannot create '%s' (%s); ws writes no output file "
                 "for the rest of the run\n", name, why);
