@@ -45,12 +45,6 @@
 
 #include "ws_control.h"
 
-/* The core's --read-inline-info and --vex-* options.  Only the core may
-   include the header that declares them; see ws_pre_clo_init for why ws
-   sets them. */
-extern Bool VG_(clo_read_inline_info);
-extern VexControl VG_(clo_vex_control);
-
 /*------------------------------------------------------------*/
 /*--- The end of a program                                 ---*/
 /*------------------------------------------------------------*/
@@ -303,6 +297,26 @@ static void ws_post_clo_init(void)
    VG_(atfork)(NULL, NULL, ws_after_fork_child);
 }
 
+/* The stacks of peaks (and the locations of hot pages) name the
+   functions the compiler inlined, which needs --read-inline-info; the
+   core makes it the default only for memcheck, helgrind, drd, massif and
+   dhat, by tool name, and only its own header declares the option's
+   variable.  So ws puts "--read-inline-info=yes" in front of the options
+   the core is about to read: this runs before the core parses them
+   (coregrind/m_main.c: tl_pre_clo_init, then
+   main_process_cmd_line_options), so a --read-inline-info=no given
+   anywhere (~/.valgrindrc, $VALGRIND_OPTS, the command line) comes later
+   and still wins, as it does for those tools.  It counts as one of the
+   leading options the core does not pass on to an exec'd Valgrind
+   (VG_(args_for_valgrind_noexecpass)), which makes its own. */
+static void read_inline_info_by_default(void)
+{
+   static HChar yes[] = "--read-inline-info=yes";
+   HChar* arg = yes;
+   VG_(insertIndexXA)(VG_(args_for_valgrind), 0, &arg);
+   VG_(args_for_valgrind_noexecpass)++;
+}
+
 static void ws_pre_clo_init(void)
 {
    VG_(details_name)            ("ws");
@@ -317,14 +331,7 @@ static void ws_pre_clo_init(void)
       away and made again sooner. */
    VG_(details_avg_translation_sizeB)(480);
 
-   /* The stacks of peaks (and the locations of hot pages) name the
-      functions the compiler inlined, which needs --read-inline-info;
-      the core makes it the default only for memcheck, helgrind, drd,
-      massif and dhat, by tool name.  This runs before the core parses
-      the command line (coregrind/m_main.c: tl_pre_clo_init, then
-      main_process_cmd_line_options), so --read-inline-info=no still
-      wins, as it does for those tools. */
-   VG_(clo_read_inline_info) = True;
+   read_inline_info_by_default();
 
    /* VEX follows calls and jumps into their targets by default
       (--vex-guest-chase=yes), and then also recovers an "A && B"

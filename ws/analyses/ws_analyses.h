@@ -17,9 +17,9 @@
 */
 
 /* The analyses' header: what ws makes of the core's measurements and
-   names in its files (stacks, peaks, hot pages, heap blocks and owners,
-   heap usage, misses, regions).  It sits on the output layer
-   (ws_output.h), which sits on the core. */
+   names in its files (stacks and C++ names, peaks, hot pages, heap
+   blocks and owners, heap usage, misses, regions).  It sits on the
+   output layer (ws_output.h), which sits on the core. */
 
 #ifndef __WS_ANALYSES_H
 #define __WS_ANALYSES_H
@@ -79,6 +79,10 @@ Int  WS_(own_level)(ExeContext* ec);
 const HChar* WS_(intern)(const HChar* s);
 /* |name| demangled (C++, as --demangle says), interned. */
 const HChar* WS_(demangled)(const HChar* name);
+/* (ws_demangle.c) A C++ name in the Itanium ABI's mangling, as c++filt
+   writes it, in a string to VG_(free); NULL if it is none, or uses what
+   ws does not read (ws_demangle.c says what). */
+HChar* WS_(demangle)(const HChar* mangled);
 
 /*------------------------------------------------------------*/
 /*--- Peaks (ws_peaks.c)                                   ---*/

@@ -55,6 +55,7 @@
 #include "pub_tool_options.h"
 #include "pub_tool_stacktrace.h"
 #include "pub_tool_threadstate.h"
+#include "pub_tool_xarray.h"
 
 #include "ws_analyses.h"
 
@@ -201,10 +202,25 @@ static Bool in_executable(Addr ip)
 }
 
 /* Demangled names of data symbols: the debug info demangles function
-   names only.  Only the core's header declares the demangler (as for
-   --read-inline-info in ws_main.c); it follows --demangle. */
-extern void VG_(demangle)(Bool do_cxx_demangling, Bool do_z_demangling,
-                          const HChar* orig, const HChar** result);
+   names only, and the core's demangler is not the tools'; ws_demangle.c
+   demangles them, unless --demangle=no.  That option is the core's and
+   tools cannot read its variable, so it is read where the core read it,
+   among the options the core was given (the last one wins; the core has
+   refused any value but yes and no). */
+static Bool demangling(void)
+{
+   static Int on = -1;
+   Word i;
+   if (on < 0) {
+      on = 1;
+      for (i = 0; i < VG_(sizeXA)(VG_(args_for_valgrind)); i++) {
+         const HChar* a = *(HChar**)VG_(indexXA)(VG_(args_for_valgrind), i);
+         if (VG_(strncmp)(a, "--demangle=", 11) == 0)
+            on = VG_STREQ(a + 11, "yes");
+      }
+   }
+   return on;
+}
 
 /* Names kept for the rest of the run, one copy each: an owner's name
    must outlive the debug info's and the demangler's buffers. */
@@ -220,9 +236,11 @@ const HChar* WS_(intern)(const HChar* s)
 
 const HChar* WS_(demangled)(const HChar* name)
 {
-   const HChar* out = name;
-   VG_(demangle)(True, False, name, &out);
-   return WS_(intern)(out);
+   HChar* d = demangling() ? WS_(demangle)(name) : NULL;
+   const HChar* kept = WS_(intern)(d != NULL ? d : name);
+   if (d != NULL)
+      VG_(free)(d);
+   return kept;
 }
 
 /*------------------------------------------------------------*/

@@ -60,26 +60,72 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
 #include "pub_tool_xarray.h"
 
 #include "ws_output.h"
 
 /*------------------------------------------------------------*/
-/*--- What the core does not export to tools               ---*/
+/*--- What the public API lacks                            ---*/
 /*------------------------------------------------------------*/
 
-/* The core keeps its own descriptors (the log file, vgdb's FIFOs) at
-   or above VG_(fd_hard_limit), where the program cannot reach them
-   (its syscall wrappers refuse such descriptors, and getrlimit shows
-   the program a limit below them), and uses VG_(fcntl) to put them
-   there.  Neither is in pub_tool_*.h; ws declares them here, as
-   ws_main.c declares VG_(clo_read_inline_info).  VG_(sigaction) sets
-   the real handler of SIGPIPE or SIGXFSZ for a moment after a write
-   failed (see write_out). */
-extern Int VG_(fd_hard_limit);
-extern Int VG_(fcntl)(Int fd, Int cmd, Addr arg);
-extern Int VG_(sigaction)(Int signum, const vki_sigaction_toK_t* act,
-                          vki_sigaction_fromK_t* oldact);
+/* Three things a file of ws's needs are not in pub_tool_*.h: where the
+   descriptors that Valgrind keeps for itself begin, fcntl() to move a
+   descriptor there with close-on-exec, and sigaction() to discard a
+   signal a failed write raised (write_out).  Rather than declare the
+   core's own VG_(fd_hard_limit), VG_(fcntl) and VG_(sigaction), which a
+   Valgrind update could change without a word, ws asks the kernel:
+
+   - The core raises the kernel's soft RLIMIT_NOFILE by the descriptors
+     it keeps for itself (N_RESERVED_FDS in coregrind/m_main.c: 12 on
+     Linux since Valgrind 3.0) and shows the program a limit that many
+     below it: its log file and vgdb's FIFOs live there, where the
+     program's system calls cannot reach them.  VG_(getrlimit) asks the
+     kernel, so the reserve begins WS_CORE_FDS below its answer.
+     tests/test_descriptors.py sees a file of ws's put below the
+     program's limit: the program's descriptors would differ from
+     --tool=none's.
+   - fcntl and rt_sigaction are system calls of their own here, as the
+     core makes them (the kernel's interface; amd64 only, for now). */
+#define WS_CORE_FDS  12
+
+static Long sys4(Long no, Long a1, Long a2, Long a3, Long a4)
+{
+#if defined(VGA_amd64)
+   Long ret;
+   register Long r10 __asm__("r10") = a4;
+   __asm__ volatile ("syscall"
+                     : "=a" (ret)
+                     : "0" (no), "D" (a1), "S" (a2), "d" (a3), "r" (r10)
+                     : "rcx", "r11", "memory");
+   return ret;               /* -errno on failure */
+#else
+#  error "ws_file.c makes its system calls for amd64 only"
+#endif
+}
+
+/* The first descriptor of Valgrind's own. */
+static Int core_fds_begin(void)
+{
+   struct vki_rlimit rl;
+   if (VG_(getrlimit)(VKI_RLIMIT_NOFILE, &rl) < 0)
+      return -1;
+   return (Int)rl.rlim_cur - WS_CORE_FDS;
+}
+
+/* A copy of |fd| at the lowest free descriptor from |from| on, closed
+   on exec; -1 if none. */
+static Int dup_from(Int fd, Int from)
+{
+   Long r = sys4(__NR_fcntl, fd, VKI_F_DUPFD_CLOEXEC, from, 0);
+   return r < 0 ? -1 : (Int)r;
+}
+
+static void set_action(Int sig, const vki_sigaction_toK_t* act,
+                       vki_sigaction_fromK_t* old)
+{
+   sys4(__NR_rt_sigaction, sig, (Long)act, (Long)old, sizeof(vki_sigset_t));
+}
 
 #define WS_POLLOUT          0x0004
 /* How long a write may wait for a reader that stopped reading. */
@@ -377,7 +423,7 @@ static const HChar* in_use(const WS_File* self, const struct vg_stat* st,
              || other.dev != st->dev || other.ino != st->ino)
             continue;
          VG_(close)(dir);
-         if (fd >= VG_(fd_hard_limit))
+         if (fd >= core_fds_begin())
             return "Valgrind writes to it already (--log-file, "
                    "--xml-file)";
          /* At start-up Valgrind's log file is there too, before the
@@ -446,7 +492,7 @@ Bool WS_(file_create)(WS_File* f, const HChar* name, HChar* why,
       return False;
    }
    fd = (Int)sr_Res(sres);
-   safe = VG_(fcntl)(fd, VKI_F_DUPFD_CLOEXEC, VG_(fd_hard_limit));
+   safe = dup_from(fd, core_fds_begin());
    VG_(close)(fd);
    if (safe < 0) {
       VG_(snprintf)(why, why_size, "the descriptors Valgrind keeps for "
@@ -600,8 +646,8 @@ static void discard_pending(Int sig)
    vki_sigaction_fromK_t saved;
    VG_(memset)(&ignore, 0, sizeof ignore);
    ignore.ksa_handler = VKI_SIG_IGN;
-   VG_(sigaction)(sig, &ignore, &saved);
-   VG_(sigaction)(sig, &saved, NULL);
+   set_action(sig, &ignore, &saved);
+   set_action(sig, &saved, NULL);
 }
 
 static void add_signal(vki_sigset_t* set, Int sig)
