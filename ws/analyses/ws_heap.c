@@ -169,9 +169,9 @@ static Interval* insert_interval(OSet* set, Addr start, SizeT len)
 static OSet* blocks;    /* live blocks */
 static OSet* arenas;    /* the parts of arenas that held blocks */
 /* The blocks freed since the window of a sample some way back began
-   (WS_(heap_forget_freed)), in the order they were freed: a free costs
-   an append.  Only a peak's breakdown, a dump or the hot pages look
-   them up, through an index by address made then (freed_index). */
+   (forget_freed, at each sample), in the order they were freed: a free
+   costs an append.  Only a peak's breakdown, a dump or the hot pages
+   look them up, through an index by address made then (freed_index). */
 static XArray* freed;           /* of Interval */
 static Interval** freed_by_addr = NULL;
 static Word      freed_indexed = -1;    /* freed's size when indexed */

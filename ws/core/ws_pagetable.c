@@ -17,7 +17,7 @@
 */
 
 /* Owns the two-level tables that map a page number to its stamp (or,
-   for ws_hot.c, to a record of another size).  The layout is shared
+   for ws_records.c, to a record of another size).  The layout is shared
    with ws_instrument.c, which walks it inline; this file only creates
    chunks and visits slots.  It knows nothing of windows or time.
 

@@ -1,5 +1,5 @@
 /*--------------------------------------------------------------------*/
-/*--- ws: per-thread working sets and shared pages.  ws_threads.c ---*/
+/*--- ws: the threads alive and the one running.     ws_threads.c ---*/
 /*--------------------------------------------------------------------*/
 
 /*
