@@ -7,7 +7,10 @@ test runs tests/progs/hands under ws with both files open and compares
 with --tool=none where the program can tell:
 
 - the descriptors open in 0..1023 (and their close-on-exec flags) are
-  those --tool=none shows;
+  those --tool=none shows; with the limit at 1024, soft and hard, those
+  ws adds are at or above the limit the program is shown, among
+  Valgrind's own (ws finds where they begin from the kernel's limit:
+  docs/design.md, "Only the public API"), and closed on exec;
 - a program that closes 3..1023 and opens a file of its own: the file
   holds only what it wrote, ws's file is complete;
 - dup2(1, 3): nothing of ws's on the program's standard output;
@@ -18,6 +21,7 @@ with --tool=none where the program can tell:
 """
 
 import os
+import resource
 import subprocess
 
 import wslib
@@ -59,6 +63,29 @@ def test_same_descriptors_as_none(tmp_path):
     ws = run("ws", [HANDS, "fds"], tmp_path)
     assert none.returncode == ws.returncode == 0
     assert ws.stdout == none.stdout, (ws.stdout, none.stdout)
+    complete(tmp_path)
+
+
+def test_own_descriptors_at_a_limit_of_1024(tmp_path):
+    """The limit at 1024, soft and hard, so that Valgrind cannot raise it:
+    it keeps the top 12 descriptors for itself and shows the program a
+    limit of 1012.  ws's output file and miss profile are open at or
+    above that limit, where the program's system calls cannot use them,
+    and closed on exec."""
+    def limit():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
+
+    p = run("ws", [HANDS, "limit"], tmp_path, preexec_fn=limit)
+    assert p.returncode == 0, p.stderr.decode()
+    lines = p.stdout.decode().splitlines()
+    assert lines[0].startswith("limit "), lines
+    shown = int(lines[0].split()[2])
+    files = {str(tmp_path / "ws.out"), str(tmp_path / "miss.out")}
+    ours = [l.split() for l in lines[1:] if l.split()[2:] and
+            l.split()[2] in files]
+    assert shown < 1024 and len(ours) == 2, lines
+    assert all(int(fd) >= shown and cloexec == "1"
+               for fd, cloexec, _ in ours), (shown, ours)
     complete(tmp_path)
 
 

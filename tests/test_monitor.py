@@ -4,7 +4,7 @@ Both talk to tests/progs/ctl_server under ws, blocked reading a pipe
 (ctl_util.Server), with a --vgdb-prefix of its own:
 
 - one-shot mode: the reply to `status` is ws's; every kind of reply of
-  ws/ws_monitor.c and ws/ws_control.c gives the exit status it should
+  ws/control/ws_monitor.c and ws/control/ws_control.c gives the exit status it should
   (0 accepted, 1 refused); a process that is gone, not under Valgrind or
   under another tool, a missing vgdb and a vgdb that may not ptrace each
   give exit status 2 and a message that says so;
@@ -92,7 +92,7 @@ def test_status(server):
     assert monitor(server, "ws", "status") == (0, out, "")
 
 
-# Replies of ws/ws_monitor.c and ws/ws_control.c, one of each form:
+# Replies of ws/control/ws_monitor.c and ws/control/ws_control.c, one of each form:
 # (words, exit status, the reply as a regular expression).
 REPLIES = [
     (["set", "tau", "0"], 1, r"ws set tau: '0' is not a whole number from 1 "

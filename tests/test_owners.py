@@ -1,6 +1,6 @@
 """Heap blocks and owners (issue 5 item 2): ws follows the program's own
-malloc, free and C++ new/delete (--ws-heap=yes, ws/ws_heap.c) and names
-what lives in the pages of the data working set (ws/ws_owners.c).
+malloc, free and C++ new/delete (--ws-heap=yes, ws/analyses/ws_heap.c) and names
+what lives in the pages of the data working set (ws/analyses/ws_owners.c).
 
 Programs (tests/progs/):
 - own_heap: every C allocation function, N rounds (counts known from the
@@ -9,7 +9,12 @@ Programs (tests/progs/):
 - own_spike (and the same built without -g, and stripped): a steady
   working set, then a burst on a 2,000-page heap block, a 300-page global
   array and a 100-page local array, for a data peak whose owner lines the
-  source predicts (see the comment at its top).
+  source predicts (see the comment at its top);
+- cxxglobals: C++ data symbols of twelve kinds (namespaces, an anonymous
+  namespace, static members, templates' statics, statics of functions,
+  of a template function, of a const method and of a lambda), each on
+  its page, dumped: the owners' names are the symbols demangled
+  (ws/analyses/ws_demangle.c) as binutils' c++filt writes them.
 
 Counts come from the "ws heap:" lines of --stats=yes.  A program's own
 start-up allocates some blocks too (stdio, the dynamic linker), the same
@@ -20,6 +25,7 @@ grammar and rules (the sum, the order, at most 10 lines, `rest` last).
 
 import os
 import re
+import subprocess
 
 import wslib
 
@@ -203,3 +209,46 @@ def test_peak_owners_of_a_stripped_program(ws):
     assert not any(o.startswith("global burst") for _, o in owners), owners
     assert any(p >= GLOBAL_PAGES and o.split()[0] in ("anon", "file")
                for p, o in owners[1:]), owners
+
+
+# ----------------------------------------------------------------------
+# Data symbols' names, demangled
+
+CXXGLOBALS = wslib.prog("cxxglobals")
+
+
+def _mangled_data_symbols(prog):
+    """The program's own C++ data symbols (nm's b, B, d, D, v, V)."""
+    nm = subprocess.run(["nm", "--defined-only", prog], check=True,
+                        capture_output=True, text=True).stdout
+    return sorted(f[2] for f in (line.split() for line in nm.splitlines())
+                  if len(f) == 3 and f[1] in "bBdDvV"
+                  and f[2].startswith("_Z"))
+
+
+def _global_owners(ws, *options):
+    out = ws([CXXGLOBALS], *options).output
+    (dump,) = out.dumps
+    return {p.owner.name for p in dump.pages
+            if p.kind == "data" and p.owner.kind == "global"}
+
+
+def test_global_owners_are_demangled_as_cplusplus_filt_does(ws):
+    """Each of the program's C++ data symbols names its page's owner,
+    demangled as `c++filt -i` demangles it."""
+    mangled = _mangled_data_symbols(CXXGLOBALS)
+    assert len(mangled) == 12, mangled
+    filt = subprocess.run(["c++filt", "-i"], input="\n".join(mangled),
+                          check=True, capture_output=True, text=True)
+    names = filt.stdout.splitlines()
+    assert "Pool<std::pair<int, char> >::slots" in names, names
+    assert "main::{lambda(int)#1}::operator()(int) const::seen" in names
+    owners = _global_owners(ws)
+    assert set(names) <= owners, sorted(set(names) - owners)
+
+
+def test_global_owners_mangled_with_demangle_no(ws):
+    """--demangle=no (Valgrind's option) keeps the symbols as they are."""
+    mangled = _mangled_data_symbols(CXXGLOBALS)
+    owners = _global_owners(ws, "--demangle=no")
+    assert set(mangled) <= owners, sorted(set(mangled) - owners)

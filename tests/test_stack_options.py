@@ -10,9 +10,16 @@ dump's owner lines) and a peak's stack.
 --num-callers=N keeps the N innermost frames; below main is cut unless
 --show-below-main=yes, which also names the code there by its functions
 instead of "(below main)", as Valgrind's tools do.
+
+--read-inline-info is on by default for ws, as for memcheck: ws puts
+"--read-inline-info=yes" in front of the options the core reads
+(docs/design.md, "Only the public API"), so that =no given in
+$VALGRIND_OPTS wins as on the command line, and a program that execs
+under --trace-children=yes gets it from its own Valgrind, not twice.
 """
 
 import os
+import subprocess
 
 import pytest
 
@@ -116,3 +123,37 @@ def test_peak_stack_depth_and_below_main(ws):
     below = _peak_stack(ws, "--show-below-main=yes")
     assert below[:2] == default and "_start" in [f for _, f in below[2:]], \
         below
+
+
+def test_read_inline_info_no_in_the_environment_wins(ws):
+    """spike_o2's burst() is inlined into spike(): an inline line on the
+    stack by default, none with --read-inline-info=no in $VALGRIND_OPTS
+    (the core reads it before the command line, after ws's default)."""
+    def stack(env):
+        r = ws([wslib.prog("spike_o2"), "spike"], env=env)
+        (p,) = [q for q in r.output.peaks if q.kind == "data"]
+        return [(w.inline, w.function) for w in r.output.stacks[p.stack]]
+    assert stack(None)[0] == (True, "burst")
+    env = dict(os.environ, VALGRIND_OPTS="--read-inline-info=no")
+    assert stack(env) == [(False, "spike"), (False, "main")]
+
+
+def test_read_inline_info_default_once_per_valgrind(tmp_path):
+    """hands execs itself twice under --trace-children=yes and -v: each
+    of the three Valgrinds lists --read-inline-info=yes once among its
+    options (each puts its own; none is passed on at exec)."""
+    hands = wslib.prog("hands")
+    wslib.require_built(hands)
+    p = subprocess.run([wslib.VG_IN_PLACE, "--tool=ws", "-v",
+                        "--trace-children=yes",
+                        "--ws-file=" + str(tmp_path / "ws.out"), hands,
+                        "exec", "2"], cwd=str(tmp_path),
+                       stdin=subprocess.DEVNULL, capture_output=True,
+                       timeout=300)
+    err = p.stderr.decode(errors="replace")
+    assert p.returncode == 0, err
+    blocks = err.split("Valgrind options:")[1:]
+    assert len(blocks) == 3, err
+    for b in blocks:
+        options = b.split("Contents of /proc/version")[0]
+        assert options.count("--read-inline-info=yes") == 1, options

@@ -13,11 +13,6 @@
    published by the Free Software Foundation; either version 2 of the
    License, or (at your option) any later version.
 
-   This program is distributed in the hope that it will be useful, but
-   WITHOUT ANY WARRANTY; without even the implied warranty of
-   MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
-   General Public License for more details.
-
    The GNU General Public License is contained in the file COPYING.
 */
 
@@ -26,52 +21,73 @@
    from or stored to, in the last tau time units, sampled every T time
    units.  See docs/ for the definitions and the output format.
 
-   This file only wires the modules into the core: registration,
-   start-up in the right order, the end of a program by exit or by
-   exec, and a fork.  ws_global.h lists the modules and what each
-   owns. */
+   This file only wires the layers together and into Valgrind's core:
+   registration, start-up in the right order (the order in which the
+   layers above the core register for its events), the end of a program
+   by exit or by exec, and a fork.  Each layer's header lists its files
+   and what each owns: core/ws_core.h (what measures), output/ws_output.h
+   (files), analyses/ws_analyses.h (what reads the core),
+   control/ws_control.h (options and the doors). */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_clientstate.h"
+#include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
 #include "pub_tool_tooliface.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
 #include "pub_tool_xarray.h"
 
-#include "ws_global.h"
+#include "ws_control.h"
 
-/* ws's instrumentation, then the heap hooks, which ws must not count
-   (ws_heap.c says why they come after it). */
-static IRSB* ws_instrument_and_hook(VgCallbackClosure* closure, IRSB* sbIn,
-                                    const VexGuestLayout* layout,
-                                    const VexGuestExtents* vge,
-                                    const VexArchInfo* archinfo_host,
-                                    IRType gWordTy, IRType hWordTy)
+/*------------------------------------------------------------*/
+/*--- The end of a program                                 ---*/
+/*------------------------------------------------------------*/
+
+/* Measurement ends (at exit, or |exec_path| replaces the program): a
+   final sample, every file finished, the summary. */
+static void finish(const HChar* exec_path)
 {
-   IRSB* sb = WS_(instrument)(closure, sbIn, layout, vge, archinfo_host,
-                              gWordTy, hWordTy);
-   return WS_(heap_instrument)(sb, layout, vge);
+   WS_(measure_end)();
+   /* The trailer, in the grammar's order: regions, hot pages, heap
+      sites, peaks, summaries.  The hot pages' owners are looked up
+      first, so that the stack blocks they name come before it. */
+   WS_(out_trailer_begin)(exec_path);
+   WS_(hot_prepare)();
+   WS_(regions_trailer)();
+   WS_(hot_trailer)();
+   WS_(heapsites_trailer)();
+   WS_(peaks_trailer)();
+   WS_(out_trailer_end)();
+   if (exec_path != NULL)
+      VG_(umsg)("The program execs %s: ws's files of this program end "
+                "here.\n", exec_path);
+   WS_(out_summary_sizes)();
+   WS_(peaks_summary)();
+   WS_(regions_summary)();
+   WS_(out_summary_file)();
+   WS_(out_view_hint)(WS_(misses_write)(exec_path));
 }
 
-/* The core's --read-inline-info and --vex-* options.  Only the core may
-   include the header that declares them; see ws_pre_clo_init for why ws
-   sets them. */
-extern Bool VG_(clo_read_inline_info);
-extern VexControl VG_(clo_vex_control);
-
-static void ws_after_fork_child(ThreadId tid)
+static void print_stats(void)
 {
-   WS_(image) = 0;           /* the child's first program: file names */
-   WS_(sampler_after_fork)();
-   WS_(regions_after_fork)();
-   WS_(threads_after_fork)(tid);
-   WS_(peaks_after_fork)();
-   WS_(heapuse_after_fork)();
-   WS_(out_after_fork)(tid);
-   WS_(misses_after_fork)();
+   WS_(print_counters)();
+   WS_(peaks_print_stats)();
+}
+
+static void ws_fini(Int exitcode)
+{
+   finish(NULL);
+   if (VG_(clo_stats)) {
+      print_stats();
+      WS_(heap_print_stats)();
+      WS_(heapuse_print_stats)();
+   }
 }
 
 /*------------------------------------------------------------*/
@@ -108,24 +124,56 @@ static void pass_image_on(void)
    VG_(addToXA)(args, &opt);
 }
 
-/* Called before the core execs |path| (ws_syscalls.c has checked that
-   it will). */
-/* Measurement ends (at exit, or |exec_path| replaces the program): a
-   final sample, every file finished, the summary. */
-static void finish(const HChar* exec_path)
+/* Whether the core will exec |path| (a path that the kernel resolves
+   as the program's own): the core checks the file before it commits
+   to the exec and fails the call without exec'ing if it is missing, no
+   executable file, or neither ELF nor a script, as it is for every
+   directory but one of a PATH search (execvp).  The same checks here,
+   so that ws finishes its files only for an exec that happens; one
+   that fails all the same goes on in files of its own (below). */
+static Bool will_exec(const HChar* path)
 {
-   WS_(final_sample)();
-   WS_(peaks_stopped)();
-   WS_(region_close)();
-   WS_(out_trailer)(exec_path);
-   if (exec_path != NULL)
-      VG_(umsg)("The program execs %s: ws's files of this program end "
-                "here.\n", exec_path);
-   WS_(out_stderr_summary)();
-   WS_(out_view_hint)(WS_(misses_write)(exec_path));
+   struct vg_stat st;
+   UInt   x;
+   Int    fd;
+   UChar  magic[4];
+   if (sr_isError(VG_(stat)(path, &st)) || !VKI_S_ISREG(st.mode))
+      return False;
+   x = VG_(geteuid)() == 0 ? (VKI_S_IXUSR | VKI_S_IXGRP | VKI_S_IXOTH)
+     : (Int)st.uid == VG_(geteuid)() ? VKI_S_IXUSR
+     : (Int)st.gid == VG_(getegid)() ? VKI_S_IXGRP
+     : VKI_S_IXOTH | VKI_S_IXGRP;     /* a supplementary group may match */
+   if ((st.mode & x) == 0)
+      return False;
+   fd = VG_(fd_open)(path, VKI_O_RDONLY, 0);
+   if (fd < 0)
+      return False;
+   x = VG_(read)(fd, magic, sizeof magic);
+   VG_(close)(fd);
+   return (x == 4 && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L'
+           && magic[3] == 'F') || (x >= 2 && magic[0] == '#'
+                                   && magic[1] == '!');
 }
 
-void WS_(image_end)(const HChar* path)
+/* The path execve(2) (or execveat(2) relative to |dirfd|) would run. */
+static Bool exec_path(Int dirfd, Addr name, HChar* path, SizeT size)
+{
+   Bool  whole;
+   HChar rel[VKI_PATH_MAX + 1];
+   SizeT n = WS_(client_string)(name, rel, sizeof rel, &whole);
+   if (!whole)
+      return False;
+   if (n == 0)                             /* fexecve: AT_EMPTY_PATH */
+      VG_(snprintf)(path, size, "/proc/self/fd/%d", dirfd);
+   else if (rel[0] == '/' || dirfd == VKI_AT_FDCWD)
+      VG_(snprintf)(path, size, "%s", rel);
+   else
+      VG_(snprintf)(path, size, "/proc/self/fd/%d/%s", dirfd, rel);
+   return True;
+}
+
+/* The core is about to exec |path|: ws finishes as at exit. */
+static void image_end(const HChar* path)
 {
    finish(path);
    pass_image_on();
@@ -135,7 +183,7 @@ void WS_(image_end)(const HChar* path)
 /* The exec failed after all: the program goes on, with files of its
    own as the next program would have had (those of the first part are
    complete). */
-void WS_(image_exec_failed)(void)
+static void image_exec_failed(void)
 {
    if (!finished_for_exec)
       return;
@@ -148,17 +196,57 @@ void WS_(image_exec_failed)(void)
    WS_(peaks_after_fork)();
    if (WS_(measuring))
       WS_(region_open)();
+   WS_(out_stacks_forget)();
    WS_(out_new_image)();
    WS_(misses_new_image)();
 }
 
-/* Per-thread mode may begin an epoch as another thread starts, before
-   the clock and the stamp pass to the thread. */
+/* A system call may block for ever, or be the program's last: what is
+   measured so far reaches the file first.  An exec ends the program:
+   ws finishes its files. */
+static void ws_pre_syscall(ThreadId tid, UInt syscallno, UWord* args,
+                           UInt nArgs)
+{
+   HChar path[VKI_PATH_MAX + 32];
+   WS_(out_flush)();
+   if ((syscallno == __NR_execve
+        && exec_path(VKI_AT_FDCWD, args[0], path, sizeof path))
+       || (syscallno == __NR_execveat
+           && exec_path((Int)args[0], args[1], path, sizeof path))) {
+      if (will_exec(path))
+         image_end(path);
+   }
+}
+
+static void ws_post_syscall(ThreadId tid, UInt syscallno, UWord* args,
+                            UInt nArgs, SysRes res)
+{
+   WS_(stacks_forget_mappings)();
+   /* Only an exec that failed returns. */
+   if (syscallno == __NR_execve || syscallno == __NR_execveat)
+      image_exec_failed();
+}
+
+/*------------------------------------------------------------*/
+/*--- Start-up, threads, forks                             ---*/
+/*------------------------------------------------------------*/
+
+static void ws_after_fork_child(ThreadId tid)
+{
+   WS_(image) = 0;           /* the child's first program: file names */
+   WS_(sampler_after_fork)();
+   WS_(regions_after_fork)();
+   WS_(threads_after_fork)(tid);
+   WS_(peaks_after_fork)();
+   WS_(heapuse_after_fork)();
+   WS_(out_stacks_forget)();
+   WS_(out_after_fork)(tid);
+   WS_(misses_after_fork)();
+}
+
 static void ws_start_client_code(ThreadId tid, ULong blocks_dispatched)
 {
    WS_(thread_running)(tid);
-   WS_(heapuse_thread_running)(tid);
-   WS_(clock_to_thread)(tid);
 }
 
 static void ws_stop_client_code(ThreadId tid, ULong blocks_dispatched)
@@ -170,42 +258,63 @@ static void ws_post_clo_init(void)
 {
    HChar* out_name;
    WS_(post_clo_check)();
-   WS_(measuring) = WS_(clo_instr_atstart);
+   WS_(measuring) = WS_(clo).instr_atstart;
    /* Both exit with status 1 if they cannot create their files; the
       miss file first, so that refusing it leaves no output file. */
    out_name = WS_(out_expected_name)();
-   if (WS_(image_miss))
+   if (WS_(clo).image_miss)
       WS_(misses_init)(out_name);
-   else if (WS_(clo_miss_file))
+   else if (WS_(clo).miss_file)
       VG_(umsg)("ws: this process writes no miss profile (--ws-miss-file=%s "
-                "names its parent's; use %%p)\n", WS_(clo_miss_file));
-   if (WS_(image_out)) {
-      WS_(out_open)(out_name);
+                "names its parent's; use %%p)\n", WS_(clo).miss_file);
+   if (WS_(clo).image_out) {
+      if (!WS_(out_open)(out_name)) {
+         WS_(misses_abandon)();
+         VG_(exit)(1);
+      }
    } else {
       VG_(umsg)("ws: this process writes no output file (%s=%s names its "
-                "parent's; use %%p)\n", WS_(clo_file_option),
-                WS_(clo_file));
+                "parent's; use %%p)\n", WS_(clo).file_option,
+                WS_(clo).file);
       VG_(free)(out_name);
    }
    WS_(sampler_init)();
    WS_(threads_init)();
    WS_(syscalls_init)();
-   WS_(heap_init)();
+   /* The layers above register for the core's events here, and hear
+      each in this order: the output file's lines first; the peaks hear
+      of a sample before the heap forgets the blocks freed since the
+      one before (their breakdowns look them up), and of a stop before
+      the regions close theirs. */
+   WS_(output_init)();
    WS_(stacks_init)();
    WS_(peaks_init)();
+   WS_(regions_init)();
+   WS_(owners_init)();
+   WS_(heap_init)();
    WS_(heapuse_init)();
    WS_(out_header)();
    VG_(atfork)(NULL, NULL, ws_after_fork_child);
 }
 
-static void ws_fini(Int exitcode)
+/* The stacks of peaks (and the locations of hot pages) name the
+   functions the compiler inlined, which needs --read-inline-info; the
+   core makes it the default only for memcheck, helgrind, drd, massif and
+   dhat, by tool name, and only its own header declares the option's
+   variable.  So ws puts "--read-inline-info=yes" in front of the options
+   the core is about to read: this runs before the core parses them
+   (coregrind/m_main.c: tl_pre_clo_init, then
+   main_process_cmd_line_options), so a --read-inline-info=no given
+   anywhere (~/.valgrindrc, $VALGRIND_OPTS, the command line) comes later
+   and still wins, as it does for those tools.  It counts as one of the
+   leading options the core does not pass on to an exec'd Valgrind
+   (VG_(args_for_valgrind_noexecpass)), which makes its own. */
+static void read_inline_info_by_default(void)
 {
-   finish(NULL);
-   if (VG_(clo_stats)) {
-      WS_(print_counters)();
-      WS_(heap_print_stats)();
-      WS_(heapuse_print_stats)();
-   }
+   static HChar yes[] = "--read-inline-info=yes";
+   HChar* arg = yes;
+   VG_(insertIndexXA)(VG_(args_for_valgrind), 0, &arg);
+   VG_(args_for_valgrind_noexecpass)++;
 }
 
 static void ws_pre_clo_init(void)
@@ -222,14 +331,7 @@ static void ws_pre_clo_init(void)
       away and made again sooner. */
    VG_(details_avg_translation_sizeB)(480);
 
-   /* The stacks of peaks (and the locations of hot pages) name the
-      functions the compiler inlined, which needs --read-inline-info;
-      the core makes it the default only for memcheck, helgrind, drd,
-      massif and dhat, by tool name.  This runs before the core parses
-      the command line (coregrind/m_main.c: tl_pre_clo_init, then
-      main_process_cmd_line_options), so --read-inline-info=no still
-      wins, as it does for those tools. */
-   VG_(clo_read_inline_info) = True;
+   read_inline_info_by_default();
 
    /* VEX follows calls and jumps into their targets by default
       (--vex-guest-chase=yes), and then also recovers an "A && B"
@@ -245,13 +347,13 @@ static void ws_pre_clo_init(void)
    VG_(clo_vex_control).guest_chase = False;
 
    VG_(basic_tool_funcs)        (ws_post_clo_init,
-                                 ws_instrument_and_hook,
+                                 WS_(instrument),
                                  ws_fini);
    VG_(needs_command_line_options)(WS_(process_cmd_line_option),
                                    WS_(print_usage),
                                    WS_(print_debug_usage));
-   VG_(needs_print_stats)         (WS_(print_counters));
-   VG_(needs_syscall_wrapper)     (WS_(pre_syscall), WS_(post_syscall));
+   VG_(needs_print_stats)         (print_stats);
+   VG_(needs_syscall_wrapper)     (ws_pre_syscall, ws_post_syscall);
    VG_(needs_client_requests)     (WS_(handle_client_request));
 
    VG_(track_pre_thread_ll_create)(WS_(thread_created));

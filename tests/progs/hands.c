@@ -8,6 +8,10 @@
 
      fds                  prints the descriptors open in 0..1023, one
                           line "fd cloexec" each
+     limit                prints "limit SOFT HARD" (RLIMIT_NOFILE as the
+                          program is shown it), then the descriptors open
+                          in 0..1023 as "fds" does, with what each names
+                          (/proc/self/fd)
      closeall FILE        closes 3..1023, opens FILE, works while it holds
                           it (ws takes samples meanwhile), writes "mine"
                           to it, closes; exits 1 if FILE then holds
@@ -51,6 +55,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -65,13 +70,25 @@ static void work(long n)
       sink += i;
 }
 
-static void list_fds(void)
+/* With |names|, each line ends with what the descriptor names. */
+static void list_fds_named(int names)
 {
    for (int fd = 0; fd < 1024; fd++) {
       int flags = fcntl(fd, F_GETFD);
-      if (flags >= 0)
-         printf("%d %d\n", fd, (flags & FD_CLOEXEC) != 0);
+      char link[64], target[4096] = "";
+      if (flags < 0)
+         continue;
+      printf("%d %d", fd, (flags & FD_CLOEXEC) != 0);
+      snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+      if (names && readlink(link, target, sizeof target - 1) > 0)
+         printf(" %s", target);
+      printf("\n");
    }
+}
+
+static void list_fds(void)
+{
+   list_fds_named(0);
 }
 
 static int closeall(const char *file)
@@ -217,6 +234,15 @@ int main(int argc, char **argv)
    const char *m = argv[1];
    if (!strcmp(m, "fds")) {
       list_fds();
+      return 0;
+   }
+   if (!strcmp(m, "limit")) {
+      struct rlimit rl;
+      if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+         return 1;
+      printf("limit %llu %llu\n", (unsigned long long)rl.rlim_cur,
+             (unsigned long long)rl.rlim_max);
+      list_fds_named(1);
       return 0;
    }
    if (!strcmp(m, "closeall") && argc == 3)

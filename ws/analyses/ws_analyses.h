@@ -1,0 +1,392 @@
+/*--------------------------------------------------------------------*/
+/*--- ws: what reads the core.                     ws_analyses.h ---*/
+/*--------------------------------------------------------------------*/
+
+/*
+   This file is part of ws, a Valgrind tool that measures a program's
+   instruction and data working sets over time.
+
+   Copyright (C) 2026 the ws authors.
+
+   This program is free software; you can redistribute it and/or
+   modify it under the terms of the GNU General Public License as
+   published by the Free Software Foundation; either version 2 of the
+   License, or (at your option) any later version.
+
+   The GNU General Public License is contained in the file COPYING.
+*/
+
+/* The analyses' header: what ws makes of the core's measurements and
+   names in its files (stacks and C++ names, peaks, hot pages, heap
+   blocks and owners, heap usage, misses, regions).  It sits on the
+   output layer (ws_output.h), which sits on the core. */
+
+#ifndef __WS_ANALYSES_H
+#define __WS_ANALYSES_H
+
+#include "pub_tool_execontext.h"
+#include "pub_tool_hashtable.h"
+
+#include "ws_output.h"
+
+/*------------------------------------------------------------*/
+/*--- Call stacks and locations (ws_stacks.c)              ---*/
+/*------------------------------------------------------------*/
+
+/* A file that stack blocks are written into, and the stacks it holds:
+   the output file, or a dump file, which names its own. */
+typedef struct {
+   VgHashTable*     written;    /* ECU -> id; NULL: none yet */
+   UInt             next_id;    /* from 1 */
+   struct _WS_File* file;
+} WS_StackFile;
+/* Stack ids in |sf|: a stack is written as a "stack" block the first
+   time it is referred to (so call this before starting the line that
+   refers to it; never while a line is half built).  Returns the id,
+   unique in that file. */
+UInt WS_(stack_id)(WS_StackFile* sf, ExeContext* ec);
+/* Forgets what |sf| holds (its file was closed or started afresh). */
+void WS_(stack_file_forget)(WS_StackFile* sf);
+/* The stacks the output file holds, and WS_(stack_id) for it; forgotten
+   when the output file starts afresh (a forked child, a new image). */
+WS_StackFile* WS_(out_stacks)(void);
+UInt WS_(out_stack)(ExeContext* ec);
+void WS_(out_stacks_forget)(void);
+/* Appends " <ip> <location> <function>" for code address |ip| to the
+   line being built in |f| (docs/output-format.md, "Stacks"). */
+void WS_(write_where)(struct _WS_File* f, Addr ip);
+/* A whole stack for people, each line after |indent| (|own|: the line
+   to mark as the first in the program's code, or -1). */
+void WS_(show_stack)(struct _WS_File* f, ExeContext* ec,
+                     const HChar* indent, Int own);
+/* Finds the program's executable, at start-up. */
+void WS_(stacks_init)(void);
+/* The running thread's stack at code address |ip| (0: where the guest
+   state says), without the frames past the real end of the stack;
+   when no thread runs, the first thread's where it waits; NULL if
+   there is none. */
+ExeContext* WS_(stack_here)(Addr ip);
+/* How many of the |n| frames of |ips| are real: the unwinder's frames
+   past the outermost one are not code addresses. */
+UInt WS_(real_stack_depth)(const Addr* ips, UInt n);
+/* After a system call, which may have changed the program's mappings. */
+void WS_(stacks_forget_mappings)(void);
+/* The first line (frame or inline, as a stack block has them) that is
+   the program's own code: in its executable, not a C++ library
+   template; -1 if none. */
+Int  WS_(own_level)(ExeContext* ec);
+/* One lasting copy of |s| (the same for equal strings). */
+const HChar* WS_(intern)(const HChar* s);
+/* |name| demangled (C++, as --demangle says), interned. */
+const HChar* WS_(demangled)(const HChar* name);
+/* (ws_demangle.c) A C++ name in the Itanium ABI's mangling, as c++filt
+   writes it, in a string to VG_(free); NULL if it is none, or uses what
+   ws does not read (ws_demangle.c says what). */
+HChar* WS_(demangle)(const HChar* mangled);
+
+/*------------------------------------------------------------*/
+/*--- Peaks (ws_peaks.c)                                   ---*/
+/*------------------------------------------------------------*/
+
+/* At start-up: registers for the samples, starts, stops and rises. */
+void  WS_(peaks_init)(void);
+/* The detector's threshold (--ws-peak-thresh), and its change from now
+   on (before start-up, the option's value). */
+ULong WS_(peak_thresh)(void);
+void  WS_(set_peak_thresh)(ULong thresh);
+ULong WS_(peaks_count)(void);           /* reported, as things stand */
+ULong WS_(peaks_found)(void);           /* runs the detector flagged */
+void  WS_(show_peaks)(struct _WS_File* f);  /* "ws peaks" */
+void  WS_(peaks_trailer)(void);         /* the peaks and "peaks N" */
+void  WS_(peaks_summary)(void);         /* their line on stderr */
+/* In a forked child: no peaks yet (its file has none of the parent's). */
+void  WS_(peaks_after_fork)(void);
+/* The region just closed, named |label| (NULL: no name): its largest
+   samples become the name's. */
+void  WS_(peaks_region_closed)(const HChar* label);
+/* The "peaks:" lines of --stats=yes. */
+void  WS_(peaks_print_stats)(void);
+
+/*------------------------------------------------------------*/
+/*--- Hot pages (ws_hot.c)                                 ---*/
+/*------------------------------------------------------------*/
+
+/* At exit: finds the hot pages and writes the stacks they will name
+   (in the body), then their lines and --ws-list-pages (trailer). */
+void  WS_(hot_prepare)(void);
+void  WS_(hot_trailer)(void);
+/* "ws hot [n] [insn|data]": |kinds| bit 1 insn, bit 2 data. */
+void  WS_(show_hot)(struct _WS_File* f, ULong n, UInt kinds);
+
+/*------------------------------------------------------------*/
+/*--- Heap blocks and owners (ws_heap.c, ws_owners.c)      ---*/
+/*------------------------------------------------------------*/
+
+/* In the order of the owner table of docs/output-format.md; code
+   owners only name code pages. */
+typedef enum {
+   WS_OwnHeap, WS_OwnFreed, WS_OwnHeapOther, WS_OwnGlobal, WS_OwnStack,
+   WS_OwnFile, WS_OwnAnon, WS_OwnUnknown, WS_OwnCode
+} WS_OwnerKind;
+
+typedef struct _WS_Owner {
+   WS_OwnerKind kind;
+   ExeContext*  site;      /* WS_OwnHeap, WS_OwnFreed: the allocating
+                              stack */
+   Addr         block;     /* WS_OwnHeap, WS_OwnFreed: the block */
+   SizeT        size;
+   ThreadId     tid;       /* WS_OwnStack */
+   const HChar* name;      /* WS_OwnGlobal: symbol (demangled);
+                              WS_OwnFile: path; WS_OwnCode: function */
+   const HChar* object;    /* WS_OwnCode: the object file's path */
+} WS_Owner;
+
+/* At start-up (--ws-heap=yes): adds the allocation functions' hooks to
+   the core's instrumentation and registers for the samples (freed
+   blocks are remembered, to name the pages they leave in a window,
+   until they were freed some samples back). */
+void WS_(heap_init)(void);
+/* How many threads are inside an allocation function: the inline
+   guard of the return hook reads it, and heap usage has every access
+   told then (WS_Watch.all). */
+extern ULong WS_(heap_calls);
+/* Who hears of the chunks the program allocates and frees (heap usage,
+   at most one): |alloc| when a block is allocated (the record it
+   returns, the block keeps), |free| with that record when the block is
+   freed or overlapped by a newer one. */
+typedef struct WS_ChunkUse WS_ChunkUse;
+void WS_(heap_chunks_to)(WS_ChunkUse* (*alloc)(Addr block, SizeT size,
+                                               ExeContext* site),
+                         void (*free)(WS_ChunkUse* use));
+
+/* At start-up: heap usage is followed if --ws-heap=yes and
+   --ws-heap-usage=yes; it watches data accesses (ws_core.h, "The data
+   TLB"), hears of chunks from ws_heap.c and of epochs and threads from
+   the core. */
+void WS_(heapuse_init)(void);
+/* In a forked child: only the chunks it inherited live count. */
+void WS_(heapuse_after_fork)(void);
+
+/* Heap usage's marks on data pages (the watch's, WS_(watch_mark)).
+   WS_Read and WS_Write: the kinds of access the TLB keeps out of the
+   page (a chunk on it waits to hear of one). */
+#define WS_HEAP_SPAN     8u   /* it lies in a chunk that began on an
+                                 earlier page and may still wait */
+#define WS_HEAP_PAGE     16u  /* a chunk has lain here */
+#define WS_HEAP_ALLOC    32u  /* the allocator made it current in this
+                                 epoch, the program has not accessed
+                                 it since: the TLB keeps it out */
+#define WS_HEAP_EDGE     64u  /* the first or last page of a chunk has
+                                 lain here: its accesses are ordered
+                                 (ws_heapuse.c's PageUse) */
+#define WS_HEAP_HEARD    128u /* the program accessed it since the
+                                 latest allocation on it */
+#define WS_HEAP_WAITING  (WS_Read | WS_Write | WS_HEAP_SPAN | WS_HEAP_ALLOC)
+
+/* What lives in the data page holding |a|: named by the byte through
+   which the page last entered the window (the owner of the bytes the
+   program accessed), or |a| if none is known. */
+void WS_(owner_of)(Addr a, WS_Owner* o);
+/* The stack an owner names (a heap block's, live or freed), or NULL. */
+ExeContext* WS_(owner_stack)(const WS_Owner* o);
+/* At start-up: registers for threads' exits (a thread's stack keeps
+   its name afterwards). */
+void WS_(owners_init)(void);
+/* Writes a whole "<prefix> <owner>" line into |sf|'s file, after the
+   stack block the owner names if the file does not hold it yet. */
+void WS_(write_owner_line)(WS_StackFile* sf, const HChar* prefix,
+                           const WS_Owner* o, Bool with_block);
+/* The "owner:" line under a page's line for people, and a heap
+   block's stack. */
+void WS_(show_owner)(struct _WS_File* f, const WS_Owner* o);
+/* A window's pages by owner: for data pages what lives there, for code
+   pages the object file and function; the largest first, at most
+   WS_BREAKDOWN_LINES groups, the last of them "rest" when there are
+   more. */
+#define WS_BREAKDOWN_LINES 10
+typedef struct {
+   WS_Owner owner;          /* its strings are the breakdown's own */
+   ULong    pages;
+   Bool     rest;           /* the other owners' pages together */
+   /* a live heap owner, with heap usage followed: its site's live
+      bytes and those of them on the window's pages */
+   Bool     heap_window;
+   ULong    live_bytes, window_bytes;
+} WS_OwnerPages;
+typedef struct {
+   UInt          n;
+   WS_OwnerPages lines[WS_BREAKDOWN_LINES];
+} WS_Breakdown;
+/* The |pages| (page numbers) of |kind| by owner as at the sample of
+   sequence number |sample| (WS_(sample_seq)): heap blocks as they were
+   then (live, or freed by then), everything else as it is now. */
+WS_Breakdown* WS_(breakdown)(WS_Kind kind, const struct _XArray* pages,
+                             ULong sample);
+void WS_(breakdown_free)(WS_Breakdown* b);
+/* The "owner <n> <pages> <owner>" lines of peak |n|, and for people. */
+void WS_(write_breakdown)(WS_StackFile* sf, ULong n, const WS_Breakdown* b);
+void WS_(show_breakdown)(struct _WS_File* f, const WS_Breakdown* b,
+                         ULong total, const HChar* indent);
+
+/* What ws_heap.c offers ws_owners.c and heap usage, and its
+   --stats=yes lines. */
+
+/* The heap block that held |a| when the sample of sequence number
+   |sample| (WS_(sample_seq)) was taken: a live block then, or one freed
+   by then whose pages may still be in a window.  True and |o| filled in
+   (WS_OwnHeap or WS_OwnFreed), or False. */
+Bool WS_(heap_owner_at)(Addr a, ULong sample, WS_Owner* o);
+
+/* The first block that starts in [from, to) and was live at the sample
+   |sample|, else the latest freed block made by then that overlaps
+   [from, to): True and |o| filled in, or False. */
+Bool WS_(heap_block_in)(Addr from, Addr to, ULong sample, WS_Owner* o);
+
+/* Whether |a| lies in memory the allocator manages (the brk heap, or
+   an anonymous mapping in which ws has seen blocks: an arena). */
+Bool WS_(heap_arena_contains)(Addr a);
+
+/* Whether thread |tid| is inside an allocation function (malloc, free,
+   operator new, ...): its accesses are the allocator's own. */
+Bool WS_(heap_in_allocator)(ThreadId tid);
+
+/* The "heap:" lines of --stats=yes. */
+void WS_(heap_print_stats)(void);
+
+/* The usage of the live block containing |a| (NULL if none, or
+   --ws-heap-usage=no); |fn| on the usage of each live block that
+   overlaps [from, to), in address order; on every live block's. */
+WS_ChunkUse* WS_(heap_use_of)(Addr a);
+void WS_(heap_for_blocks_in)(Addr from, Addr to,
+                             void (*fn)(WS_ChunkUse* use, void* opaque),
+                             void* opaque);
+void WS_(heap_for_each_block)(void (*fn)(WS_ChunkUse* use, void* opaque),
+                              void* opaque);
+
+/*------------------------------------------------------------*/
+/*--- Heap usage (ws_heapuse.c, ws_heapsites.c)            ---*/
+/*------------------------------------------------------------*/
+
+/* ws_heapuse.c follows how the program uses each heap chunk from its
+   allocation to its free and sums it up per allocation site;
+   ws_heapsites.c writes the sums (the trailer's heap-site lines, "ws
+   heap", the heap-window lines of a peak).  What they share: a site's
+   sums, and the figures made from them. */
+
+/* At exit, before the trailer's heap-site lines: the live blocks end
+   now. */
+void WS_(heapuse_end_live)(void);
+/* The trailer's heap-site lines (with their stack blocks). */
+void WS_(heapsites_trailer)(void);
+/* For the |n_sites| heap owners a data peak's owner lines name: each
+   site's live bytes, and how many of them lie on |pages| (the window's
+   page numbers at the peak, in address order), in |live| and |window|.
+   False (nothing filled in) if heap usage is not followed. */
+Bool WS_(heapsites_window)(const struct _XArray* pages,
+                           ExeContext* const* sites, UInt n_sites,
+                           ULong* live, ULong* window);
+/* What sites are ranked by (docs/manual.md, "Heap usage"), in the
+   order of WS_HEAP_KEYS. */
+typedef enum { WS_KeyUsage, WS_KeyUseful, WS_KeyBytes, WS_KeyNever }
+   WS_HeapKey;
+#define WS_HEAP_KEYS "usage useful bytes never"
+/* "ws heap [<n>] [<key>]": the |n| worst sites by |key|, on the
+   gdb/vgdb output. */
+void WS_(heapsites_monitor)(ULong n, WS_HeapKey key);
+void WS_(heapuse_print_stats)(void);
+
+/* What one allocation site did with its chunks: sums over the chunks
+   that ended (freed, or live at exit once the trailer is written). */
+typedef struct {
+   ULong  chunks;       /* chunks allocated, ended or not */
+   ULong  bytes;        /* bytes asked for, ended or not */
+   ULong  live;         /* bytes of its live chunks now */
+   ULong  live_chunks;
+   ULong  peak_live;    /* the most |live| has been */
+   /* Over the ended chunks: */
+   ULong  ended;
+   ULong  ended_bytes;
+   ULong  touched;      /* bytes on pages accessed while they lived */
+   ULong  never;        /* chunks never accessed */
+   ULong  never_bytes;
+   ULong  read_only;    /* chunks read and never written */
+   ULong  write_only;   /* chunks written and never read */
+   ULong  threads;      /* chunks accessed by more than one thread */
+   ULong  lifetime;     /* sum of (end - allocation) */
+   ULong  first_delay;  /* over the accessed chunks: sum of (first
+                           access - allocation) */
+   ULong  idle_tail;    /* ... sum of (end - last access) */
+   Double useful;       /* sum of (last - first access) / lifetime; 0
+                           for a chunk never accessed */
+   ULong  exit_live;    /* chunks that ended at exit */
+} WS_SiteSums;
+
+typedef struct {
+   ExeContext* site;
+   WS_SiteSums sums;
+} WS_SiteUse;
+
+/* The sites with a chunk so far (|*n| of them), in no order, their
+   live chunks counted as if they ended now (at exit: they have
+   ended).  Freed with VG_(free). */
+WS_SiteUse* WS_(heapuse_sites)(UInt* n);
+/* What ws_heap.c knows of a chunk too. */
+void WS_(heapuse_chunk)(const WS_ChunkUse* c, Addr* start, SizeT* size,
+                        ExeContext** site);
+/* The live bytes of |site| now (0 if it has none). */
+ULong WS_(heapuse_live_bytes)(ExeContext* site);
+
+/* The bytes a site wastes by |key|, its rank: never touched (usage),
+   idle (useful: bytes x (1 - useful)), allocated (bytes), in chunks
+   never touched (never). */
+ULong WS_(heapuse_rank_value)(const WS_SiteSums* s, WS_HeapKey key);
+/* Sorts |sites| worst first by |key| (ties: more bytes first, then by
+   stack number, so that the order does not depend on addresses). */
+void  WS_(heapuse_sort)(WS_SiteUse* sites, UInt n, WS_HeapKey key);
+/* A fraction in thousandths, rounded: usage, and the mean useful
+   lifetime. */
+ULong WS_(heapuse_usage_milli)(const WS_SiteSums* s);
+ULong WS_(heapuse_useful_milli)(const WS_SiteSums* s);
+/* The means of a site's times (0 when there is nothing to average). */
+ULong WS_(heapuse_mean)(ULong sum, ULong n);
+
+/*------------------------------------------------------------*/
+/*--- Working-set misses (ws_misses.c)                     ---*/
+/*------------------------------------------------------------*/
+
+/* At start-up: opens the miss file, or exits with status 1 (also when
+   it would be the output file, |out_name|), and registers for the
+   misses. */
+void WS_(misses_init)(const HChar* out_name);
+/* At exit, or before an exec (|exec_path|, said in the profile); the
+   name of the profile if it is complete, else NULL. */
+const HChar* WS_(misses_write)(const HChar* exec_path);
+/* Its name, NULL if this process writes none. */
+const HChar* WS_(misses_name)(void);
+/* Start-up refused: removes the miss file just made. */
+void WS_(misses_abandon)(void);
+void WS_(misses_after_fork)(void);
+void WS_(misses_new_image)(void);
+
+/*------------------------------------------------------------*/
+/*--- Regions (ws_regions.c)                               ---*/
+/*------------------------------------------------------------*/
+
+/* At start-up: registers for the samples, starts and stops. */
+void  WS_(regions_init)(void);
+/* A mark's label: the latest one names each region that closes after
+   it. */
+void  WS_(region_mark)(const HChar* label);
+/* In a forked child: only the open region, without the parent's
+   samples. */
+void  WS_(regions_after_fork)(void);
+/* The trailer's "region" lines, and the regions' part of the summary
+   on stderr. */
+void  WS_(regions_trailer)(void);
+void  WS_(regions_summary)(void);
+
+#endif /* __WS_ANALYSES_H */
+
+/*--------------------------------------------------------------------*/
+/*--- end                                            ws_analyses.h ---*/
+/*--------------------------------------------------------------------*/

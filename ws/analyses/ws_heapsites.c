@@ -1,0 +1,274 @@
+/*--------------------------------------------------------------------*/
+/*--- ws: allocation sites' heap usage, written.  ws_heapsites.c ---*/
+/*--------------------------------------------------------------------*/
+
+/*
+   This file is part of ws, a Valgrind tool that measures a program's
+   instruction and data working sets over time.
+
+   Copyright (C) 2026 the ws authors.
+
+   This program is free software; you can redistribute it and/or
+   modify it under the terms of the GNU General Public License as
+   published by the Free Software Foundation; either version 2 of the
+   License, or (at your option) any later version.
+
+   The GNU General Public License is contained in the file COPYING.
+*/
+
+/* Owns how the sums of ws_heapuse.c reach people: the figures of a
+   site (usage, the means, the useful-lifetime score) and its rank, the
+   trailer's heap-site lines, "ws heap", and the heap-window lines that
+   say, at a data peak, how much of each heap owner's live bytes lie in
+   the window (docs/output-format.md).  It computes nothing but those
+   figures from the sums. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_gdbserver.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_xarray.h"
+
+#include "ws_analyses.h"
+
+/*------------------------------------------------------------*/
+/*--- Figures                                              ---*/
+/*------------------------------------------------------------*/
+
+ULong WS_(heapuse_mean)(ULong sum, ULong n)
+{
+   return n == 0 ? 0 : (sum + n / 2) / n;
+}
+
+/* A site whose chunks hold no byte wastes none. */
+ULong WS_(heapuse_usage_milli)(const WS_SiteSums* s)
+{
+   if (s->ended_bytes == 0)
+      return 1000;
+   return (s->touched * 1000 + s->ended_bytes / 2) / s->ended_bytes;
+}
+
+ULong WS_(heapuse_useful_milli)(const WS_SiteSums* s)
+{
+   if (s->ended == 0)
+      return 1000;
+   return (ULong)(s->useful * 1000.0 / (Double)s->ended + 0.5);
+}
+
+ULong WS_(heapuse_rank_value)(const WS_SiteSums* s, WS_HeapKey key)
+{
+   switch (key) {
+   case WS_KeyUsage:
+      return s->ended_bytes - s->touched;
+   case WS_KeyUseful:
+      return s->ended == 0 ? 0
+           : (ULong)((Double)s->ended_bytes
+                     * (1.0 - s->useful / (Double)s->ended) + 0.5);
+   case WS_KeyBytes:
+      return s->bytes;
+   case WS_KeyNever:
+      return s->never_bytes;
+   }
+   return 0;
+}
+
+static WS_HeapKey sort_key;
+
+static Int cmp_worst(const void* av, const void* bv)
+{
+   const WS_SiteUse* a = av;
+   const WS_SiteUse* b = bv;
+   ULong va = WS_(heapuse_rank_value)(&a->sums, sort_key);
+   ULong vb = WS_(heapuse_rank_value)(&b->sums, sort_key);
+   UInt  ea, eb;
+   if (va != vb)
+      return va > vb ? -1 : 1;
+   if (a->sums.bytes != b->sums.bytes)
+      return a->sums.bytes > b->sums.bytes ? -1 : 1;
+   ea = VG_(get_ECU_from_ExeContext)(a->site);
+   eb = VG_(get_ECU_from_ExeContext)(b->site);
+   return ea < eb ? -1 : ea > eb ? 1 : 0;
+}
+
+void WS_(heapuse_sort)(WS_SiteUse* sites, UInt n, WS_HeapKey key)
+{
+   sort_key = key;
+   VG_(ssort)(sites, n, sizeof *sites, cmp_worst);
+}
+
+static void milli_text(ULong milli, HChar* buf)
+{
+   VG_(sprintf)(buf, "%llu.%03llu", milli / 1000, milli % 1000);
+}
+
+/*------------------------------------------------------------*/
+/*--- The trailer                                          ---*/
+/*------------------------------------------------------------*/
+
+void WS_(heapsites_trailer)(void)
+{
+   WS_SiteUse* sites;
+   UInt n, i;
+   if (!WS_(clo).heap_usage)
+      return;
+   WS_(heapuse_end_live)();
+   sites = WS_(heapuse_sites)(&n);
+   WS_(heapuse_sort)(sites, n, WS_KeyUsage);
+   for (i = 0; i < n; i++) {
+      const WS_SiteSums* s = &sites[i].sums;
+      ULong accessed = s->ended - s->never;
+      HChar usage[32], useful[32];
+      /* the stack block, if it is not in the file yet, first */
+      UInt stack = WS_(out_stack)(sites[i].site);
+      milli_text(WS_(heapuse_usage_milli)(s), usage);
+      milli_text(WS_(heapuse_useful_milli)(s), useful);
+      WS_(out_printf)("heap-site %u %u chunks %llu bytes %llu peak-live %llu "
+                      "usage %s never %llu read-only %llu write-only %llu",
+                      i + 1, stack, s->chunks, s->bytes, s->peak_live, usage,
+                      s->never, s->read_only, s->write_only);
+      WS_(out_printf)(" lifetime %llu first-delay %llu idle-tail %llu "
+                      "useful %s threads %llu",
+                      WS_(heapuse_mean)(s->lifetime, s->ended),
+                      WS_(heapuse_mean)(s->first_delay, accessed),
+                      WS_(heapuse_mean)(s->idle_tail, accessed), useful,
+                      s->threads);
+      WS_(out_printf)(" touched %llu never-bytes %llu exit-live %llu",
+                      s->touched, s->never_bytes, s->exit_live);
+      WS_(out_end_line)();
+   }
+   VG_(free)(sites);
+}
+
+/*------------------------------------------------------------*/
+/*--- ws heap                                              ---*/
+/*------------------------------------------------------------*/
+
+static const HChar* const key_words[] = {
+   "bytes never touched", "bytes idle after their last use",
+   "bytes allocated", "bytes in chunks never touched"
+};
+
+void WS_(heapsites_monitor)(ULong n, WS_HeapKey key)
+{
+   WS_SiteUse* sites;
+   UInt total, i;
+   const HChar* unit =
+      WS_(clo).time_unit == WS_TimeMillis ? "ms" : "instructions";
+   sites = WS_(heapuse_sites)(&total);
+   WS_(heapuse_sort)(sites, total, key);
+   if (n > total)
+      n = total;
+   VG_(gdb_printf)("ws heap at t=%llu: the %llu worst of %u allocation "
+                   "sites by %s\n", WS_(now)(), n, total, key_words[key]);
+   VG_(gdb_printf)("  (pages of %u bytes; live chunks count as if freed "
+                   "now; times in %s)\n", WS_(page_size)(), unit);
+   for (i = 0; i < n; i++) {
+      const WS_SiteSums* s = &sites[i].sums;
+      ULong accessed = s->ended - s->never;
+      HChar usage[32], useful[32];
+      milli_text(WS_(heapuse_usage_milli)(s), usage);
+      milli_text(WS_(heapuse_useful_milli)(s), useful);
+      VG_(gdb_printf)("  %u: %'llu %s\n", i + 1,
+                      WS_(heapuse_rank_value)(s, key), key_words[key]);
+      VG_(gdb_printf)("     %'llu chunk%s, %'llu bytes, peak live %'llu, "
+                      "live now %'llu in %'llu chunk%s\n", s->chunks,
+                      s->chunks == 1 ? "" : "s", s->bytes, s->peak_live,
+                      s->live, s->live_chunks,
+                      s->live_chunks == 1 ? "" : "s");
+      VG_(gdb_printf)("     usage %s, never touched %'llu, read-only "
+                      "%'llu, write-only %'llu, by several threads %'llu\n",
+                      usage, s->never, s->read_only, s->write_only,
+                      s->threads);
+      VG_(gdb_printf)("     lifetime %'llu, first access after %'llu, idle "
+                      "before the end %'llu, useful %s\n",
+                      WS_(heapuse_mean)(s->lifetime, s->ended),
+                      WS_(heapuse_mean)(s->first_delay, accessed),
+                      WS_(heapuse_mean)(s->idle_tail, accessed), useful);
+      WS_(show_stack)(WS_(monitor_file)(), sites[i].site, "     ", -1);
+   }
+   VG_(free)(sites);
+}
+
+/*------------------------------------------------------------*/
+/*--- At a peak: the heap owners' bytes in the window      ---*/
+/*------------------------------------------------------------*/
+
+typedef struct {
+   ExeContext* const* sites;
+   UInt               n_sites;
+   ULong*             bytes;     /* per site: bytes in the window */
+   Addr               from, to;  /* the page being counted */
+   /* The last chunk that covered a whole page: pages come in address
+      order, so a big chunk costs one lookup, not one per page. */
+   Addr               big_start, big_end;
+   UInt               big_site;  /* its index in |sites|, or n_sites */
+} WindowWalk;
+
+static void count_chunk(WS_ChunkUse* c, void* opaque)
+{
+   WindowWalk* w = opaque;
+   Addr start, end;
+   ExeContext* site;
+   SizeT size;
+   UInt i;
+   WS_(heapuse_chunk)(c, &start, &size, &site);
+   for (i = 0; i < w->n_sites; i++)
+      if (w->sites[i] == site)
+         break;
+   end = start + size;
+   if (start <= w->from && end >= w->to) {
+      w->big_start = start;
+      w->big_end = end;
+      w->big_site = i;
+   }
+   if (i == w->n_sites)
+      return;
+   if (start < w->from)
+      start = w->from;
+   if (end > w->to)
+      end = w->to;
+   if (end > start)
+      w->bytes[i] += end - start;
+}
+
+static void count_window_page(Stamp* slot, Addr page, void* opaque)
+{
+   WindowWalk* w = opaque;
+   const UChar* f = WS_(watch_mark)(page);
+   if (f == NULL || !(*f & WS_HEAP_PAGE))
+      return;
+   w->from = page << WS_(page_shift)();
+   w->to = w->from + WS_(page_size)();
+   if (w->from >= w->big_start && w->to <= w->big_end) {
+      if (w->big_site < w->n_sites)
+         w->bytes[w->big_site] += WS_(page_size)();
+      return;
+   }
+   WS_(heap_for_blocks_in)(w->from, w->to, count_chunk, w);
+}
+
+Bool WS_(heapsites_window)(const XArray* pages, ExeContext* const* sites,
+                           UInt n_sites, ULong* live, ULong* window)
+{
+   WindowWalk w;
+   Word p, n_pages = VG_(sizeXA)(pages);
+   UInt i;
+   if (!WS_(clo).heap_usage)
+      return False;
+   VG_(memset)(window, 0, n_sites * sizeof *window);
+   w.sites = sites;
+   w.n_sites = n_sites;
+   w.bytes = window;
+   w.big_start = w.big_end = 0;
+   w.big_site = n_sites;
+   for (p = 0; p < n_pages && n_sites > 0; p++)
+      count_window_page(NULL, *(const Addr*)VG_(indexXA)(pages, p), &w);
+   for (i = 0; i < n_sites; i++)
+      live[i] = WS_(heapuse_live_bytes)(sites[i]);
+   return True;
+}
+
+/*--------------------------------------------------------------------*/
+/*--- end                                           ws_heapsites.c ---*/
+/*--------------------------------------------------------------------*/

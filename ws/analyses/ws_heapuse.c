@@ -1,0 +1,739 @@
+/*--------------------------------------------------------------------*/
+/*--- ws: how the program uses its heap chunks.     ws_heapuse.c ---*/
+/*--------------------------------------------------------------------*/
+
+/*
+   This file is part of ws, a Valgrind tool that measures a program's
+   instruction and data working sets over time.
+
+   Copyright (C) 2026 the ws authors.
+
+   This program is free software; you can redistribute it and/or
+   modify it under the terms of the GNU General Public License as
+   published by the Free Software Foundation; either version 2 of the
+   License, or (at your option) any later version.
+
+   The GNU General Public License is contained in the file COPYING.
+*/
+
+/* Owns the usage of every heap chunk from its allocation to its free
+   (--ws-heap-usage=yes): when it was first and last accessed, which of
+   its pages, whether it was read, written, and by more than one thread;
+   and the sums of that per allocation site (the Memoro paper's
+   questions).  ws_heap.c tells it when chunks come and go;
+   ws_heapsites.c writes what it found.
+
+   Granularity.  ws sees accesses at the granularity of its pages
+   (--ws-pagesize): a chunk's piece of a page counts as accessed when
+   the program accessed that page while the chunk lived, read when it
+   read it, and so on.  For a chunk that fills its pages this is exact;
+   chunks that share a page share its accesses.  Every figure therefore
+   errs on the side of use, never of waste (docs/manual.md says how
+   far, figure by figure).
+
+   How it is seen without a cost per access.  The data TLB
+   (ws_core.h) lets an access through inline when its page is current,
+   and calls the helper otherwise: once per page per epoch.  Its tags
+   are per kind of access, so that a kind can be kept out for one page;
+   this file is the core's one watcher of data accesses (WS_Watch), whose
+   marks on a page say which kinds to keep out and when to be told.  When a chunk is allocated, its pages are made to trap
+   both kinds; the first access to each page after that reaches the
+   helper, which tells the chunks waiting on the page (first access,
+   read or written) and lets that kind through from then on; the other
+   kind's first access traps in its turn.  So a page costs at most two
+   more helper calls per allocation on it, and every page's accesses
+   since the chunk's allocation are known by kind.  The last access is
+   known to the epoch, from the pages' stamps (the epoch of their
+   latest access), and told as the end of that epoch.
+
+   The allocator's own accesses (inside malloc, free, new, delete:
+   ws_heap.c knows) are not the program's use of a chunk: they are not
+   heard, and when the allocator is the first to access a page in an
+   epoch the page keeps the program's stamp aside and stays out of the
+   TLB until the program's next access.
+
+   Per page, only what the chunks on it need: flags in a byte table the
+   helper reads inline (the kinds kept out, whether an access was heard
+   since the page's chunk came), and for the pages of chunks' ends,
+   which neighbours may share, a record of the chunks that wait to hear
+   of an access, the
+   latest access heard, the program's stamp while the allocator's
+   access stands, and, once several threads run, the thread of the
+   latest accesses and the order of the last change of thread.  A
+   chunk's own record keeps its allocation, its first access and the
+   kinds heard; at its end the pages it lay on say the rest. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_hashtable.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_poolalloc.h"
+#include "pub_tool_threadstate.h"
+
+#include "ws_analyses.h"
+
+/*------------------------------------------------------------*/
+/*--- Chunks, pages and sites                              ---*/
+/*------------------------------------------------------------*/
+
+/* Kinds of access heard, as WS_AccessKind bits. */
+#define HEARD     4u     /* some access */
+#define BOTH      (WS_Read | WS_Write)
+
+/* A page's flags: the watch's mark of the page (WS_(watch_mark); what
+   the bits mean is in ws_analyses.h).  A page inside a chunk (neither
+   its first nor its last) is the chunk's alone, so its flags say all it
+   needs; a page that holds a chunk's first or last
+   byte (WS_HEAP_EDGE) is shared, and its PageUse orders its accesses
+   against the allocations on it. */
+
+typedef struct SiteRec SiteRec;
+
+struct WS_ChunkUse {
+   Addr         start;
+   SizeT        size;
+   SiteRec*     site;
+   ULong        seq;        /* its allocation, in the order of |seq| */
+   ULong        alloc_t;
+   ULong        first_t;    /* its first access, once HEARD */
+   UInt         heard;      /* HEARD | WS_Read | WS_Write */
+   WS_ChunkUse* next;       /* on the waiting list of its first page, */
+   WS_ChunkUse* prev;       /* while it waits for a kind of access */
+};
+
+/* What the chunks on a heap page need to know of it beyond its flags
+   and its stamp (the epoch of its latest access, ws_clock.c): made
+   for the pages of chunks' ends, and for any heap page when it needs
+   one of the other fields. */
+typedef struct {
+   WS_ChunkUse* waiting;    /* chunks starting here that wait */
+   ULong        heard_seq;  /* the latest access heard: the first after
+                               each allocation here, and the kernel's */
+   /* Once a second thread has run: */
+   ULong        seq;        /* the latest accesses noted */
+   ULong        switch_seq; /* the note before the latest change of
+                               thread */
+   ThreadId     tid;        /* the thread of the latest note */
+   Stamp        program;    /* with WS_HEAP_ALLOC: the page's stamp
+                               before the allocator's access, that of
+                               the program's latest */
+} PageUse;
+
+struct SiteRec {
+   SiteRec*    next;        /* VgHashNode: next, key */
+   UWord       key;         /* the ExeContext */
+   WS_SiteSums sums;
+   UInt        index;       /* in the array WS_(heapuse_sites) fills */
+};
+
+/* Orders allocations and accesses: an access belongs to a chunk's life
+   when it comes after its allocation.  (Times cannot: in ms units many
+   share a value, and within a superblock the clock stands still.) */
+static ULong        seq = 0;
+static PoolAlloc*   chunk_pool;
+static WS_PageTable pages;        /* a PageUse per heap page */
+static VgHashTable* sites;
+
+/* When each epoch began, indexed by stamp: a chunk's last access is
+   known to the epoch (its pages' stamps), and told as that epoch's
+   end.  8 bytes per epoch, at most two epochs per sample. */
+static ULong*       epoch_start;
+static UInt         epoch_cap;
+
+/* Threads.  The thread whose accesses the TLB's counts hold (it is
+   emptied when another starts running), and the one that ran before a
+   second did: until then nothing is noted per thread. */
+static ThreadId     counted_tid = VG_INVALID_THREADID;
+static ThreadId     first_tid = VG_INVALID_THREADID;
+static Bool         several_threads = False;
+
+static struct {
+   ULong arms;          /* pages made to trap at an allocation */
+   ULong heard;         /* accesses a waiting chunk heard of */
+   ULong allocator;     /* the allocator's, which chunks do not hear */
+   ULong flushes;       /* TLB emptied for another thread */
+} stats;
+
+/* The flags of a page that has held a chunk, or NULL. */
+static inline UChar* heap_flags(Addr page)
+{
+   UChar* f = WS_(watch_mark)(page);
+   return f != NULL && (*f & WS_HEAP_PAGE) ? f : NULL;
+}
+
+/* The PageUse of a page, made if it is not there yet. */
+static PageUse* page_use(Addr page)
+{
+   return WS_(pt_record)(&pages, page);
+}
+
+static SiteRec* site_rec(ExeContext* ec)
+{
+   SiteRec* s = VG_(HT_lookup)(sites, (UWord)ec);
+   if (s == NULL) {
+      s = VG_(calloc)("ws.heapuse.site", 1, sizeof *s);
+      s->key = (UWord)ec;
+      VG_(HT_add_node)(sites, s);
+   }
+   return s;
+}
+
+static Addr first_page(const WS_ChunkUse* c)
+{
+   return c->start >> WS_(page_shift)();
+}
+
+/* The last page of a chunk of at least one byte. */
+static Addr last_page(const WS_ChunkUse* c)
+{
+   return (c->start + c->size - 1) >> WS_(page_shift)();
+}
+
+/*------------------------------------------------------------*/
+/*--- What the TLB is told, and tells                      ---*/
+/*------------------------------------------------------------*/
+
+/* Accesses to |p| by |tid|, once several threads run (every access
+   heard or settled since is noted).  A page not noted yet was accessed,
+   if at all, by the first thread alone. */
+static void note_thread(PageUse* p, ThreadId tid)
+{
+   ThreadId prev = p->tid;
+   ULong    prev_seq = p->seq;
+   if (prev == VG_INVALID_THREADID && p->heard_seq > 0) {
+      prev = first_tid;
+      prev_seq = p->heard_seq;
+   }
+   if (prev != tid && prev != VG_INVALID_THREADID)
+      p->switch_seq = prev_seq;
+   p->tid = tid;
+   p->seq = ++seq;
+}
+
+/* Once several threads have run: the accesses the TLB let through on
+   a page are noted as |counted_tid|'s when they leave its entry. */
+static void settled(Addr page)
+{
+   if (heap_flags(page) != NULL)
+      note_thread(page_use(page), counted_tid);
+}
+
+static void thread_runs(const WS_Event* ev)
+{
+   ThreadId tid = ev->tid;
+   if (tid == counted_tid)
+      return;
+   /* The counts in the TLB are the last thread's; and the next
+      thread's first access to each page must be seen. */
+   if (counted_tid != VG_INVALID_THREADID) {
+      if (!several_threads) {
+         first_tid = counted_tid;
+         WS_(watch_settling)(settled);
+      }
+      several_threads = True;
+      if (WS_(measuring)) {
+         WS_(dtlb_flush)();
+         stats.flushes++;
+      }
+   }
+   counted_tid = tid;
+}
+
+static void new_epoch(Stamp s, ULong t)
+{
+   if (s >= epoch_cap) {
+      UInt cap = epoch_cap * 2;
+      while (s >= cap)
+         cap *= 2;
+      epoch_start = VG_(realloc)("ws.heapuse.epochs", epoch_start,
+                                 cap * sizeof(ULong));
+      epoch_cap = cap;
+   }
+   epoch_start[s] = t;
+}
+
+/* When the epoch of stamp |s| ended (an upper bound of an access in
+   it), or |now| if it has not. */
+static ULong epoch_end(Stamp s, ULong now)
+{
+   return s < WS_(cur_stamp) && epoch_start[s + 1] < now
+          ? epoch_start[s + 1] : now;
+}
+
+/*------------------------------------------------------------*/
+/*--- Waiting chunks                                       ---*/
+/*------------------------------------------------------------*/
+
+static void unlink_waiting(WS_ChunkUse* c)
+{
+   if (c->prev != NULL)
+      c->prev->next = c->next;
+   else
+      page_use(first_page(c))->waiting = c->next;
+   if (c->next != NULL)
+      c->next->prev = c->prev;
+   c->next = c->prev = NULL;
+}
+
+static Bool is_waiting(const WS_ChunkUse* c)
+{
+   return (c->heard & BOTH) != BOTH && c->size > 0;
+}
+
+/* |c| hears of an access of |kind| at |t|. */
+static void hear(WS_ChunkUse* c, WS_AccessKind kind, ULong t)
+{
+   if (!(c->heard & HEARD)) {
+      c->heard |= HEARD;
+      c->first_t = t;
+   }
+   c->heard |= kind;
+   stats.heard++;
+   if (!is_waiting(c))
+      unlink_waiting(c);
+}
+
+/* The chunk that page |page| lies in and that began on an earlier
+   page, if it still waits. */
+static WS_ChunkUse* spanning_waiter(Addr page)
+{
+   WS_ChunkUse* c = WS_(heap_use_of)(page << WS_(page_shift)());
+   return c != NULL && first_page(c) < page && is_waiting(c) ? c : NULL;
+}
+
+/* An access of |kind| to heap page |page| (flags |f|) by |tid| at |t|:
+   the chunks that wait hear of it, and the kinds the page keeps out are
+   those they still wait for. */
+static void hear_page(Addr page, UChar* f, WS_AccessKind kind, ULong t,
+                      ThreadId tid)
+{
+   PageUse* p = *f & WS_HEAP_EDGE || several_threads
+                ? page_use(page) : NULL;
+   WS_ChunkUse* c;
+   WS_ChunkUse* next;
+   UInt w = 0;
+   if (several_threads)
+      note_thread(p, tid);
+   if (*f & WS_HEAP_EDGE) {
+      p->heard_seq = ++seq;
+      for (c = p->waiting; c != NULL; c = next) {
+         next = c->next;
+         hear(c, kind, t);
+         w |= ~c->heard & BOTH;
+      }
+   }
+   if (*f & WS_HEAP_SPAN) {
+      c = spanning_waiter(page);
+      if (c != NULL) {
+         hear(c, kind, t);
+         if (is_waiting(c))
+            w |= (~c->heard & BOTH) | WS_HEAP_SPAN;
+      }
+   }
+   *f = (UChar)((*f & WS_HEAP_EDGE) | WS_HEAP_PAGE | WS_HEAP_HEARD | w);
+}
+
+/* The pages of [a, a+size), for |fn|. */
+static void for_pages(Addr a, SizeT size,
+                      void (*fn)(Addr page, void* opaque), void* opaque)
+{
+   Addr page, last;
+   if (size == 0)
+      return;
+   last = (a + size - 1) >> WS_(page_shift)();
+   if (last < (a >> WS_(page_shift)()))   /* wraps the address space */
+      last = ~(Addr)0 >> WS_(page_shift)();
+   for (page = a >> WS_(page_shift)(); ; page++) {
+      fn(page, opaque);
+      if (page == last)
+         break;
+   }
+}
+
+#define NO_TIME (~0ULL)
+
+typedef struct {
+   WS_AccessKind kind;
+   ULong         t;         /* NO_TIME until needed */
+   ThreadId      tid;       /* the kernel's accesses: for whom */
+} Access;
+
+/* The stamp of |page| in the data table: the epoch of its latest
+   access (0: none). */
+static Stamp data_stamp(Addr page)
+{
+   const Stamp* s = WS_(pt_record_if_any)(&WS_(tables)[WS_Data], page);
+   return s == NULL ? WS_STAMP_NEVER : *s & WS_STAMP_MASK;
+}
+
+/* The allocator's own accesses (its headers next to a chunk, a freed
+   chunk's links) are not the program's use of a chunk: the kinds a
+   page keeps out stay kept out for the program's.  Nor are they a
+   last access: when the allocator is the first to access a page in an
+   epoch, the page keeps the program's latest epoch aside and stays out
+   of the TLB until the program accesses it. */
+static void allocator_access(Addr page, UChar* f)
+{
+   Stamp s = data_stamp(page);
+   stats.allocator++;
+   if (*f & WS_HEAP_ALLOC || s == WS_(cur_stamp))
+      return;
+   page_use(page)->program = s;
+   *f |= WS_HEAP_ALLOC;
+}
+
+/* The helper's, before the page's stamp changes: what the TLB lets
+   through after it is noted by the page's stamp, and when its entry is
+   settled (settled, above). */
+static void access_page(Addr page, void* opaque)
+{
+   Access* a = opaque;
+   UChar* f = heap_flags(page);
+   if (f == NULL)
+      return;
+   if (WS_(heap_in_allocator)(a->tid)) {
+      allocator_access(page, f);
+      return;
+   }
+   *f &= ~WS_HEAP_ALLOC;
+   if (!(*f & WS_HEAP_WAITING))
+      return;
+   if (a->t == NO_TIME)
+      a->t = WS_(now)();
+   hear_page(page, f, a->kind, a->t, a->tid);
+}
+
+static void access(Addr a, SizeT size, WS_AccessKind kind)
+{
+   Access acc = { kind, NO_TIME, counted_tid };
+   for_pages(a, size, access_page, &acc);
+}
+
+static void kernel_access_page(Addr page, void* opaque)
+{
+   Access* a = opaque;
+   UChar* f = heap_flags(page);
+   if (f == NULL || WS_(heap_in_allocator)(a->tid))
+      return;
+   *f &= ~WS_HEAP_ALLOC;
+   hear_page(page, f, a->kind, a->t, a->tid);
+}
+
+static void kernel_access(Addr a, SizeT size, WS_AccessKind kind,
+                          ThreadId tid)
+{
+   Access acc = { kind, WS_(now)(), tid };
+   for_pages(a, size, kernel_access_page, &acc);
+}
+
+/*------------------------------------------------------------*/
+/*--- A chunk's life                                       ---*/
+/*------------------------------------------------------------*/
+
+/* Makes the pages of |c| trap both kinds of access, and puts |c| on
+   its first page's waiting list. */
+static void arm(WS_ChunkUse* c)
+{
+   Addr page, first = first_page(c), last = last_page(c);
+   PageUse* p;
+   for (page = first; page <= last; page++) {
+      UChar* f = WS_(pt_record)(&WS_(watch_marks), page);
+      /* Not heard since this allocation; the allocator's access, if it
+         made the page current, still stands, and so does a chunk that
+         began on an earlier page and may still wait. */
+      UInt keep = *f & (WS_HEAP_EDGE | WS_HEAP_ALLOC | WS_HEAP_SPAN);
+      if (page == first || page == last) {
+         keep |= WS_HEAP_EDGE;
+         page_use(page);                    /* made now */
+      }
+      *f = (UChar)(keep | WS_HEAP_PAGE | BOTH
+                   | (page > first ? WS_HEAP_SPAN : 0));
+      WS_(dtlb_refresh_page)(page);
+      stats.arms++;
+   }
+   p = page_use(first);
+   c->next = p->waiting;
+   c->prev = NULL;
+   if (p->waiting != NULL)
+      p->waiting->prev = c;
+   p->waiting = c;
+}
+
+static WS_ChunkUse* chunk_alloc(Addr block, SizeT size, ExeContext* site)
+{
+   WS_ChunkUse* c = VG_(allocEltPA)(chunk_pool);
+   WS_SiteSums* s;
+   Addr page;
+   c->start = block;
+   c->size = size;
+   c->site = site_rec(site);
+   c->heard = 0;
+   c->first_t = 0;
+   c->next = c->prev = NULL;
+   /* The accesses the TLB let through on its pages so far came before
+      it, and by this thread. */
+   if (several_threads && size > 0)
+      for (page = first_page(c); page <= last_page(c); page++)
+         WS_(dtlb_settle_page)(page);
+   c->seq = ++seq;
+   c->alloc_t = WS_(now)();
+   s = &c->site->sums;
+   s->chunks++;
+   s->bytes += size;
+   s->live += size;
+   s->live_chunks++;
+   if (s->live > s->peak_live)
+      s->peak_live = s->live;
+   if (size > 0)
+      arm(c);
+   return c;
+}
+
+/* What a chunk's life comes to. */
+typedef struct {
+   ULong touched;       /* bytes on pages accessed while it lived */
+   ULong last_t;        /* the end of the epoch of its last access */
+   Bool  multi;         /* accessed by more than one thread */
+} Outcome;
+
+/* Reads the pages of |c| as they are now, at |now|. */
+static void outcome(const WS_ChunkUse* c, ULong now, Outcome* o)
+{
+   Addr page;
+   ThreadId only = VG_INVALID_THREADID;
+   Addr page_bytes = (Addr)1 << WS_(page_shift)();
+   Stamp last = 0;
+   o->touched = 0;
+   o->multi = False;
+   for (page = first_page(c); c->size > 0 && page <= last_page(c); page++) {
+      const PageUse* p = WS_(pt_record_if_any)(&pages, page);
+      const UChar* f = heap_flags(page);
+      Stamp stamp;
+      Addr from = page << WS_(page_shift)(), to = from + page_bytes;
+      /* A page of its ends orders the accesses against its allocation;
+         any other it has alone. */
+      Bool edge = page == first_page(c) || page == last_page(c);
+      if (edge ? p == NULL || p->heard_seq <= c->seq
+               : !(*f & WS_HEAP_HEARD))
+         continue;
+      if (from < c->start)
+         from = c->start;
+      if (to > c->start + c->size)
+         to = c->start + c->size;
+      o->touched += to - from;
+      stamp = *f & WS_HEAP_ALLOC ? page_use(page)->program
+                                 : data_stamp(page);
+      if (stamp > last)
+         last = stamp;
+      if (!several_threads || p == NULL)
+         continue;
+      /* Two threads in its life on this page, or another thread than
+         on its other pages. */
+      WS_(dtlb_settle_page)(page);
+      if (p->switch_seq > c->seq
+          || (only != VG_INVALID_THREADID && p->tid != VG_INVALID_THREADID
+              && only != p->tid))
+         o->multi = True;
+      if (p->tid != VG_INVALID_THREADID)
+         only = p->tid;
+   }
+   o->last_t = last == 0 ? c->first_t : epoch_end(last, now);
+   if (o->last_t < c->first_t)
+      o->last_t = c->first_t;
+}
+
+/* Adds the life of |c|, ended at |end_t|, to |s|. */
+static void add_life(WS_SiteSums* s, const WS_ChunkUse* c,
+                     const Outcome* o, ULong end_t)
+{
+   ULong life = end_t - c->alloc_t;
+   s->ended++;
+   s->ended_bytes += c->size;
+   s->lifetime += life;
+   s->touched += o->touched;
+   if (!(c->heard & HEARD)) {
+      s->never++;
+      s->never_bytes += c->size;
+      return;
+   }
+   if ((c->heard & BOTH) == WS_Read)
+      s->read_only++;
+   if ((c->heard & BOTH) == WS_Write)
+      s->write_only++;
+   if (o->multi)
+      s->threads++;
+   s->first_delay += c->first_t - c->alloc_t;
+   s->idle_tail += end_t - o->last_t;
+   s->useful += life == 0 ? 1.0
+              : (Double)(o->last_t - c->first_t) / (Double)life;
+}
+
+/* |c| ends now: freed (|at_exit| False) or live at exit. */
+static void end_chunk(WS_ChunkUse* c, Bool at_exit)
+{
+   WS_SiteSums* s = &c->site->sums;
+   ULong now = WS_(now)();
+   Outcome o;
+   outcome(c, now, &o);
+   add_life(s, c, &o, now);
+   s->live -= c->size;
+   s->live_chunks--;
+   if (at_exit)
+      s->exit_live++;
+   if (is_waiting(c))
+      unlink_waiting(c);
+}
+
+static void chunk_free(WS_ChunkUse* c)
+{
+   end_chunk(c, False);
+   VG_(freeEltPA)(chunk_pool, c);
+}
+
+void WS_(heapuse_chunk)(const WS_ChunkUse* c, Addr* start, SizeT* size,
+                        ExeContext** site)
+{
+   *start = c->start;
+   *size = c->size;
+   *site = (ExeContext*)c->site->key;
+}
+
+/*------------------------------------------------------------*/
+/*--- Sites                                                ---*/
+/*------------------------------------------------------------*/
+
+typedef struct {
+   WS_SiteUse* out;
+   ULong       now;
+} Gather;
+
+/* Adds a live chunk to the copy of its site's sums, as if it ended
+   now. */
+static void count_live(WS_ChunkUse* c, void* opaque)
+{
+   Gather* g = opaque;
+   Outcome o;
+   outcome(c, g->now, &o);
+   add_life(&g->out[c->site->index].sums, c, &o, g->now);
+}
+
+static void end_live(WS_ChunkUse* c, void* opaque)
+{
+   end_chunk(c, True);
+}
+
+/* Whether the live chunks have ended (at exit). */
+static Bool all_ended = False;
+
+void WS_(heapuse_end_live)(void)
+{
+   if (WS_(clo).heap_usage && !all_ended)
+      WS_(heap_for_each_block)(end_live, NULL);
+   all_ended = True;
+}
+
+WS_SiteUse* WS_(heapuse_sites)(UInt* n)
+{
+   Gather g;
+   SiteRec* s;
+   UInt i = 0;
+   g.out = VG_(malloc)("ws.heapuse.gather",
+                       (VG_(HT_count_nodes)(sites) + 1) * sizeof *g.out);
+   g.now = WS_(now)();
+   VG_(HT_ResetIter)(sites);
+   while ((s = VG_(HT_Next)(sites)) != NULL) {
+      /* a forked child's file has none of the sites whose chunks all
+         ended in the parent (no live chunk names them) */
+      if (s->sums.chunks == 0)
+         continue;
+      g.out[i].site = (ExeContext*)s->key;
+      g.out[i].sums = s->sums;
+      s->index = i++;
+   }
+   if (!all_ended)
+      WS_(heap_for_each_block)(count_live, &g);
+   *n = i;
+   return g.out;
+}
+
+ULong WS_(heapuse_live_bytes)(ExeContext* site)
+{
+   const SiteRec* s = sites ? VG_(HT_lookup)(sites, (UWord)site) : NULL;
+   return s ? s->sums.live : 0;
+}
+
+/*------------------------------------------------------------*/
+/*--- Start-up, forks, statistics                          ---*/
+/*------------------------------------------------------------*/
+
+static void epoch_began(const WS_Event* ev)
+{
+   new_epoch(ev->stamp, ev->t);
+}
+
+void WS_(heapuse_init)(void)
+{
+   /* The TLB keeps out the kinds a page's chunks wait for, and every
+      kind while the allocator has made the page current; the helper
+      tells of accesses to a page where a chunk waits. */
+   static const WS_Watch watch = {
+      .trap_read     = WS_Read | WS_HEAP_ALLOC,
+      .trap_write    = WS_Write | WS_HEAP_ALLOC,
+      .wake          = WS_HEAP_WAITING,
+      .all           = &WS_(heap_calls),
+      .access        = access,
+      .kernel_access = kernel_access
+   };
+   if (!WS_(clo).heap_usage)
+      return;
+   chunk_pool = VG_(newPA)(sizeof(WS_ChunkUse), 1024, VG_(malloc),
+                           "ws.heapuse.chunks", VG_(free));
+   WS_(watch_accesses)(&watch);
+   WS_(pt_init_records)(&pages, sizeof(PageUse));
+   epoch_cap = 64;
+   epoch_start = VG_(calloc)("ws.heapuse.epochs", epoch_cap, sizeof(ULong));
+   new_epoch(WS_(cur_stamp), WS_(now)());
+   sites = VG_(HT_construct)("ws.heapuse.sites");
+   WS_(heap_chunks_to)(chunk_alloc, chunk_free);
+   WS_(listen)(WS_EvEpoch, epoch_began);
+   WS_(listen)(WS_EvThreadRuns, thread_runs);
+}
+
+/* A forked child's file tells of its own chunks: those it inherited
+   live, and those it allocates. */
+static void forget_ended(void)
+{
+   SiteRec* s;
+   VG_(HT_ResetIter)(sites);
+   while ((s = VG_(HT_Next)(sites)) != NULL) {
+      ULong live = s->sums.live, live_chunks = s->sums.live_chunks;
+      VG_(memset)(&s->sums, 0, sizeof s->sums);
+      s->sums.chunks = live_chunks;
+      s->sums.bytes = live;
+      s->sums.live = s->sums.peak_live = live;
+      s->sums.live_chunks = live_chunks;
+   }
+}
+
+void WS_(heapuse_after_fork)(void)
+{
+   if (WS_(clo).heap_usage)
+      forget_ended();
+}
+
+void WS_(heapuse_print_stats)(void)
+{
+   if (!WS_(clo).heap_usage)
+      return;
+   VG_(message)(Vg_DebugMsg, "ws heap usage: %llu pages made to trap at "
+                "allocations, %llu accesses heard by waiting chunks, "
+                "%llu of the allocator's not, %llu TLB flushes at thread "
+                "switches, %d sites\n", stats.arms, stats.heard,
+                stats.allocator, stats.flushes, VG_(HT_count_nodes)(sites));
+}
+
+/*--------------------------------------------------------------------*/
+/*--- end                                             ws_heapuse.c ---*/
+/*--------------------------------------------------------------------*/

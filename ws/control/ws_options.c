@@ -1,0 +1,298 @@
+/*--------------------------------------------------------------------*/
+/*--- ws: command-line options.                     ws_options.c ---*/
+/*--------------------------------------------------------------------*/
+
+/*
+   This file is part of ws, a Valgrind tool that measures a program's
+   instruction and data working sets over time.
+
+   Copyright (C) 2026 the ws authors.
+
+   This program is free software; you can redistribute it and/or
+   modify it under the terms of the GNU General Public License as
+   published by the Free Software Foundation; either version 2 of the
+   License, or (at your option) any later version.
+
+   The GNU General Public License is contained in the file COPYING.
+*/
+
+/* Owns the options: the one struct of those fixed for the run,
+   WS_(clo) (ws_core.h), with its defaults; their parsing and
+   checking; the usage text.  Every bad value is refused here, before
+   the client runs, with Valgrind's own "Bad option" message (which
+   exits with status 1) and one line saying what the option takes.  The
+   options that may also change at run time (v.clo,
+   VALGRIND_CLO_CHANGE) are the settable parameters of ws_control.c,
+   whose table gives their names and ranges, and whose modules own
+   their values.  Nothing here measures or prints results.
+
+   Options are recognised as Valgrind's tools recognise theirs, with
+   VG_STR_CLO (which also answers v.clo for an option that cannot
+   change: "Cannot change ... dynamically") and VG_(check_clom) for the
+   parameters, whose names come from a table rather than literals.  The
+   values are checked here rather than by VG_BINT_CLO and VG_BOOL_CLO:
+   ws takes whole numbers of decimal digits only ("+5", "0x10" and
+   "1e3" are refused), and its messages say what each option takes. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_options.h"
+
+#include "ws_control.h"
+
+WS_Clo WS_(clo) = {
+   .pagesize       = 4096,
+   .page_shift     = 12,
+   .time_unit      = WS_TimeInsns,
+   .count_rep_once = True,
+   .per_thread     = False,
+   .syscalls       = True,
+   .instr_atstart  = True,
+   .file           = "ws.out.%p",
+   .file_option    = "--ws-file",
+   .miss_file      = NULL,
+   .image_out      = True,
+   .image_miss     = True,
+   .peak_detect    = True,
+   .peak_window    = 30,
+   .peaks          = 10,
+   .hot            = 20,
+   .list_pages     = False,
+   .locations      = True,
+   .heap           = True,
+   .heap_usage     = True,
+};
+
+#define WS_MIN_PAGESIZE   64
+#define WS_MAX_PAGESIZE   (2 * 1024 * 1024)
+
+/*------------------------------------------------------------*/
+/*--- Values                                               ---*/
+/*------------------------------------------------------------*/
+
+/* |option| given |val|, a whole number in [lo, hi], into |out|. */
+static void number(const HChar* arg, const HChar* option, const HChar* val,
+                   ULong lo, ULong hi, ULong* out)
+{
+   if (!WS_(whole_number)(val, lo, hi, out))
+      VG_(fmsg_bad_option)(arg, "%s takes a whole number from %llu to "
+                           "%llu\n", option, lo, hi);
+}
+
+static void yes_no(const HChar* arg, const HChar* option, const HChar* val,
+                   Bool* out)
+{
+   if (VG_STREQ(val, "yes"))      *out = True;
+   else if (VG_STREQ(val, "no"))  *out = False;
+   else VG_(fmsg_bad_option)(arg, "%s takes yes or no\n", option);
+}
+
+static void pagesize(const HChar* arg, const HChar* val)
+{
+   ULong n;                   /* digits only, no wrapping past 2^64 */
+   if (!WS_(whole_number)(val, WS_MIN_PAGESIZE, WS_MAX_PAGESIZE, &n)
+       || (n & (n - 1)) != 0) {
+      VG_(fmsg_bad_option)(arg, "--ws-pagesize takes a power of two from "
+                           "%d to %d (bytes)\n",
+                           WS_MIN_PAGESIZE, WS_MAX_PAGESIZE);
+      return;
+   }
+   WS_(clo).pagesize = (UInt)n;
+}
+
+static void time_unit(const HChar* arg, const HChar* val)
+{
+   if (VG_STREQ(val, "i"))        WS_(clo).time_unit = WS_TimeInsns;
+   else if (VG_STREQ(val, "ms"))  WS_(clo).time_unit = WS_TimeMillis;
+   else VG_(fmsg_bad_option)(arg, "--ws-time-unit takes i (instructions) "
+                             "or ms (milliseconds)\n");
+}
+
+static void count_rep(const HChar* arg, const HChar* val)
+{
+   if (VG_STREQ(val, "once"))       WS_(clo).count_rep_once = True;
+   else if (VG_STREQ(val, "each"))  WS_(clo).count_rep_once = False;
+   else VG_(fmsg_bad_option)(arg, "--ws-count-rep takes once (a rep-"
+                             "prefixed string instruction is one "
+                             "instruction) or each (one per iteration)\n");
+}
+
+/* A file name for |option|, as the message names the option given. */
+static void file_name(const HChar* arg, const HChar* option, const HChar* val,
+                      const HChar** out)
+{
+   if (val[0] == '\0')
+      VG_(fmsg_bad_option)(arg, "%s takes a file name "
+                           "(%%p, %%q{VAR} and %%n are expanded)\n", option);
+   *out = val;
+}
+
+/* Not for users: ws passes it to the Valgrind that runs the program an
+   exec starts (--trace-children=yes), see ws_main.c.  "k,o,m": the
+   program's number k in the process, and whether the output file and
+   the miss profile are the process's own. */
+static void image(const HChar* arg, const HChar* val)
+{
+   HChar* end;
+   Long   k = VG_(strtoll10)(val, &end);
+   if (k < 1 || k > 1000000 || end[0] != ',' || (end[1] != '0'
+       && end[1] != '1') || end[2] != ',' || (end[3] != '0'
+       && end[3] != '1') || end[4] != '\0')
+      VG_(fmsg_bad_option)(arg, "--ws-image is set by ws itself\n");
+   WS_(image) = (UInt)k;
+   WS_(clo).image_out = end[1] == '1';
+   WS_(clo).image_miss = end[3] == '1';
+}
+
+/*------------------------------------------------------------*/
+/*--- Parsing                                              ---*/
+/*------------------------------------------------------------*/
+
+/* A settable parameter (ws_control.c's table), at start-up or through
+   v.clo and VALGRIND_CLO_CHANGE, where the name may come alone (and its
+   missing value is refused).  At start-up the value is the module's
+   first one; later it is a change, with its event, as "ws set" makes
+   it, and a bad value changes nothing (the same message, without
+   exiting). */
+static Bool param_option(const HChar* arg)
+{
+   UInt i;
+   ULong old, now;
+   for (i = 0; i < WS_(n_params); i++) {
+      const WS_Param* p = &WS_(params)[i];
+      SizeT len = VG_(strlen)(p->option);
+      Bool  dynamic = VG_(Clo_Mode)() == cloD;
+      const HChar* val = arg + len + (arg[len] == '=');
+      if (!VG_(check_clom)(cloPD, arg, p->option,
+                           VG_STREQN(len, arg, p->option)
+                           && (arg[len] == '='
+                               || (dynamic && arg[len] == '\0'))))
+         continue;
+      if (!dynamic) {
+         number(arg, p->option, val, p->lo, p->hi, &now);
+         p->set(now);
+      } else if (WS_(ctl_set)(p, val, &old, &now) != WS_Ctl_OK) {
+         VG_(fmsg_bad_option)(arg, "%s takes a whole number from %llu "
+                              "to %llu\n", p->option, p->lo, p->hi);
+      }
+      return True;
+   }
+   return False;
+}
+
+/* v.clo of a ws option that VG_STR_CLO did not take (none of ws's, or
+   one without its value): the core says it cannot change now, as it
+   does for the options that can only be given at start-up. */
+static void cannot_change(const HChar* arg)
+{
+   const HChar* eq = VG_(strchr)(arg, '=');
+   SizeT len = eq ? (SizeT)(eq - arg) : VG_(strlen)(arg);
+   HChar name[len + 1];
+   VG_(strncpy)(name, arg, len);
+   name[len] = '\0';
+   VG_(check_clom)(cloP, arg, name, True);
+}
+
+#define YES_NO(option, field)                                         \
+   (VG_STR_CLO(arg, option, value)                                    \
+    && (yes_no(arg, option, value, &WS_(clo).field), True))
+#define NUMBER(option, lo, hi, field)                                 \
+   (VG_STR_CLO(arg, option, value)                                    \
+    && (number(arg, option, value, lo, hi, &WS_(clo).field), True))
+
+Bool WS_(process_cmd_line_option)(const HChar* arg)
+{
+   const HChar* value;
+   if (param_option(arg))
+      return True;
+   if      VG_STR_CLO(arg, "--ws-pagesize", value)  pagesize(arg, value);
+   else if VG_STR_CLO(arg, "--ws-time-unit", value) time_unit(arg, value);
+   else if VG_STR_CLO(arg, "--ws-count-rep", value) count_rep(arg, value);
+   else if VG_STR_CLO(arg, "--ws-file", value) {
+      WS_(clo).file_option = "--ws-file";
+      file_name(arg, "--ws-file", value, &WS_(clo).file);
+   }
+   else if VG_STR_CLO(arg, "--ws-out-file", value) {
+      WS_(clo).file_option = "--ws-out-file";
+      file_name(arg, "--ws-out-file", value, &WS_(clo).file);
+   }
+   else if VG_STR_CLO(arg, "--ws-miss-file", value)
+      file_name(arg, "--ws-miss-file", value, &WS_(clo).miss_file);
+   else if VG_STR_CLO(arg, "--ws-image", value)     image(arg, value);
+   else if YES_NO("--ws-per-thread", per_thread) {}
+   else if YES_NO("--ws-syscalls", syscalls) {}
+   else if YES_NO("--ws-instr-atstart", instr_atstart) {}
+   else if YES_NO("--ws-peak-detect", peak_detect) {}
+   else if YES_NO("--ws-list-pages", list_pages) {}
+   else if YES_NO("--ws-locations", locations) {}
+   else if YES_NO("--ws-heap", heap) {}
+   else if YES_NO("--ws-heap-usage", heap_usage) {}
+   else if NUMBER("--ws-peak-window", 2, WS_MAX_PEAK_WINDOW, peak_window) {}
+   else if NUMBER("--ws-hot", 0, WS_MAX_HOT, hot) {}
+   else if NUMBER("--ws-peaks", 1, WS_MAX_PEAKS, peaks) {}
+   else if (VG_(Clo_Mode)() == cloD && !VG_(Clo_Recognised)()
+            && VG_STREQN(5, arg, "--ws-"))
+      cannot_change(arg);
+   else
+      return False;
+   return True;
+}
+
+#undef YES_NO
+#undef NUMBER
+
+/* What follows from the options, once they are all given. */
+void WS_(post_clo_check)(void)
+{
+   UInt shift = 0;
+   while ((1u << shift) < WS_(clo).pagesize)
+      shift++;
+   WS_(clo).page_shift = shift;
+   WS_(clo).heap_usage = WS_(clo).heap && WS_(clo).heap_usage;
+}
+
+void WS_(print_usage)(void)
+{
+   VG_(printf)(
+"    --ws-every=<n>            take a sample every <n> time units [100000]\n"
+"    --ws-tau=<n>              working-set window, in time units [= every]\n"
+"    --ws-pagesize=<n>         page size in bytes, a power of two from 64\n"
+"                              (a cache line) to 2097152 (a huge page) [4096]\n"
+"    --ws-time-unit=i|ms       time unit: instructions or milliseconds [i]\n"
+"    --ws-count-rep=once|each  a rep-prefixed string instruction (rep movs,\n"
+"                              rep stos, ...) counts once, as the processor\n"
+"                              retires it, or once per iteration, as lackey\n"
+"                              and cachegrind count it [once]\n"
+"    --ws-file=<file>          output file name [ws.out.%%p]\n"
+"                              (also --ws-out-file; %%p, %%q{VAR}, %%n expanded)\n"
+"    --ws-per-thread=no|yes    per-thread columns in each sample [no]\n"
+"    --ws-syscalls=yes|no      count memory accessed by system calls [yes]\n"
+"    --ws-instr-atstart=yes|no measure from the start, or only after\n"
+"                              WS_START / \"ws start\" [yes]\n"
+"    --ws-peak-detect=yes|no   find peaks and record their call stacks [yes]\n"
+"    --ws-peak-window=<n>      peak detector window, in samples [30]\n"
+"    --ws-peak-thresh=<n>      peak detector threshold, lower is more\n"
+"                              sensitive [5]\n"
+"    --ws-peaks=<n>            peaks of each kind reported with stacks and\n"
+"                              owners: the largest samples, then the most\n"
+"                              prominent the detector found [10]\n"
+"    --ws-hot=<n>              hot pages of each kind to report [20]\n"
+"    --ws-list-pages=no|yes    list every page ever touched [no]\n"
+"    --ws-locations=yes|no     source locations of hot and listed pages [yes]\n"
+"    --ws-heap=yes|no          follow malloc/free to name heap owners [yes]\n"
+"    --ws-heap-usage=yes|no    how each allocation site uses its chunks\n"
+"                              (needs --ws-heap=yes) [yes]\n"
+"    --ws-miss-file=<file>     also write a callgrind-format profile of\n"
+"                              working-set misses per source line [none]\n"
+   );
+}
+
+void WS_(print_debug_usage)(void)
+{
+   VG_(printf)("    (none)\n");
+}
+
+/*--------------------------------------------------------------------*/
+/*--- end                                             ws_options.c ---*/
+/*--------------------------------------------------------------------*/

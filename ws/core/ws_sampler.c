@@ -1,0 +1,364 @@
+/*--------------------------------------------------------------------*/
+/*--- ws: samples, and starting and stopping.      ws_sampler.c ---*/
+/*--------------------------------------------------------------------*/
+
+/*
+   This file is part of ws, a Valgrind tool that measures a program's
+   instruction and data working sets over time.
+
+   Copyright (C) 2026 the ws authors.
+
+   This program is free software; you can redistribute it and/or
+   modify it under the terms of the GNU General Public License as
+   published by the Free Software Foundation; either version 2 of the
+   License, or (at your option) any later version.
+
+   The GNU General Public License is contained in the file COPYING.
+*/
+
+
+/* Owns the samples and the schedule: when the next sample is due and
+   when the next epoch must begin (the window starts k*T - tau), the
+   boundary handler the IR calls when the clock reaches either, the
+   ring of recent samples ("ws series"), the run-wide statistics, and
+   the changes that reschedule: T and tau set, measurement started and
+   stopped, with its final sample, and the open region they bracket.
+   Time itself is ws_clock.c's, the windows' contents ws_window.c's.
+   It writes nothing: each sample, start and stop is told (ws_core.h,
+   "Events"), and the output layer writes the lines. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_transtab.h"
+
+#include "ws_core.h"
+
+WS_Stats     WS_(stats);
+WS_Counters  WS_(counters);
+Bool         WS_(measuring) = True;
+
+/* In ms mode the IR cannot see the wall clock, so the boundary
+   handler runs every this many instructions to look at it. */
+#define WS_MS_POLL_INSNS  20000
+
+/* T and tau (ws_core.h): the options' values, changed only by
+   WS_(set_every) and WS_(set_tau); tau is 0 until start-up makes it T
+   when it was not given. */
+static ULong every = 100000;
+static ULong tau = 0;
+static Bool  started = False;       /* sampler_init has run */
+
+ULong WS_(every)(void)
+{
+   return every;
+}
+
+ULong WS_(tau)(void)
+{
+   return tau;
+}
+
+static ULong next_sample_k;         /* next sample at k*T */
+static ULong next_window_j;         /* next epoch at j*T - tau */
+
+/* The last samples, for "ws series" (WS_SERIES_LEN of them). */
+static WS_Sample series[WS_SERIES_LEN];
+static ULong     series_count = 0;   /* samples ever put in the ring */
+
+/*------------------------------------------------------------*/
+/*--- Samples                                              ---*/
+/*------------------------------------------------------------*/
+
+static void remember_sample(ULong t, const ULong sizes[2])
+{
+   WS_Sample* r = &series[series_count % WS_SERIES_LEN];
+   r->t = t;
+   r->insn = sizes[WS_Insn];
+   r->data = sizes[WS_Data];
+   series_count++;
+}
+
+/* The instruction count at the last sample since measurement
+   (re)started, if any: a final sample with no instruction executed since
+   would repeat it (in ms mode the time moves on all the same, say from
+   the last thread's exit to ws_fini). */
+static ULong last_sample_insns;
+static Bool  sampled_since_start = False;
+
+/* Counts and tells the sample at |t| over the current window; a final
+   sample is marked as one. */
+ULong WS_(sample_seq) = 0;
+
+static void record_sample(ULong t, Bool final)
+{
+   WS_Event ev = { .what = WS_EvSample, .t = t, .final = final };
+   Int kind;
+   WS_(current_sizes)(ev.sizes);
+   WS_(sample_seq)++;
+   WS_(stats).samples++;
+   for (kind = 0; kind < 2; kind++) {
+      ULong size = ev.sizes[kind];
+      WS_(stats).sum[kind] += size;
+      if (size > WS_(stats).peak[kind])
+         WS_(stats).peak[kind] = size;
+   }
+   remember_sample(t, ev.sizes);
+   last_sample_insns = WS_(clock_insns)();
+   sampled_since_start = True;
+   WS_(tell)(&ev);
+}
+
+static void take_sample(ULong t, ULong k)
+{
+   ULong  w = k * every;
+   Stamp  first = WS_(window_first_stamp)();
+
+   /* The window is the epochs that began at or after k*T - tau. */
+   if (w > tau) {
+      w -= tau;
+      /* boundary() opened an epoch when the clock passed w.  Only
+         right after tau or T changed may none have begun since w;
+         the window is then the current epoch alone. */
+      while (first < WS_(cur_stamp) && WS_(stamp_time)(first) < w)
+         first++;
+   }
+   WS_(windows_advance)(first);
+   record_sample(t, False);
+}
+
+static void schedule_next(void)
+{
+   if (WS_(clo).time_unit == WS_TimeMillis) {
+      WS_(clock_next_event)(WS_(clock_insns)() + WS_MS_POLL_INSNS);
+   } else {
+      ULong sample_at = next_sample_k * every;
+      ULong window_at = next_window_j * every - tau;
+      WS_(clock_next_event)(sample_at < window_at ? sample_at : window_at);
+   }
+}
+
+/* The next sample's window, whose first touch of a page is a miss,
+   begins at its time less tau. */
+static void plan_misses(void)
+{
+   ULong sample_at = next_sample_k * every;
+   WS_(plan_miss_window)(sample_at > tau ? sample_at - tau : 0);
+}
+
+/* The smallest j >= 1 with j*T - tau > t. */
+static ULong first_window_after(ULong t)
+{
+   return (t + tau) / every + 1;
+}
+
+void WS_(boundary)(void)
+{
+   ULong t = WS_(now)();
+
+   WS_(counters).boundaries++;
+   if (next_window_j * every - tau <= t) {
+      WS_(new_stamp)();
+      next_window_j = first_window_after(t);
+   }
+   if (next_sample_k * every <= t) {
+      ULong k = t / every;
+      take_sample(t, k);
+      next_sample_k = k + 1;
+      plan_misses();
+   }
+   schedule_next();
+}
+
+ULong WS_(series)(ULong n, WS_Sample* out)
+{
+   ULong have = series_count < WS_SERIES_LEN ? series_count : WS_SERIES_LEN;
+   ULong i;
+   if (n > have)
+      n = have;
+   for (i = 0; i < n; i++)
+      out[i] = series[(series_count - n + i) % WS_SERIES_LEN];
+   return n;
+}
+
+/* Plans the next sample and the next epoch from the current time, for
+   start-up and after T, tau or the measuring state changed. */
+static void reschedule(void)
+{
+   ULong t = WS_(now)();
+   next_sample_k = t / every + 1;
+   next_window_j = first_window_after(t);
+   plan_misses();
+   schedule_next();
+}
+
+/* Steering (a monitor command, a client request) runs between two
+   superblocks.  A sample or a window start that came due in the
+   superblock that just ended would be taken at the next boundary; a
+   change of T, tau or the measuring state must not skip it, so it is
+   taken now, at the same time the next boundary would have had. */
+static void catch_up(void)
+{
+   if (WS_(measuring) && WS_(clock_due)())
+      WS_(boundary)();
+}
+
+/* T or tau to |value| from now on: a new epoch, so that the windows
+   from here are measured against the new value.  Before start-up it is
+   the option's value. */
+static void set_interval(ULong* param, ULong value)
+{
+   if (!started) {
+      *param = value;
+      return;
+   }
+   catch_up();
+   *param = value;
+   WS_(new_stamp)();
+   reschedule();
+}
+
+void WS_(set_every)(ULong value)
+{
+   set_interval(&every, value);
+}
+
+void WS_(set_tau)(ULong value)
+{
+   set_interval(&tau, value);
+}
+
+/* Code runs uninstrumented while measurement is off (as callgrind
+   does), so a toggle throws away every translation made so far. */
+static void retranslate_all(void)
+{
+   VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "ws");
+}
+
+/* When measurement stops (WS_STOP, "ws stop", exit, a fatal signal),
+   the accesses since the last sample would otherwise go unseen: a
+   final sample is taken now, over the window the last sample's began
+   (the current window counters: the epochs that began at or after
+   k*T - tau for the last multiple k*T the clock passed, or at the
+   start of measurement if that came later).  It holds every page of
+   (t - tau, t] and is between tau and tau + T long; docs/manual.md,
+   "Final samples", says why this window and not the exact one. */
+void WS_(final_sample)(void)
+{
+   ULong t;
+   if (!WS_(measuring))
+      return;
+   catch_up();
+   t = WS_(now)();
+   if (sampled_since_start && last_sample_insns == WS_(clock_insns)())
+      return;
+   record_sample(t, True);
+}
+
+/* Tells a start or a stop (|ev|), at the time the clock reads now. */
+static void tell_now(WS_Event* ev)
+{
+   ev->t = WS_(now)();
+   WS_(tell)(ev);
+}
+
+/* The listeners of a start hear it before the region opens, those of
+   a stop before it closes. */
+ULong WS_(measure_start)(void)
+{
+   WS_Event ev = { .what = WS_EvStart, .fresh = True };
+   ULong t;
+   if (WS_(measuring))
+      return WS_(now)();
+   /* Discarding the translations made while off is part of the time
+      off. */
+   retranslate_all();
+   WS_(clock_hold_start)();
+   WS_(measuring) = True;
+   /* A fresh window: pages touched before do not count. */
+   WS_(new_stamp)();
+   WS_(windows_advance)(WS_(cur_stamp));
+   reschedule();
+   sampled_since_start = False;
+   tell_now(&ev);
+   WS_(region_open)();
+   t = WS_(now)();
+   WS_(clock_release)();
+   return t;
+}
+
+ULong WS_(measure_region_begin)(void)
+{
+   WS_Event ev = { .what = WS_EvStart, .fresh = False };
+   catch_up();
+   WS_(new_stamp)();
+   tell_now(&ev);
+   WS_(region_open)();
+   return WS_(now)();
+}
+
+ULong WS_(measure_stop)(void)
+{
+   WS_Event ev = { .what = WS_EvStop, .end = False };
+   if (!WS_(measuring))
+      return WS_(now)();
+   WS_(clock_hold_stop)();
+   WS_(final_sample)();
+   tell_now(&ev);
+   WS_(region_close)();
+   WS_(measuring) = False;
+   WS_(clock_release)();
+   retranslate_all();
+   return WS_(now)();
+}
+
+void WS_(measure_end)(void)
+{
+   WS_Event ev = { .what = WS_EvStop, .end = True };
+   WS_(final_sample)();
+   tell_now(&ev);
+   WS_(region_close)();
+}
+
+void WS_(sampler_init)(void)
+{
+   if (tau == 0)
+      tau = every;
+   started = True;
+   WS_(clock_init)();
+   WS_(windows_init)();
+   WS_(dtlb_init)();
+   reschedule();
+}
+
+/* A forked child writes a file of its own, which holds none of the
+   parent's samples: its sample statistics (and "ws series") start
+   empty.  Windows and totals go on from the parent's, as its address
+   space does. */
+void WS_(sampler_after_fork)(void)
+{
+   Int kind;
+   WS_(stats).samples = 0;
+   for (kind = 0; kind < 2; kind++) {
+      WS_(stats).sum[kind] = 0;
+      WS_(stats).peak[kind] = 0;
+   }
+   series_count = 0;
+}
+
+void WS_(print_counters)(void)
+{
+   const WS_Counters* c = &WS_(counters);
+   VG_(dmsg)("ws: superblocks instrumented: %'llu\n", c->sbs);
+   VG_(dmsg)("ws: checks emitted: %'llu data (%'llu left out), "
+             "%'llu code\n", c->data_checks, c->data_elided, c->insn_checks);
+   VG_(dmsg)("ws: code pages: %'u in slots, %'llu without (none left)\n",
+             WS_(code_slots_used)(), c->insn_unslotted);
+   VG_(dmsg)("ws: slow-path calls: %'llu data, %'llu code, "
+             "%'llu boundaries\n", c->data_refills, c->insn_restamps,
+             c->boundaries);
+   VG_(dmsg)("ws: epochs: %u\n", WS_(cur_stamp));
+}
+
+/*--------------------------------------------------------------------*/
+/*--- end                                              ws_sampler.c ---*/
+/*--------------------------------------------------------------------*/
