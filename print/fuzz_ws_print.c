@@ -27,7 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "wsp.h"
+#include "wsp_model.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

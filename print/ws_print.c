@@ -38,7 +38,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "wsp.h"
+#include "wsp_model.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "unknown"

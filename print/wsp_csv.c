@@ -27,7 +27,7 @@
 
 #include <stdlib.h>
 
-#include "wsp.h"
+#include "wsp_model.h"
 
 static int cmp_u64(const void *a, const void *b)
 {

@@ -82,7 +82,7 @@
 
 #include <string.h>
 
-#include "wsp.h"
+#include "wsp_model.h"
 
 #define DATA_MARKER "/*@WS_DATA@*/null"
 

@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wsp_parse.h"
+#include "wsp_reader.h"
 
 /* Grow *arr (of *n elements of size sz, capacity *cap) to hold one
    more.  Returns 0, or -1 when memory runs out. */

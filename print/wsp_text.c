@@ -42,7 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wsp.h"
+#include "wsp_model.h"
 
 #define MAX_LISTED 10         /* peaks of a stack, dumps, changes */
 

@@ -1,5 +1,5 @@
 /*--------------------------------------------------------------------*/
-/*--- ws_print: stacks and owners.                  wsp_stacks.c ---*/
+/*--- ws_print: stacks and owners.             wsp_read_stacks.c ---*/
 /*--------------------------------------------------------------------*/
 
 /*
@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wsp_parse.h"
+#include "wsp_reader.h"
 
 static size_t hash_id(uint64_t id)
 {
@@ -294,5 +294,5 @@ int due_owner_line(struct parser *p, struct body *b)
 }
 
 /*--------------------------------------------------------------------*/
-/*--- end                                             wsp_stacks.c ---*/
+/*--- end                                        wsp_read_stacks.c ---*/
 /*--------------------------------------------------------------------*/

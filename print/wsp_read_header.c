@@ -1,5 +1,5 @@
 /*--------------------------------------------------------------------*/
-/*--- ws_print: the version line and header.        wsp_header.c ---*/
+/*--- ws_print: the version line and header.   wsp_read_header.c ---*/
 /*--------------------------------------------------------------------*/
 
 /*
@@ -22,7 +22,7 @@
 
 #include <string.h>
 
-#include "wsp_parse.h"
+#include "wsp_reader.h"
 
 /* The header keys, in the order the format gives them; count-rep is
    version 4's (an older file's is an unknown key, ignored). */
@@ -319,5 +319,5 @@ int check_dump_header(struct parser *p)
 }
 
 /*--------------------------------------------------------------------*/
-/*--- end                                             wsp_header.c ---*/
+/*--- end                                        wsp_read_header.c ---*/
 /*--------------------------------------------------------------------*/

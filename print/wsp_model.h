@@ -1,5 +1,5 @@
 /*--------------------------------------------------------------------*/
-/*--- ws_print: what the parser gives the printers.          wsp.h ---*/
+/*--- ws_print: what the parser gives the printers.    wsp_model.h ---*/
 /*--------------------------------------------------------------------*/
 
 /*
@@ -29,8 +29,8 @@
    their decoded form in memory the file keeps (f->arena): they are not
    NUL-terminated (each has a length) and may hold any byte. */
 
-#ifndef WSP_H
-#define WSP_H
+#ifndef WSP_MODEL_H
+#define WSP_MODEL_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -417,5 +417,5 @@ extern const char wsp_report_html[];
 #endif
 
 /*--------------------------------------------------------------------*/
-/*--- end                                                    wsp.h ---*/
+/*--- end                                              wsp_model.h ---*/
 /*--------------------------------------------------------------------*/

@@ -1,5 +1,5 @@
 /*--------------------------------------------------------------------*/
-/*--- ws_print: peaks, hot pages, trailer.         wsp_trailer.c ---*/
+/*--- ws_print: peaks, hot pages, trailer.    wsp_read_trailer.c ---*/
 /*--------------------------------------------------------------------*/
 
 /*
@@ -23,7 +23,7 @@
 #include <limits.h>
 #include <string.h>
 
-#include "wsp_parse.h"
+#include "wsp_reader.h"
 
 /* The owner lines of the open peak are over: check their sum. */
 int close_peak(struct parser *p, struct body *b)
@@ -537,5 +537,5 @@ int peaks_found_line(struct parser *p)
 }
 
 /*--------------------------------------------------------------------*/
-/*--- end                                            wsp_trailer.c ---*/
+/*--- end                                       wsp_read_trailer.c ---*/
 /*--------------------------------------------------------------------*/

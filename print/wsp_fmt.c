@@ -1,5 +1,5 @@
 /*--------------------------------------------------------------------*/
-/*--- ws_print: formatting shared by the printers.    wsp_util.c ---*/
+/*--- ws_print: formatting shared by the printers.     wsp_fmt.c ---*/
 /*--------------------------------------------------------------------*/
 
 /*
@@ -20,7 +20,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "wsp.h"
+#include "wsp_model.h"
 
 /* Header values may hold any byte but the newline: show control bytes
    (and DEL) as \xNN so that they cannot move the cursor. */
@@ -326,5 +326,5 @@ const char *wsp_event_name(enum wsp_event_kind k)
 }
 
 /*--------------------------------------------------------------------*/
-/*--- end                                               wsp_util.c ---*/
+/*--- end                                                wsp_fmt.c ---*/
 /*--------------------------------------------------------------------*/

@@ -1,5 +1,5 @@
 /*--------------------------------------------------------------------*/
-/*--- ws_print: heap usage per allocation site.        wsp_heap.c ---*/
+/*--- ws_print: heap usage per allocation site.   wsp_read_heap.c ---*/
 /*--------------------------------------------------------------------*/
 
 /*
@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wsp.h"
+#include "wsp_model.h"
 
 /*------------------------------------------------------------*/
 /*--- Reading                                              ---*/
@@ -581,5 +581,5 @@ void wsp_heap_json(FILE *out, const struct wsp_file *f)
 }
 
 /*--------------------------------------------------------------------*/
-/*--- end                                               wsp_heap.c ---*/
+/*--- end                                          wsp_read_heap.c ---*/
 /*--------------------------------------------------------------------*/

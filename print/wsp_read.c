@@ -1,5 +1,5 @@
 /*--------------------------------------------------------------------*/
-/*--- ws_print: the reader of ws output files.       wsp_parse.c ---*/
+/*--- ws_print: the reader of ws output files.        wsp_read.c ---*/
 /*--------------------------------------------------------------------*/
 
 /*
@@ -48,7 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wsp_parse.h"
+#include "wsp_reader.h"
 
 static int sample_line(struct parser *p, struct body *b, struct caps *cap)
 {
@@ -695,5 +695,5 @@ void wsp_free(struct wsp_file *f)
 }
 
 /*--------------------------------------------------------------------*/
-/*--- end                                              wsp_parse.c ---*/
+/*--- end                                               wsp_read.c ---*/
 /*--------------------------------------------------------------------*/

@@ -1,5 +1,5 @@
 /*--------------------------------------------------------------------*/
-/*--- ws_print: the parser's shared state.           wsp_parse.h ---*/
+/*--- ws_print: the parser's shared state.          wsp_reader.h ---*/
 /*--------------------------------------------------------------------*/
 
 /*
@@ -21,10 +21,10 @@
    is, and each file's functions that the others call.  The printers
    see only wsp.h. */
 
-#ifndef WSP_PARSE_H
-#define WSP_PARSE_H
+#ifndef WSP_READER_H
+#define WSP_READER_H
 
-#include "wsp.h"
+#include "wsp_model.h"
 
 /* The parser's state while it reads one file. */
 struct parser {
@@ -182,5 +182,5 @@ int dump_line(struct parser *p, struct body *b, struct caps *cap);
 #endif
 
 /*--------------------------------------------------------------------*/
-/*--- end                                              wsp_parse.h ---*/
+/*--- end                                             wsp_reader.h ---*/
 /*--------------------------------------------------------------------*/
