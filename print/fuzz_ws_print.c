@@ -1,5 +1,5 @@
 /*--------------------------------------------------------------------*/
-/*--- ws_print: libFuzzer harness.               fuzz_ws_print.c ---*/
+/*--- ws_print: libFuzzer harness.                 fuzz_ws_print.c ---*/
 /*--------------------------------------------------------------------*/
 
 /*
@@ -27,7 +27,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "wsp_model.h"
+#include "wsp_read.h"
+#include "wsp_render.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
@@ -39,7 +40,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 
    if (!null && !(null = fopen("/dev/null", "w")))
       abort();
-   if (wsp_parse((const char *)data, size, &f, &err) == 0) {
+   if (wsp_read_output((const char *)data, size, &f, &err) == 0) {
       struct wsp_text_opts o = { 30, 4, "fuzz" };
       wsp_text(null, &f, &o);
       o.width = 130;
@@ -47,13 +48,13 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
       wsp_text(null, &f, &o);
       wsp_csv(null, &f);
       wsp_html(null, &f, "fuzz");
-      wsp_heap_folded(null, &f, WSP_KEY_USAGE);
-      wsp_heap_folded(null, &f, WSP_KEY_USEFUL);
+      wsp_folded(null, &f, WSP_KEY_USAGE);
+      wsp_folded(null, &f, WSP_KEY_USEFUL);
    } else if (err.line == 0 || !err.msg[0]) {
       abort();                  /* every error names a line and a reason */
    }
    wsp_free(&f);
-   if (wsp_parse_dump((const char *)data, size, &f, &err) == 0) {
+   if (wsp_read_dump((const char *)data, size, &f, &err) == 0) {
       struct wsp_text_opts o = { 30, 4, "fuzz" };
       wsp_dump_text(null, &f, &o);
       wsp_dump_csv(null, &f);

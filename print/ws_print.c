@@ -1,6 +1,6 @@
 /*--------------------------------------------------------------------*/
 /*--- ws_print: charts and reports from ws output files.         ---*/
-/*---                                                 ws_print.c ---*/
+/*---                                                   ws_print.c ---*/
 /*--------------------------------------------------------------------*/
 
 /*
@@ -26,8 +26,8 @@
    0 when the file was shown (also a file cut short by a killed run,
    with a note), 1 for a bad option, a file that cannot be read, or a
    file that breaks the grammar (`ws_print: FILE:LINE: what is wrong`).
-   wsp_parse.c reads, wsp_text.c / wsp_csv.c / wsp_html.c print;
-   wsp_heap.c reads and prints the heap usage lines (--folded too). */
+   The reader (wsp_read.h) fills in the model (wsp_model.h), which one
+   renderer (wsp_render.h) writes out. */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -38,7 +38,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "wsp_model.h"
+#include "wsp_read.h"
+#include "wsp_render.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "unknown"
@@ -298,7 +299,7 @@ static int show_dump(char *buf, size_t len, const char *name, int want_csv,
 {
    struct wsp_file f;
    struct wsp_error err;
-   if (wsp_parse_dump(buf, len, &f, &err) != 0) {
+   if (wsp_read_dump(buf, len, &f, &err) != 0) {
       fprintf(stderr, "ws_print: %s:%zu: %s\n", name, err.line, err.msg);
       wsp_free(&f);
       free(buf);
@@ -405,7 +406,7 @@ int main(int argc, char **argv)
       return show_dump(buf, len, name, want_csv, csv, width,
                        html ? "HTML report" : folded ? "heap usage lines"
                                             : NULL);
-   if (wsp_parse(buf, len, &f, &err) != 0) {
+   if (wsp_read_output(buf, len, &f, &err) != 0) {
       fprintf(stderr, "ws_print: %s:%zu: %s\n", name, err.line, err.msg);
       wsp_free(&f);
       free(buf);
@@ -415,7 +416,7 @@ int main(int argc, char **argv)
       fprintf(stderr, "ws_print: %s: note: the run did not finish (the "
               "file has no trailer%s); showing its %zu sample%s\n", name,
               f.cut_line ? " and its cut last line was left out" : "",
-              f.n_samples, f.n_samples == 1 ? "" : "s");
+              f.samples.n, f.samples.n == 1 ? "" : "s");
 
    if (want_csv) {
       FILE *out = open_out(csv);
@@ -435,7 +436,7 @@ int main(int argc, char **argv)
       else if (f.heap_usage == 0)
          fprintf(stderr, "ws_print: %s: note: heap usage was not followed "
                  "in this run (--ws-heap-usage=no)\n", name);
-      wsp_heap_folded(stdout, &f, key);
+      wsp_folded(stdout, &f, key);
       close_out(stdout, "standard output");
    }
    if (!want_csv && !html && !folded) {

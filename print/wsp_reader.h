@@ -1,5 +1,5 @@
 /*--------------------------------------------------------------------*/
-/*--- ws_print: the parser's shared state.          wsp_reader.h ---*/
+/*--- ws_print: the reader's shared state.            wsp_reader.h ---*/
 /*--------------------------------------------------------------------*/
 
 /*
@@ -16,45 +16,24 @@
    The GNU General Public License is contained in the file COPYING.
 */
 
-/* Private to the parser's files (wsp_parse.c, wsp_lex.c, wsp_header.c,
-   wsp_stacks.c, wsp_trailer.c): the state of one read, where the body
-   is, and each file's functions that the others call.  The printers
-   see only wsp.h. */
+/* Private to the reader's files: the state of one read (where the
+   body is, what must come next), and each record family's readers.
+   wsp_read.c owns the order of the lines and calls the others; they
+   call only the lexer, the model and, below them, each other in this
+   order: body -> peaks -> stacks; trailer, heap -> stacks.  Renderers
+   never see this header. */
 
 #ifndef WSP_READER_H
 #define WSP_READER_H
 
-#include "wsp_model.h"
+#include "wsp_lex.h"
+#include "wsp_read.h"
 
-/* The parser's state while it reads one file. */
-struct parser {
-   struct wsp_file  *f;
-   struct wsp_error *err;
-   size_t            lineno;     /* of the line being read */
-   const char       *line;       /* its bytes, without the newline */
-   size_t            len;
-};
-
-/* A cursor over the current line, for the fixed forms. */
-struct cur {
-   const char *s;
-   size_t      len, pos;
-};
-
-/* Version 4 escapes every string (docs/output-format.md, "Escaping"):
-   a backslash starts "\\" (a backslash) or "\xHH" (the byte HH).
-   decode() replaces *s, whose raw text was checked against its line's
-   grammar, by what it stands for, in memory the file keeps. */
-struct wsp_chunk {
-   struct wsp_chunk *next;
-   char              bytes[];
-};
-
-/* Capacities of the growing arrays. */
+/* Capacities of the model's growing arrays. */
 struct caps {
-   size_t hdr, samples, thr, events, dumps, regions;
+   size_t hdr, events, dumps, regions;
    size_t stacks, frames, peaks, owners, hot, region_labels;
-   size_t heap_sites, heap_windows, dump_pages;
+   size_t heap_sites, heap_windows, kvs, dump_pages, thr;
 };
 
 /* Where the body is: samples and events, a dump block, the trailer
@@ -77,11 +56,10 @@ struct body {
    struct wsp_dump dump;
    int        after_sample;     /* this line is a sample */
    int        prev_sample;      /* the line before was a sample */
-   uint64_t   max_col[2];       /* the largest insn and data sample */
-   int        have_max;
    uint64_t   n_insn, n_data;
    uint64_t   last_addr;
    int        any_addr, in_data;
+   struct wsp_thread_ws *thr;   /* the threads of the sample being read */
    /* version 3 */
    enum due   due;
    size_t     lines_due;        /* lines still due in a stack block */
@@ -99,85 +77,60 @@ struct body {
                                    lines */
 };
 
-static inline int is_digit(char c) { return c >= '0' && c <= '9'; }
-static inline int is_lower(char c) { return c >= 'a' && c <= 'z'; }
-
-static inline int cur_end(const struct cur *c) { return c->pos == c->len; }
-
-/* wsp_lex.c */
-__attribute__((format(printf, 2, 3)))
-int fail(struct parser *p, const char *fmt, ...);
-int word_is(const char *s, size_t len, const char *w);
-int str_is(struct wsp_str s, const char *w);
-int cur_u64(struct cur *c, uint64_t *v);
-int cur_hex(struct cur *c, uint64_t *v);
-int cur_avg(struct cur *c, uint64_t *tenths);
-int cur_lit(struct cur *c, const char *lit);
-int cur_kind(struct cur *c);
-struct wsp_str cur_rest(const struct cur *c);
-const char *text_problem(struct wsp_str l, const char *what,
-                         char *buf, size_t n);
-int decode(struct parser *p, struct wsp_str *s);
-int label_text(struct parser *p, struct wsp_str *l, const char *what);
-int num_fail(struct parser *p, int r, const char *what);
-
-/* wsp_header.c */
-int check_version(struct parser *p);
-int add_header_line(struct parser *p, struct caps *cap);
-int check_header(struct parser *p);
-int check_dump_version(struct parser *p);
-int check_dump_header(struct parser *p);
-
-/* wsp_stacks.c */
-int stack_ref(struct parser *p, uint64_t id, size_t *idx);
-int cur_where(struct parser *p, struct cur *c, struct wsp_where *w,
-              const char *form);
-int stack_begin_line(struct parser *p, struct body *b,
-                     struct caps *cap);
-int frame_line(struct parser *p, struct body *b, struct caps *cap);
-int cur_owner(struct parser *p, struct cur *c,
-              struct wsp_owner *o, int rest_ok, int block_ok);
-int due_owner_line(struct parser *p, struct body *b);
-
-/* wsp_trailer.c */
-int close_peak(struct parser *p, struct body *b);
-int peak_event(struct parser *p, struct body *b, struct caps *cap,
-               struct wsp_event *e, struct wsp_str a1);
-int heap_window_line(struct parser *p, struct body *b,
-                     struct caps *cap);
-int peak_line(struct parser *p, struct body *b, struct caps *cap);
-int peak_region_line(struct parser *p, struct caps *cap,
-                     struct body *b);
-int owner_line(struct parser *p, struct body *b, struct caps *cap);
-int hot_line(struct parser *p, struct body *b, struct caps *cap);
-int page_line(struct parser *p, struct body *b);
-int region_line(struct parser *p, struct caps *cap);
-int summary_line(struct parser *p);
-int trailer_count_line(struct parser *p, const char *word,
-                       uint64_t *count, size_t n_records);
-int peaks_found_line(struct parser *p);
-
-/* A file's grammar, as read_lines() reads it: its first line, its
-   header (checked once it has ended), its other lines, and what a last
-   line without its newline is (1: read it; 0: left out, the file was
-   cut; -1: an error).  dump_file: the file keeps its dump's pages. */
-struct grammar {
-   int (*version)(struct parser *p);
-   int (*header)(struct parser *p);
-   int (*line)(struct parser *p, struct body *b, struct caps *cap);
-   int (*unterminated)(struct parser *p, const struct body *b);
-   int dump_file;
+/* One read: the line being read, the body's state, the capacities. */
+struct reader {
+   struct lex  p;
+   struct body b;
+   struct caps cap;
 };
 
-/* wsp_parse.c: read buf's lines into p->f (emptied first) by g; p->err
-   and p->f set, the rest set up here.  0 (*in_header: the file ended
-   in its header), or -1 with the error in p->err. */
-int read_lines(const char *buf, size_t len, const struct grammar *g,
-               struct parser *p, struct body *b, struct caps *cap,
-               int *in_header);
-/* wsp_parse.c: a dump block's lines (wsp_dump.c reads dump files) */
-int dump_begin_line(struct parser *p, struct body *b);
-int dump_line(struct parser *p, struct body *b, struct caps *cap);
+/* wsp_read_header.c: the first line, the header's lines, the header
+   checked once it has ended (before line p->lineno); the same for a
+   dump file. */
+int check_version(struct lex *p);
+int add_header_line(struct lex *p, struct caps *cap);
+int check_header(struct lex *p);
+int check_dump_version(struct lex *p);
+int check_dump_header(struct lex *p);
+
+/* wsp_read_body.c: samples, events, dump blocks. */
+int sample_line(struct reader *r);
+int event_line(struct reader *r);
+int dump_begin_line(struct reader *r);
+int dump_line(struct reader *r);
+
+/* wsp_read_peaks.c: peaks (version 3 events, version 4 lines), their
+   region and owner lines; close_peak() checks the open peak's owner
+   lines once they are over. */
+int close_peak(struct reader *r);
+int peak_event(struct reader *r, struct wsp_event *e, struct wsp_str a1);
+int peak_line(struct reader *r);
+int peak_region_line(struct reader *r);
+int owner_line(struct reader *r);
+
+/* wsp_read_heap.c: heap-site and heap-window lines (version 4). */
+int heap_site_line(struct reader *r);
+int heap_window_line(struct reader *r);
+
+/* wsp_read_trailer.c: region, hot, page, summary and count lines. */
+int hot_line(struct reader *r);
+int page_line(struct reader *r);
+int region_line(struct reader *r);
+int summary_line(struct lex *p);
+int trailer_count_line(struct lex *p, const char *word, uint64_t *count,
+                       size_t n_records);
+int peaks_found_line(struct lex *p);
+
+/* wsp_read_stacks.c: stack blocks, `ip location function`, owners, and
+   the owner line a dump page or hot line has due. */
+int stack_ref(struct lex *p, uint64_t id, size_t *idx);
+int cur_where(struct lex *p, struct cur *c, struct wsp_where *w,
+              const char *form, int keep);
+int stack_begin_line(struct reader *r);
+int frame_line(struct reader *r);
+int cur_owner(struct lex *p, struct cur *c, struct wsp_owner *o,
+              int rest_ok, int block_ok, int keep);
+int due_owner_line(struct reader *r);
 
 #endif
 
