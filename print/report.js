@@ -40,6 +40,8 @@ function kb(pages) {
 function apt(a) { return a[0].toFixed(1) + "/" + a[1] + "/" + a[2]; }   /* avg/peak/total */
 function pages(n) { return int(n) + (n === 1 ? " page" : " pages"); }
 function unit() { return WS.unit === "ms" ? " ms" : " i"; }
+/* the file's samples: more than the arrays hold when ws_print thinned them */
+function nSamples() { return WS.thinned ? WS.thinned.samples : WS.t.length; }
 function logScale() { return $("log-scale").checked; }
 function tlabel(t, span) {            /* a time on the axis: 20M, 1.5k, 3s */
   if (t === 0) return "0";
@@ -316,7 +318,8 @@ function draw() {
   };
   if (hovered) showSample(hovered.i, hovered.y);
   $("range").textContent = "t = " + int(view.t0) + " \u2026 " + int(view.t1) + unit() +
-    " (" + int(Math.max(i1 - i0, 0)) + " of " + int(WS.t.length) + " samples)";
+    " (" + int(Math.max(i1 - i0, 0)) + " of " + int(WS.t.length) + " samples" +
+    (WS.thinned ? "; the file has " + int(nSamples()) : "") + ")";
 }
 
 function tOf(px) { return view.t0 + (px - geo.ml) / geo.pw * geo.span; }
@@ -331,7 +334,8 @@ function nearest(t) {
 }
 
 function sampleText(i) {
-  var s = "sample " + int(i + 1) + " of " + int(WS.t.length) + "\n" +
+  var s = (WS.thinned ? "a sample of " + int(nSamples())
+                      : "sample " + int(i + 1) + " of " + int(WS.t.length)) + "\n" +
           "t     " + int(WS.t[i]) + unit() + "\n" +
           "insn  " + pages(WS.insn[i]) + " (" + kb(WS.insn[i]) + ")\n" +
           "data  " + pages(WS.data[i]) + " (" + kb(WS.data[i]) + ")";
@@ -571,7 +575,8 @@ function renderSummary() {
   ["insn", "data"].forEach(function (k) {
     var v = WS[k], peak = 0, sum = 0;
     for (var i = 0; i < v.length; i++) { peak = Math.max(peak, v[i]); sum += v[i]; }
-    var a = s && s[k] ? s[k] : [v.length ? Math.round(sum / v.length * 10) / 10 : 0, peak, null];
+    var a = s && s[k] ? s[k] : WS.thinned ? [WS.thinned[k][0], WS.thinned[k][1], null]
+                                          : [v.length ? Math.round(sum / v.length * 10) / 10 : 0, peak, null];
     rows.push([k, a[0].toFixed(1), int(a[1]), a[2] === null ? "?" : int(a[2]),
                kb(a[0]), kb(a[1]), a[2] === null ? "?" : kb(a[2])]);
   });
@@ -579,7 +584,9 @@ function renderSummary() {
   box.appendChild(table(["", "avg", "peak", "total", "avg", "peak", "total"], rows));
   box.appendChild(h("p", { class: "hint" }, "Pages of " + int(WS.pagesize) + " bytes, then kB. " +
     (s ? "From the trailer." : "Computed from the samples; the totals of distinct pages are only in a trailer.") +
-    " " + int(WS.t.length) + " samples."));
+    " " + int(nSamples()) + " samples." + (WS.thinned ? " The chart draws, of each of " +
+    int(WS.thinned.buckets) + " equal spans of the run, its first and last samples and those with " +
+    "the smallest and largest values." : "")));
 }
 
 function renderRegions() {
@@ -774,7 +781,7 @@ function start() {
   $("cmd").textContent = WS.command;
   $("meta").textContent = WS.file + " \u00b7 pid " + WS.pid + " \u00b7 T = " + int(WS.every) + unit() +
     " \u00b7 \u03c4 = " + int(WS.tau) + unit() + " \u00b7 pages of " + int(WS.pagesize) + " bytes \u00b7 " +
-    int(WS.t.length) + " samples \u00b7 " + WS.tool;
+    int(nSamples()) + " samples \u00b7 " + WS.tool;
   if (!WS.complete) {
     $("status").className = "warn";
     $("status").textContent = "The run did not finish: the file has no trailer" +

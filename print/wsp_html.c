@@ -28,6 +28,14 @@
      header     [[key, value], ...]  every header line, in order
      t, insn, data                the samples, one array per column
      shared     an array, or null without per-thread columns
+     thinned    null when the arrays hold every sample; else
+                {samples, buckets, insn: [avg, peak], data: [...]}: the
+                file has more samples than ws_print keeps, and the
+                arrays hold, of each of `buckets` equal spans of the
+                run, its first and last sample and those with each
+                column's smallest and largest value; samples is the
+                file's count, avg and peak each working set's over
+                every sample
      events     [{t, kind, ...}]  kind "mark" (label), "start",
                 "region-start", "stop", "exec" (path), "final",
                 "set" (param, value), "dump" (how: "label" with label,
@@ -167,16 +175,39 @@ static void json_apt(FILE *out, const struct wsp_apt *a)
 }
 
 /* One column of the samples as an array, 16 numbers a line. */
-static void json_column(FILE *out, const struct wsp_series *ser,
+static void json_column(FILE *out, const struct wsp_view *v,
                         enum wsp_col col)
 {
    fputc('[', out);
-   for (size_t i = 0; i < ser->n; i++) {
+   for (size_t i = 0; i < v->n; i++) {
       if (i)
          fputs(i % 16 ? "," : ",\n", out);
-      json_u64(out, ser->kept[i].v[col]);
+      json_u64(out, v->s[i].v[col]);
    }
    fputc(']', out);
+}
+
+/* What a thinned view stands for: the file's count of samples and each
+   working set's average and largest sample, or null. */
+static void json_thinned(FILE *out, const struct wsp_file *f,
+                         const struct wsp_view *v)
+{
+   const struct wsp_series *ser = &f->samples;
+   if (!v->thinned) {
+      fputs("null", out);
+      return;
+   }
+   fprintf(out, "{\"samples\":%zu,\"buckets\":%d", ser->n,
+           WSP_VIEW_BUCKETS);
+   for (int data = 0; data < 2; data++) {
+      const struct wsp_col_stats *st = &ser->col[wsp_kind_col(data)];
+      long double m = ser->n ? st->sum * 10 / ser->n + 0.5L : 0;
+      uint64_t tenths = (uint64_t)m;
+      fprintf(out, ",\"%s\":[%llu.%u,%llu]", data ? "data" : "insn",
+              (unsigned long long)(tenths / 10), (unsigned)(tenths % 10),
+              (unsigned long long)st->max);
+   }
+   fputc('}', out);
 }
 
 static void json_event(FILE *out, const struct wsp_event *e)
@@ -278,7 +309,8 @@ static void json_owner(FILE *out, const struct wsp_owner *o)
 
 /* Per thread id, its values where a sample lists it: one walk over the
    samples per thread id, in increasing order. */
-static void json_threads(FILE *out, const struct wsp_series *ser)
+static void json_threads(FILE *out, const struct wsp_series *ser,
+                         const struct wsp_view *v)
 {
    fputc('[', out);
    for (size_t n = 0; n < ser->n_tids; n++) {
@@ -290,10 +322,10 @@ static void json_threads(FILE *out, const struct wsp_series *ser)
          else
             fputs(col == 1 ? "],\"insn\":[" : "],\"data\":[", out);
          int any = 0;
-         for (size_t k = 0; k < ser->n; k++) {
-            const struct wsp_sample *s = &ser->kept[k];
+         for (size_t k = 0; k < v->n; k++) {
+            const struct wsp_sample *s = &v->s[k];
             for (uint32_t j = 0; j < s->thr_count; j++) {
-               const struct wsp_thread_ws *t = &ser->thr[s->thr_first + j];
+               const struct wsp_thread_ws *t = &v->thr[s->thr_first + j];
                if (t->tid != tid)
                   continue;
                if (any++)
@@ -356,10 +388,11 @@ static void json_heap(FILE *out, const struct wsp_file *f)
    fputc(']', out);
 }
 
-static void json_v3(FILE *out, const struct wsp_file *f)
+static void json_v3(FILE *out, const struct wsp_file *f,
+                    const struct wsp_view *v)
 {
    fprintf(out, ",\n\"version\":%d,\n\"threads\":", f->version);
-   json_threads(out, &f->samples);
+   json_threads(out, &f->samples, v);
    fputs(",\n\"stacks\":[", out);
    for (size_t i = 0; i < f->n_stacks; i++) {
       const struct wsp_stack *st = &f->stacks[i];
@@ -417,8 +450,8 @@ static void json_v3(FILE *out, const struct wsp_file *f)
    else
       json_u64(out, f->trailer_found);
    fputs(",\n\"final\":[", out);
-   for (size_t i = 0, n = 0; i < f->samples.n; i++)
-      if (f->samples.kept[i].final)
+   for (size_t i = 0, n = 0; i < v->n; i++)
+      if (v->s[i].final)
          fprintf(out, "%s%zu", n++ ? "," : "", i);
    fputs("],\n\"hot\":[", out);
    for (size_t i = 0; i < f->n_hot; i++) {
@@ -441,7 +474,8 @@ static void json_v3(FILE *out, const struct wsp_file *f)
    fputc('}', out);
 }
 
-static void json_data(FILE *out, const struct wsp_file *f, const char *name)
+static void json_data(FILE *out, const struct wsp_file *f,
+                      const struct wsp_view *v, const char *name)
 {
    static const char *const yn[] = { "false", "true" };
    fputs("{\"file\":", out);
@@ -468,16 +502,18 @@ static void json_data(FILE *out, const struct wsp_file *f, const char *name)
       fputc(']', out);
    }
    fputs("],\n\"t\":", out);
-   json_column(out, &f->samples, WSP_COL_T);
+   json_column(out, v, WSP_COL_T);
    fputs(",\n\"insn\":", out);
-   json_column(out, &f->samples, WSP_COL_INSN);
+   json_column(out, v, WSP_COL_INSN);
    fputs(",\n\"data\":", out);
-   json_column(out, &f->samples, WSP_COL_DATA);
+   json_column(out, v, WSP_COL_DATA);
    fputs(",\n\"shared\":", out);
    if (f->per_thread)
-      json_column(out, &f->samples, WSP_COL_SHARED);
+      json_column(out, v, WSP_COL_SHARED);
    else
       fputs("null", out);
+   fputs(",\n\"thinned\":", out);
+   json_thinned(out, f, v);
    fputs(",\n\"events\":[", out);
    for (size_t i = 0; i < f->n_events; i++) {
       if (i)
@@ -521,20 +557,24 @@ static void json_data(FILE *out, const struct wsp_file *f, const char *name)
    } else {
       fputs("null", out);
    }
-   json_v3(out, f);
+   json_v3(out, f, v);
 }
 
 void wsp_html(FILE *out, const struct wsp_file *f, const char *name)
 {
    const char *at = strstr(wsp_report_html, DATA_MARKER);
+   struct wsp_view v;
    if (!at) {                    /* the build embedded a broken template */
       fputs("<!DOCTYPE html><p>ws_print: the report template lacks its "
             "data marker.</p>\n", out);
       return;
    }
-   fwrite(wsp_report_html, 1, (size_t)(at - wsp_report_html), out);
-   json_data(out, f, name);
-   fputs(at + strlen(DATA_MARKER), out);
+   if (wsp_samples_view(f, &v) == 0) {
+      fwrite(wsp_report_html, 1, (size_t)(at - wsp_report_html), out);
+      json_data(out, f, &v, name);
+      fputs(at + strlen(DATA_MARKER), out);
+   }
+   wsp_view_free(&v);
 }
 
 /*--------------------------------------------------------------------*/

@@ -16,8 +16,9 @@
    The GNU General Public License is contained in the file COPYING.
 */
 
-/* The first stage of ws_print: the words of a line (wsp_lex.c).  A
-   cursor walks the line being read: decimal and hexadecimal numbers
+/* The first stage of ws_print: the lines of the input, read as they
+   come (wsp_input.c), and the words of a line (wsp_lex.c).  A cursor
+   walks the line being read: decimal and hexadecimal numbers
    (checked for overflow), averages and fractions, literals, kinds,
    text to the end of the line (checked, decoded where version 4
    escaped it, and kept in the model's memory), labels, and the KEY
@@ -29,6 +30,60 @@
 #define WSP_LEX_H
 
 #include "wsp_model.h"
+
+/*------------------------------------------------------------*/
+/*--- The lines of the input (wsp_input.c)                 ---*/
+/*------------------------------------------------------------*/
+
+/* Whether the first n bytes of a file can begin one this reader reads:
+   0 yes, 1 more bytes are needed to tell, -1 no (err says why). */
+typedef int wsp_first_fn(void *ctx, const char *buf, size_t n,
+                         struct wsp_error *err);
+
+struct wsp_input {
+   int           fd, rfd;       /* the file; what is read (a copy, the
+                                   second time) */
+   const char   *mem;           /* or the bytes in memory */
+   size_t        mem_len;
+   int           owns_mem;
+   uint64_t      max;           /* bytes read at most */
+   wsp_first_fn *first;
+   void         *ctx;
+   int           checks;        /* the bytes are checked (first reading) */
+   int           started;       /* the first bytes passed */
+   int           eof;
+   char         *buf;           /* bytes read, from the line being read */
+   size_t        cap, start, scan, end;
+   uint64_t      total;         /* bytes read */
+   size_t        lines_before;  /* newlines before buf + start */
+   int64_t       origin;        /* a regular file's offset at the start,
+                                   or -1 */
+   char         *held;          /* a pipe's bytes so far, then ... */
+   size_t        held_n, held_cap;
+   int           spool;         /* ... a temporary file, or -1 */
+};
+
+/* A file read as it comes (at most max bytes; first checks its first
+   bytes), or bytes in memory (never checked). */
+void wsp_input_fd(struct wsp_input *in, int fd, uint64_t max,
+                  wsp_first_fn *first, void *ctx);
+void wsp_input_mem(struct wsp_input *in, const char *buf, size_t len);
+/* Read until the first bytes have passed their check (or the file
+   has ended): 0, or -1. */
+int  wsp_input_start(struct wsp_input *in, struct wsp_error *err);
+/* The next line (1; *newline 0 for a last line without one), the end
+   (0) or an error (-1).  The line lasts until the next call. */
+int  wsp_input_line(struct wsp_input *in, struct wsp_str *line,
+                    int *newline, struct wsp_error *err);
+/* Read the rest of the file for its checks alone: 0, or -1. */
+int  wsp_input_rest(struct wsp_input *in, struct wsp_error *err);
+/* Read the file again from its first line: 0, or -1. */
+int  wsp_input_again(struct wsp_input *in, struct wsp_error *err);
+void wsp_input_close(struct wsp_input *in);
+
+/*------------------------------------------------------------*/
+/*--- The words of a line (wsp_lex.c)                      ---*/
+/*------------------------------------------------------------*/
 
 /* The line being read, and where its text and errors go. */
 struct lex {

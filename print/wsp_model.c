@@ -77,6 +77,8 @@ int wsp_grow(void *arr, size_t *cap, size_t n, size_t sz)
 
 void wsp_free(struct wsp_file *f)
 {
+   if (f->samples.again)
+      f->samples.again->release(f->samples.again);
    while (f->arena.blocks) {
       struct wsp_block *next = f->arena.blocks->next;
       free(f->arena.blocks);

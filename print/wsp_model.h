@@ -52,9 +52,12 @@ struct wsp_str {
    size_t      len;
 };
 
-/* What is wrong and where (line 0: the file as a whole). */
+/* What is wrong and where (line 0: the file as a whole); errnum: a
+   system call failed (msg says which, or is empty: reading the
+   input). */
 struct wsp_error {
    size_t line;
+   int    errnum;
    char   msg[256];
 };
 
@@ -116,8 +119,24 @@ struct wsp_tid_stats {
    uint64_t    max_insn, max_data;
 };
 
+/* Reading the samples again, from the file (the reader's): fn as
+   wsp_samples_each() calls it; on failure -1 with err filled in
+   (failed is then set).  release() frees it with the model. */
+struct wsp_again;
+typedef int wsp_sample_fn(void *arg, size_t i, const struct wsp_sample *s,
+                          const struct wsp_thread_ws *thr);
+struct wsp_again {
+   int  (*samples)(struct wsp_again *a, wsp_sample_fn *fn, void *arg);
+   void (*release)(struct wsp_again *a);
+   struct wsp_error err;
+   int              failed;
+};
+
 /* The samples (wsp_series.c): their figures, and the samples
-   themselves for wsp_samples_each(). */
+   themselves for wsp_samples_each(): kept in memory up to
+   WSP_KEPT_BYTES, else read again from the file each time (streamed),
+   so that memory does not grow with the file. */
+#define WSP_KEPT_BYTES ((size_t)8 << 20)
 struct wsp_series {
    size_t                n;          /* samples in the file */
    uint64_t              last_t;     /* the time of the last */
@@ -125,10 +144,27 @@ struct wsp_series {
    struct wsp_tid_stats *tids;       /* every thread id of the per-thread
                                         columns, increasing */
    size_t                n_tids;
-   struct wsp_sample    *kept;       /* the samples, in file order */
+   int                   streamed;   /* the samples are not kept */
+   struct wsp_sample    *kept;       /* else the samples, in file order */
    struct wsp_thread_ws *thr;
    size_t                n_thr;
    size_t                cap, cap_thr, cap_tids;
+   struct wsp_again     *again;
+};
+
+/* A subset of the samples small enough for a page to draw, with their
+   threads (wsp_samples_view()): every sample when the model keeps
+   them; else, of each of WSP_VIEW_BUCKETS equal spans of the run, the
+   first and the last sample and those with the smallest and largest
+   value of each column (thinned). */
+#define WSP_VIEW_BUCKETS 4096
+struct wsp_view {
+   const struct wsp_sample    *s;
+   size_t                      n;
+   const struct wsp_thread_ws *thr;
+   int                         thinned;
+   struct wsp_sample          *own_s;     /* what a thinned view holds */
+   struct wsp_thread_ws       *own_thr;
 };
 
 /*------------------------------------------------------------*/
@@ -364,7 +400,6 @@ struct wsp_file {
    int                   complete;        /* ended with `end` */
    int                   cut_line;        /* last line had no newline and
                                              was left out */
-   size_t                n_lines;         /* lines read */
    struct wsp_arena      arena;           /* the strings */
 
    /* a dump file: dumps[0] is its block, these its pages in file
@@ -423,10 +458,18 @@ int wsp_series_add(struct wsp_file *f, const struct wsp_sample *s,
 void wsp_series_final(struct wsp_file *f);
 
 /* Call fn with each sample in file order (i counts from 0; thr are its
-   threads), until fn returns non-zero, which it returns. */
-typedef int wsp_sample_fn(void *arg, size_t i, const struct wsp_sample *s,
-                          const struct wsp_thread_ws *thr);
+   threads), until fn returns non-zero, which it returns; -1 when the
+   file could not be read again (wsp_samples_error() says why). */
 int wsp_samples_each(const struct wsp_file *f, wsp_sample_fn *fn, void *arg);
+const struct wsp_error *wsp_samples_error(const struct wsp_file *f);
+
+/* The samples for a page (struct wsp_view): 0, or -1 (out of memory,
+   or the file could not be read again).  wsp_view_free() after. */
+int  wsp_samples_view(const struct wsp_file *f, struct wsp_view *v);
+void wsp_view_free(struct wsp_view *v);
+
+/* The time of the last sample, or of the last event if later. */
+uint64_t wsp_last_time(const struct wsp_file *f);
 
 #endif
 

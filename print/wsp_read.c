@@ -45,6 +45,7 @@
    them in the trailer, mark final samples and add the heap-site and
    heap-window lines. */
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +65,10 @@ static int body_line(struct reader *r)
    b->after_sample = 0;
    if (b->in_stack)
       return frame_line(r);
+   /* most lines are samples: what the rest of this function would find */
+   if (b->state == S_BODY && !b->due && !b->dump_due && len
+       && is_digit(s[0]))
+      return sample_line(r);
    /* a stack block stands in the body, or before the owner line due,
       or (version 4) in the trailer before the heap-site or peak line
       that names it */
@@ -207,38 +212,32 @@ struct grammar {
    int dump_file;
 };
 
-/* Read buf's lines into r->p.f (emptied first) by g; r->p.err and
-   r->p.f set, the rest set up here.  0 (*in_header: the file ended in
-   its header), or -1 with the error in r->p.err. */
-static int read_lines(const char *buf, size_t len, const struct grammar *g,
-                      struct reader *r, int *in_header)
+/* Read the lines of r->ag's input into r->p.f (emptied first) by g.
+   0 (*in_header: the file ended in its header), -1 with the error of
+   a line in r->p.err, -2 with the input's error. */
+static int read_lines(struct reader *r, const struct grammar *g,
+                      int *in_header)
 {
    struct lex *p = &r->p;
    struct wsp_file *f = p->f;
-   size_t pos = 0;
 
-   memset(f, 0, sizeof *f);
-   memset(p->err, 0, sizeof *p->err);
-   memset(&r->cap, 0, sizeof r->cap);
-   memset(&r->b, 0, sizeof r->b);
    f->trailer_samples = f->trailer_peaks = f->trailer_found = WSP_NONE;
    f->dump_file = g->dump_file;
    p->lineno = 0;
    *in_header = 1;
 
-   if (len == 0) {
-      p->lineno = 1;
-      return fail(p, "the file is empty");
-   }
-   while (pos < len) {
-      const char *nl = memchr(buf + pos, '\n', len - pos);
-      size_t end = nl ? (size_t)(nl - buf) : len;
+   for (;;) {
+      struct wsp_str line;
+      int newline, k = wsp_input_line(&r->ag->in, &line, &newline, p->err);
+      if (k < 0)
+         return -2;
+      if (k == 0)
+         break;
       p->lineno++;
-      p->line = buf + pos;
-      p->len = end - pos;
-      pos = end + 1;
-      if (!nl) {
-         int k = g->unterminated(r);
+      p->line = line.s;
+      p->len = line.len;
+      if (!newline) {
+         k = g->unterminated(r);
          if (k < 0)
             return -1;
          if (k == 0) {
@@ -246,26 +245,124 @@ static int read_lines(const char *buf, size_t len, const struct grammar *g,
             break;
          }
       }
-      f->n_lines = p->lineno;
       if (p->lineno == 1) {
          if (g->version(p))
             return -1;
-         continue;
-      }
-      if (*in_header) {
-         int k = add_header_line(p, &r->cap);
+      } else if (*in_header && (k = add_header_line(p, &r->cap)) != 0) {
          if (k < 0)
             return -1;
-         if (k)
-            continue;
-         *in_header = 0;
-         if (g->header(p))
+      } else {
+         if (*in_header) {
+            *in_header = 0;
+            if (g->header(p))
+               return -1;
+         }
+         if (g->line(r))
             return -1;
       }
-      if (g->line(r))
-         return -1;
+      r->ag->lines = p->lineno;
+   }
+   if (p->lineno == 0 && !f->cut_line) {
+      p->lineno = 1;
+      return fail(p, "the file is empty");
    }
    return 0;
+}
+
+/*------------------------------------------------------------*/
+/*--- Reading the samples again                            ---*/
+/*------------------------------------------------------------*/
+
+static int changed(struct wsp_again *a)
+{
+   memset(&a->err, 0, sizeof a->err);
+   snprintf(a->err.msg, sizeof a->err.msg, "the file changed while "
+            "ws_print read it");
+   return -1;
+}
+
+/* `event T final`: the sample before is final. */
+static int final_event(struct wsp_str line)
+{
+   struct cur c = { line.s, line.len, 0 };
+   uint64_t t;
+   return cur_lit(&c, "event ") && cur_u64(&c, &t) > 0
+          && cur_lit(&c, " final") && cur_end(&c);
+}
+
+/* The samples of the lines the first reading accepted, each given to
+   fn once the line after it has said whether it is final. */
+static int samples_again(struct wsp_again *a, wsp_sample_fn *fn, void *arg)
+{
+   struct again *ag = (struct again *)a;
+   struct wsp_file *f = ag->f;
+   struct lex p = { .f = f, .err = &a->err };
+   struct wsp_sample held;
+   size_t n = 0;
+   int have = 0, k;
+
+   memset(&held, 0, sizeof held);
+   if (wsp_input_again(&ag->in, &a->err))
+      return -1;
+   for (p.lineno = 1; p.lineno <= ag->lines; p.lineno++) {
+      struct wsp_str line;
+      int newline;
+      if ((k = wsp_input_line(&ag->in, &line, &newline, &a->err)) <= 0)
+         return k < 0 ? -1 : changed(a);
+      if (p.lineno == 1 || !line.len)
+         continue;
+      if (!is_digit(line.s[0])) {
+         held.final |= have && final_event(line);
+         continue;
+      }
+      if (have && (k = fn(arg, n++, &held, held.thr_count ? ag->thr : NULL)))
+         return k;
+      p.line = line.s;
+      p.len = line.len;
+      if (sample_values(&p, &f->columns, &held, &ag->thr, &ag->cap_thr))
+         return changed(a);
+      have = 1;
+   }
+   if (have && (k = fn(arg, n++, &held, held.thr_count ? ag->thr : NULL)))
+      return k;
+   return n == f->samples.n ? 0 : changed(a);
+}
+
+static void release(struct wsp_again *a)
+{
+   struct again *ag = (struct again *)a;
+   wsp_input_close(&ag->in);
+   free(ag->thr);
+   free(ag);
+}
+
+/* Read ag's input into f (emptied; it owns ag from here) by g, then
+   what comes before any line's error, as a reader that read the whole
+   file before its lines would have it: what the rest of the input's
+   bytes are refused for, then the peak lines whose samples were let
+   go.  0, or -1; r is left as the reading left it. */
+static int read_file(struct reader *r, const struct grammar *g,
+                     struct again *ag, struct wsp_file *f,
+                     struct wsp_error *err, int *in_header)
+{
+   memset(f, 0, sizeof *f);
+   memset(err, 0, sizeof *err);
+   memset(r, 0, sizeof *r);
+   r->p.f = f;
+   r->p.err = err;
+   r->ag = ag;
+   ag->a.samples = samples_again;
+   ag->a.release = release;
+   ag->f = f;
+   f->samples.again = &ag->a;
+
+   int k = read_lines(r, g, in_header);
+   if (k == -2 || wsp_input_rest(&ag->in, err)
+       || (r->n_checks && check_peaks(r)))
+      k = -1;
+   free(r->b.thr);
+   free(r->checks);
+   return k;
 }
 
 /*------------------------------------------------------------*/
@@ -288,15 +385,13 @@ static const struct grammar output_file = {
    check_version, check_header, body_line, output_unterminated, 0
 };
 
-int wsp_read_output(const char *buf, size_t len, struct wsp_file *f,
-                    struct wsp_error *err)
+static int read_output(struct again *ag, struct wsp_file *f,
+                       struct wsp_error *err)
 {
-   struct reader r = { .p = { .f = f, .err = err } };
-   int in_header, k;
+   struct reader r;
+   int in_header;
 
-   k = read_lines(buf, len, &output_file, &r, &in_header);
-   free(r.b.thr);
-   if (k)
+   if (read_file(&r, &output_file, ag, f, err, &in_header))
       return -1;
    if (r.p.lineno == 0) {
       r.p.lineno = 1;
@@ -316,7 +411,9 @@ int wsp_read_output(const char *buf, size_t len, struct wsp_file *f,
    return 0;
 }
 
-int wsp_check_start(const char *buf, size_t len, struct wsp_error *err)
+/* Whether the first len bytes can begin an output file: 0, -1 (err
+   says why, as reading the file would), 1 more are needed to tell. */
+static int output_start(const char *buf, size_t len, struct wsp_error *err)
 {
    const char *nl = memchr(buf, '\n', len);
    struct wsp_file f;
@@ -337,7 +434,9 @@ int wsp_check_start(const char *buf, size_t len, struct wsp_error *err)
 /*--- Dump files                                           ---*/
 /*------------------------------------------------------------*/
 
-int wsp_dump_check_start(const char *buf, size_t len)
+/* Whether the first len bytes begin a dump file (of any version: its
+   reading names the one it reads): 0, -1 not, 1 more are needed. */
+static int dump_start(const char *buf, size_t len)
 {
    static const char key[] = "ws-dump-format:";
    size_t n = len < sizeof key - 1 ? len : sizeof key - 1;
@@ -378,13 +477,13 @@ static const struct grammar dump_file = {
    check_dump_version, check_dump_header, block_line, dump_unterminated, 1
 };
 
-int wsp_read_dump(const char *buf, size_t len, struct wsp_file *f,
-                  struct wsp_error *err)
+static int read_dump(struct again *ag, struct wsp_file *f,
+                     struct wsp_error *err)
 {
-   struct reader r = { .p = { .f = f, .err = err } };
+   struct reader r;
    int in_header;
 
-   if (read_lines(buf, len, &dump_file, &r, &in_header))
+   if (read_file(&r, &dump_file, ag, f, err, &in_header))
       return -1;
    r.p.lineno++;
    if (!f->n_dumps)
@@ -394,6 +493,76 @@ int wsp_read_dump(const char *buf, size_t len, struct wsp_file *f,
                     "'dump-end')");
    f->complete = 1;
    return 0;
+}
+
+/*------------------------------------------------------------*/
+/*--- The reader's doors                                   ---*/
+/*------------------------------------------------------------*/
+
+/* The first bytes of a file: a dump file, an output file, or neither
+   (wsp_first_fn). */
+static int first_bytes(void *ctx, const char *buf, size_t n,
+                       struct wsp_error *err)
+{
+   struct again *ag = ctx;
+   int start = dump_start(buf, n);
+   ag->dump = start == 0;
+   return start < 0 ? output_start(buf, n, err) : start;
+}
+
+int wsp_is_ws_start(const char *buf, size_t len)
+{
+   struct wsp_error err;
+   return output_start(buf, len, &err) == 0 || dump_start(buf, len) == 0;
+}
+
+static struct again *new_again(struct wsp_file *f, struct wsp_error *err)
+{
+   struct again *ag = calloc(1, sizeof *ag);
+   memset(f, 0, sizeof *f);
+   memset(err, 0, sizeof *err);
+   if (!ag)
+      snprintf(err->msg, sizeof err->msg, "out of memory");
+   return ag;
+}
+
+int wsp_read_fd(int fd, uint64_t max, struct wsp_file *f,
+                struct wsp_error *err)
+{
+   struct again *ag = new_again(f, err);
+   if (!ag)
+      return -1;
+   wsp_input_fd(&ag->in, fd, max, first_bytes, ag);
+   if (wsp_input_start(&ag->in, err)) {
+      release(&ag->a);
+      return -1;
+   }
+   return ag->dump ? read_dump(ag, f, err) : read_output(ag, f, err);
+}
+
+/* Bytes in memory, read by read (read_output or read_dump). */
+static int read_mem(const char *buf, size_t len, struct wsp_file *f,
+                    struct wsp_error *err,
+                    int (*read)(struct again *ag, struct wsp_file *f,
+                                struct wsp_error *err))
+{
+   struct again *ag = new_again(f, err);
+   if (!ag)
+      return -1;
+   wsp_input_mem(&ag->in, buf, len);
+   return read(ag, f, err);
+}
+
+int wsp_read_output(const char *buf, size_t len, struct wsp_file *f,
+                    struct wsp_error *err)
+{
+   return read_mem(buf, len, f, err, read_output);
+}
+
+int wsp_read_dump(const char *buf, size_t len, struct wsp_file *f,
+                  struct wsp_error *err)
+{
+   return read_mem(buf, len, f, err, read_dump);
 }
 
 /*--------------------------------------------------------------------*/

@@ -26,27 +26,31 @@
 
 #include "wsp_model.h"
 
-/* Read len bytes of buf, an output file (wsp_read_output) or a file
-   `ws dump FILE` wrote (wsp_read_dump), into f.  Returns 0, or -1
-   with err filled in.  An output file cut short (no trailer, a last
-   line without its newline) reads, with f->complete == 0.  wsp_free()
-   releases what a read allocated, whatever it returned. */
+/* Read the file open on fd into f: an output file, or a file `ws dump
+   FILE` wrote (f->dump_file), as its first bytes say.  Anything else
+   is refused from its first bytes (/dev/zero, a binary, an endless
+   pipe), and no more than max bytes are read.  Memory stays bounded
+   whatever the file's size (wsp_series.c); f reads fd again while it
+   lives.  Returns 0, or -1 with err filled in.  An output file cut
+   short (no trailer, a last line without its newline) reads, with
+   f->complete == 0.  wsp_free() releases what a read allocated,
+   whatever it returned.
+
+   wsp_read_output() and wsp_read_dump() read len bytes of buf (which
+   must outlive f) as one or the other, without the checks of the
+   bytes alone (the fuzz harness). */
+int wsp_read_fd(int fd, uint64_t max, struct wsp_file *f,
+                struct wsp_error *err);
 int wsp_read_output(const char *buf, size_t len, struct wsp_file *f,
                     struct wsp_error *err);
 int wsp_read_dump(const char *buf, size_t len, struct wsp_file *f,
                   struct wsp_error *err);
 
-/* Whether the len bytes read so far of a file can begin a ws output
-   file: 0 if its first line is a version line this reader knows, -1
-   (err filled in, as wsp_read_output would) if they cannot, 1 if more
-   bytes are needed to tell.  wsp_dump_check_start(): 0 if they begin
-   as a dump file (any version: the read names the one it reads), -1
-   if not, 1 if more bytes are needed to tell.  A caller checks the
-   bytes as they come, so that anything else (/dev/zero, a binary, an
-   endless pipe) is refused from its first bytes. */
+/* Whether the len bytes read so far of a file begin a file ws wrote:
+   1 if they do (an output file of a version this reader knows, or a
+   dump file), 0 if not or if more bytes are needed to tell. */
 #define WSP_FIRST_LINE_MAX 64
-int wsp_check_start(const char *buf, size_t len, struct wsp_error *err);
-int wsp_dump_check_start(const char *buf, size_t len);
+int wsp_is_ws_start(const char *buf, size_t len);
 
 #endif
 

@@ -27,31 +27,27 @@
 #include "wsp_reader.h"
 
 /* The header's column names, as a sample's message gives them. */
-static void column_names(const struct wsp_columns *cols, char *buf,
-                         size_t n)
+static const char *column_names(const struct wsp_columns *cols, char *buf,
+                                size_t n)
 {
    size_t used = 0;
    buf[0] = '\0';
    for (size_t i = 0; i < cols->n && used < n; i++)
       used += (size_t)snprintf(buf + used, n - used, "%s%.*s", i ? " " : "",
                                (int)cols->name[i].len, cols->name[i].s);
+   return buf;
 }
 
-int sample_line(struct reader *r)
+int sample_values(struct lex *p, const struct wsp_columns *cols,
+                  struct wsp_sample *s, struct wsp_thread_ws **thr,
+                  size_t *cap)
 {
-   struct lex *p = &r->p;
-   struct body *b = &r->b;
-   struct wsp_file *f = p->f;
-   const struct wsp_columns *cols = &f->columns;
    struct cur c = cur_line(p);
    uint64_t v[WSP_MAX_COLUMNS];
    char names[200];
    size_t n = 0;
-   struct wsp_sample s;
 
-   if (b->exec_seen)
-      return fail(p, "after an exec event only the trailer may follow");
-   memset(&s, 0, sizeof s);
+   memset(s, 0, sizeof *s);
    for (;;) {
       uint64_t x;
       int k = cur_u64(&c, &x);
@@ -63,13 +59,13 @@ int sample_line(struct reader *r)
       } else {
          size_t j = (n - cols->n) % 3;
          if (j == 0) {
-            if (wsp_grow(&b->thr, &r->cap.thr, s.thr_count, sizeof *b->thr))
+            if (wsp_grow(thr, cap, s->thr_count, sizeof **thr))
                return fail(p, "out of memory");
-            b->thr[s.thr_count++].tid = x;
+            (*thr)[s->thr_count++].tid = x;
          } else if (j == 1) {
-            b->thr[s.thr_count - 1].insn = x;
+            (*thr)[s->thr_count - 1].insn = x;
          } else {
-            b->thr[s.thr_count - 1].data = x;
+            (*thr)[s->thr_count - 1].data = x;
          }
       }
       n++;
@@ -78,24 +74,38 @@ int sample_line(struct reader *r)
       if (!cur_lit(&c, " "))
          return fail(p, "a sample is integers separated by single spaces");
    }
-   column_names(cols, names, sizeof names);
    if (!cols->per_thread) {
       if (n != cols->n)
          return fail(p, "a sample has %zu columns (%s), this one has %zu",
-                     cols->n, names, n);
+                     cols->n, column_names(cols, names, sizeof names), n);
    } else {
       if (n < cols->n + 3 || (n - cols->n) % 3)
          return fail(p, "a per-thread sample is %s followed by one or more "
-                     "triples tid insn data", names);
-      for (size_t i = 0; i < s.thr_count; i++) {
-         uint64_t tid = b->thr[i].tid;
-         if (tid == 0 || (i && tid <= b->thr[i - 1].tid))
+                     "triples tid insn data",
+                     column_names(cols, names, sizeof names));
+      for (size_t i = 0; i < s->thr_count; i++) {
+         uint64_t tid = (*thr)[i].tid;
+         if (tid == 0 || (i && tid <= (*thr)[i - 1].tid))
             return fail(p, "thread ids in a sample must be positive and "
                         "increase");
       }
    }
    for (int k = 0; k < WSP_N_COLS; k++)
-      s.v[k] = cols->at[k] >= 0 ? v[cols->at[k]] : WSP_NONE;
+      s->v[k] = cols->at[k] >= 0 ? v[cols->at[k]] : WSP_NONE;
+   return 0;
+}
+
+int sample_line(struct reader *r)
+{
+   struct lex *p = &r->p;
+   struct body *b = &r->b;
+   struct wsp_file *f = p->f;
+   struct wsp_sample s;
+
+   if (b->exec_seen)
+      return fail(p, "after an exec event only the trailer may follow");
+   if (sample_values(p, &f->columns, &s, &b->thr, &r->cap.thr))
+      return -1;
    uint64_t t = s.v[WSP_COL_T];
    if (b->any_sample && t <= b->last_sample_t)
       return fail(p, "sample times must increase (the previous sample "

@@ -24,6 +24,7 @@
    the peak's pages). */
 
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "wsp_reader.h"
@@ -139,6 +140,93 @@ static const struct wsp_sample *sample_at(const struct wsp_file *f,
                                                          : NULL;
 }
 
+/* What the samples say of a version 4 peak pk (s: the sample at its
+   time, or NULL): it has the peak's size, and a largest sample is the
+   first of its size.  0, or failed. */
+static int peak_sample(struct lex *p, const struct wsp_file *f,
+                       const struct wsp_peak *pk, const struct wsp_sample *s)
+{
+   enum wsp_col col = wsp_kind_col(pk->data);
+   if (!s || s->v[col] != pk->size)
+      return fail(p, "no sample has %llu %s pages at t=%llu",
+                  (unsigned long long)pk->size, pk->data ? "data" : "insn",
+                  (unsigned long long)pk->t);
+   const struct wsp_col_stats *st = &f->samples.col[col];
+   if ((pk->why & WSP_WHY_LARGEST) && st->max_t != pk->t)
+      return fail(p, "the largest %s sample is the first of %llu pages, "
+                  "at t=%llu", pk->data ? "data" : "insn",
+                  (unsigned long long)st->max, (unsigned long long)st->max_t);
+   return 0;
+}
+
+/* The peak lines whose samples were let go, by reading the samples
+   again: each check finds the sample at its peak's time (both in time
+   order), then the checks are made in the order of their lines. */
+struct finding {
+   struct reader *r;
+   size_t        *order;            /* of the checks, by their peak's t */
+   size_t         at;
+};
+
+static uint64_t check_t(const struct reader *r, size_t i)
+{
+   return r->p.f->peaks[r->checks[i].peak].t;
+}
+
+static const struct reader *order_reader;
+
+static int by_peak_time(const void *a, const void *b)
+{
+   uint64_t x = check_t(order_reader, *(const size_t *)a);
+   uint64_t y = check_t(order_reader, *(const size_t *)b);
+   return x < y ? -1 : x > y;
+}
+
+static int find_sample(void *arg, size_t i, const struct wsp_sample *s,
+                       const struct wsp_thread_ws *thr)
+{
+   struct finding *fd = arg;
+   struct reader *r = fd->r;
+   uint64_t t = s->v[WSP_COL_T];
+   (void)i;
+   (void)thr;
+   while (fd->at < r->n_checks && check_t(r, fd->order[fd->at]) < t)
+      fd->at++;
+   for (size_t j = fd->at; j < r->n_checks
+                           && check_t(r, fd->order[j]) == t; j++) {
+      r->checks[fd->order[j]].found = 1;
+      r->checks[fd->order[j]].s = *s;
+   }
+   return 0;
+}
+
+int check_peaks(struct reader *r)
+{
+   struct finding fd = { r, malloc(r->n_checks * sizeof *fd.order), 0 };
+   const struct wsp_file *f = r->p.f;
+   if (!fd.order)
+      return fail(&r->p, "out of memory");
+   for (size_t i = 0; i < r->n_checks; i++)
+      fd.order[i] = i;
+   order_reader = r;
+   qsort(fd.order, r->n_checks, sizeof *fd.order, by_peak_time);
+   int k = wsp_samples_each(f, find_sample, &fd);
+   free(fd.order);
+   if (k) {
+      *r->p.err = *wsp_samples_error(f);
+      return -1;
+   }
+   size_t lineno = r->p.lineno;
+   for (size_t i = 0; i < r->n_checks; i++) {
+      const struct peak_check *c = &r->checks[i];
+      r->p.lineno = c->line;
+      if (peak_sample(&r->p, f, &f->peaks[c->peak], c->found ? &c->s : NULL))
+         return -1;
+   }
+   r->p.lineno = lineno;
+   return 0;
+}
+
 /* `peak N KIND T SIZE BASELINE WHY rise|sample STACK OWN`: a version 4
    peak, in the trailer. */
 int peak_line(struct reader *r)
@@ -214,22 +302,21 @@ int peak_line(struct reader *r)
          return fail(p, "the peaks of a kind come the most prominent "
                      "first (size minus baseline)");
    }
-   enum wsp_col col = wsp_kind_col(pk.data);
-   const struct wsp_sample *s = sample_at(f, pk.t);
-   if (!s || s->v[col] != pk.size)
-      return fail(p, "no sample has %llu %s pages at t=%llu",
-                  (unsigned long long)pk.size, pk.data ? "data" : "insn",
-                  (unsigned long long)pk.t);
-   const struct wsp_col_stats *st = &f->samples.col[col];
-   if ((pk.why & WSP_WHY_LARGEST) && st->max_t != pk.t)
-      return fail(p, "the largest %s sample is the first of %llu pages, "
-                  "at t=%llu", pk.data ? "data" : "insn",
-                  (unsigned long long)st->max, (unsigned long long)st->max_t);
+   if (!f->samples.streamed && peak_sample(p, f, &pk, sample_at(f, pk.t)))
+      return -1;
    pk.own_first = f->n_owners;
    pk.reg_first = f->n_region_labels;
    pk.line = p->lineno;
    if (wsp_grow(&f->peaks, &r->cap.peaks, f->n_peaks, sizeof *f->peaks))
       return fail(p, "out of memory");
+   if (f->samples.streamed) {
+      if (wsp_grow(&r->checks, &r->cap_checks, r->n_checks,
+                   sizeof *r->checks))
+         return fail(p, "out of memory");
+      memset(&r->checks[r->n_checks], 0, sizeof *r->checks);
+      r->checks[r->n_checks].line = p->lineno;
+      r->checks[r->n_checks++].peak = f->n_peaks;
+   }
    f->peaks[f->n_peaks] = pk;
    b->open_peak = f->n_peaks++;
    b->peak_open = 1;

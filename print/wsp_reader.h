@@ -20,8 +20,8 @@
    body is, what must come next), and each record family's readers.
    wsp_read.c owns the order of the lines and calls the others; they
    call only the lexer, the model and, below them, each other in this
-   order: body -> peaks -> stacks; trailer, heap -> stacks.  Renderers
-   never see this header. */
+   order: body -> peaks -> stacks; trailer -> stacks.  Renderers never
+   see this header. */
 
 #ifndef WSP_READER_H
 #define WSP_READER_H
@@ -77,11 +77,34 @@ struct body {
                                    lines */
 };
 
+/* What a file is read from, kept with the model so that its samples
+   can be read again (wsp_read.c). */
+struct again {
+   struct wsp_again      a;         /* the model's door to it: first */
+   struct wsp_input      in;
+   struct wsp_file      *f;
+   size_t                lines;     /* lines the first reading accepted */
+   int                   dump;      /* its first bytes: a dump file */
+   struct wsp_thread_ws *thr;       /* of the sample being read again */
+   size_t                cap_thr;
+};
+
+/* A version 4 peak line whose samples were let go (streamed): checked
+   once the file is read, by reading the samples again. */
+struct peak_check {
+   size_t            line, peak;
+   int               found;         /* a sample has the peak's time */
+   struct wsp_sample s;             /* that sample */
+};
+
 /* One read: the line being read, the body's state, the capacities. */
 struct reader {
-   struct lex  p;
-   struct body b;
-   struct caps cap;
+   struct lex         p;
+   struct body        b;
+   struct caps        cap;
+   struct again      *ag;
+   struct peak_check *checks;
+   size_t             n_checks, cap_checks;
 };
 
 /* wsp_read_header.c: the first line, the header's lines, the header
@@ -93,7 +116,11 @@ int check_header(struct lex *p);
 int check_dump_version(struct lex *p);
 int check_dump_header(struct lex *p);
 
-/* wsp_read_body.c: samples, events, dump blocks. */
+/* wsp_read_body.c: samples, events, dump blocks; sample_values() the
+   columns of a sample line into s and its threads into *thr. */
+int sample_values(struct lex *p, const struct wsp_columns *cols,
+                  struct wsp_sample *s, struct wsp_thread_ws **thr,
+                  size_t *cap);
 int sample_line(struct reader *r);
 int event_line(struct reader *r);
 int dump_begin_line(struct reader *r);
@@ -101,7 +128,9 @@ int dump_line(struct reader *r);
 
 /* wsp_read_peaks.c: peaks (version 3 events, version 4 lines), their
    region and owner lines; close_peak() checks the open peak's owner
-   lines once they are over. */
+   lines once they are over; check_peaks() the peak lines whose samples
+   were let go, once the file is read. */
+int check_peaks(struct reader *r);
 int close_peak(struct reader *r);
 int peak_event(struct reader *r, struct wsp_event *e, struct wsp_str a1);
 int peak_line(struct reader *r);

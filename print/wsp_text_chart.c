@@ -63,16 +63,6 @@ static int digits(uint64_t v)
    return n;
 }
 
-static double last_time(const struct wsp_file *f)
-{
-   double t = 0;
-   if (f->samples.n)
-      t = (double)f->samples.last_t;
-   if (f->n_events && (double)f->events[f->n_events - 1].t > t)
-      t = (double)f->events[f->n_events - 1].t;
-   return t;
-}
-
 /*------------------------------------------------------------*/
 /*--- The time axis                                        ---*/
 /*------------------------------------------------------------*/
@@ -89,7 +79,7 @@ static void taxis_init(struct taxis *a, const struct wsp_file *f, int cols)
    static const struct { double scale; const char *unit; } iu[] = {
       { 1e12, "Ti" }, { 1e9, "Gi" }, { 1e6, "Mi" }, { 1e3, "ki" },
    };
-   a->tmax = last_time(f);
+   a->tmax = (double)wsp_last_time(f);
    if (a->tmax <= 0)
       a->tmax = 1;
    a->cols = cols;
