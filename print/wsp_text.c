@@ -136,6 +136,15 @@ static void summary(FILE *out, const struct wsp_file *f)
    fprintf(out, "  Samples: %zu\n", f->samples.n);
 }
 
+/* "avg/peak/total" of one kind. */
+static void apt_text(char *buf, size_t n, const struct wsp_apt *a)
+{
+   char avg[32];
+   wsp_fmt_avg(avg, sizeof avg, a->avg10);
+   snprintf(buf, n, "%s/%llu/%llu", avg, (unsigned long long)a->peak,
+            (unsigned long long)a->total);
+}
+
 static void regions(FILE *out, const struct wsp_file *f, int width)
 {
    struct wsp_line l = { .n = 0 };
@@ -150,15 +159,9 @@ static void regions(FILE *out, const struct wsp_file *f, int width)
            "insn avg/peak/total", "data avg/peak/total", "label");
    for (size_t i = 0; i < f->n_regions; i++) {
       const struct wsp_region *g = &f->regions[i];
-      char a[32], ib[80], db[80];
-      wsp_fmt_avg(a, sizeof a, g->insn.avg10);
-      snprintf(ib, sizeof ib, "%s/%llu/%llu", a,
-               (unsigned long long)g->insn.peak,
-               (unsigned long long)g->insn.total);
-      wsp_fmt_avg(a, sizeof a, g->data.avg10);
-      snprintf(db, sizeof db, "%s/%llu/%llu", a,
-               (unsigned long long)g->data.peak,
-               (unsigned long long)g->data.total);
+      char ib[80], db[80];
+      apt_text(ib, sizeof ib, &g->insn);
+      apt_text(db, sizeof db, &g->data);
       wsp_lprintf(&l, "  %7llu %8llu  %-22s %-22s ",
                   (unsigned long long)g->regions,
                   (unsigned long long)g->samples, ib, db);

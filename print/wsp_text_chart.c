@@ -53,6 +53,13 @@ static void put_row(FILE *out, const char *row, int len)
    fputc('\n', out);
 }
 
+/* A row of symbols under a chart's axis, under its plot. */
+static void symbol_row(FILE *out, const char *row, int cols, int yw)
+{
+   fprintf(out, "%*s  ", yw, "");
+   put_row(out, row, cols);
+}
+
 static int digits(uint64_t v)
 {
    int n = 1;
@@ -460,14 +467,12 @@ static void chart(FILE *out, const struct wsp_file *f, int data,
    if (m->n_marks || m->n_startstop) {
       memset(row, ' ', (size_t)cols);
       event_row(row, f, m, a);
-      fprintf(out, "%*s  ", yw, "");
-      put_row(out, row, cols);
+      symbol_row(out, row, cols, yw);
    }
    if (has_peaks(f, data)) {
       memset(row, ' ', (size_t)cols);
       peak_row(row, f, data, a);
-      fprintf(out, "%*s  ", yw, "");
-      put_row(out, row, cols);
+      symbol_row(out, row, cols, yw);
    }
    free(row);
    free(lab);
