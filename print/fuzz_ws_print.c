@@ -19,8 +19,8 @@
 /* Built only by `make fuzz-print` (clang, -fsanitize=fuzzer,address,
    undefined).  Each input is parsed as an output file; one that parses
    is also printed every way ws_print prints (text at a narrow and a
-   wide size, CSV, HTML) to /dev/null, so the printers meet the odd
-   numbers the parser lets through; and likewise as a dump file.
+   wide size, CSV, HTML) to /dev/null, so the renderers meet the odd
+   numbers the reader lets through; and likewise as a dump file.
    Inputs worth keeping go to tests/print_corpus/, which `make check`
    replays. */
 

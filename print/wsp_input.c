@@ -236,8 +236,9 @@ int wsp_input_line(struct wsp_input *in, struct wsp_str *line, int *newline,
 {
    for (;;) {
       if (in->started || in->eof) {
-         const char *nl = memchr(in->buf + in->scan, '\n',
-                                 in->end - in->scan);
+         const char *nl = in->end > in->scan
+                          ? memchr(in->buf + in->scan, '\n',
+                                   in->end - in->scan) : NULL;
          if (nl) {
             size_t end = (size_t)(nl - in->buf);
             line->s = in->buf + in->start;
