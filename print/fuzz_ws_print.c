@@ -1,5 +1,5 @@
 /*--------------------------------------------------------------------*/
-/*--- ws_print: libFuzzer harness.               fuzz_ws_print.c ---*/
+/*--- ws_print: libFuzzer harness.                 fuzz_ws_print.c ---*/
 /*--------------------------------------------------------------------*/
 
 /*
@@ -19,15 +19,16 @@
 /* Built only by `make fuzz-print` (clang, -fsanitize=fuzzer,address,
    undefined).  Each input is parsed as an output file; one that parses
    is also printed every way ws_print prints (text at a narrow and a
-   wide size, CSV, HTML) to /dev/null, so the printers meet the odd
-   numbers the parser lets through; and likewise as a dump file.
+   wide size, CSV, HTML) to /dev/null, so the renderers meet the odd
+   numbers the reader lets through; and likewise as a dump file.
    Inputs worth keeping go to tests/print_corpus/, which `make check`
    replays. */
 
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "wsp.h"
+#include "wsp_read.h"
+#include "wsp_render.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
@@ -39,7 +40,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 
    if (!null && !(null = fopen("/dev/null", "w")))
       abort();
-   if (wsp_parse((const char *)data, size, &f, &err) == 0) {
+   if (wsp_read_output((const char *)data, size, &f, &err) == 0) {
       struct wsp_text_opts o = { 30, 4, "fuzz" };
       wsp_text(null, &f, &o);
       o.width = 130;
@@ -47,13 +48,13 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
       wsp_text(null, &f, &o);
       wsp_csv(null, &f);
       wsp_html(null, &f, "fuzz");
-      wsp_heap_folded(null, &f, WSP_KEY_USAGE);
-      wsp_heap_folded(null, &f, WSP_KEY_USEFUL);
+      wsp_folded(null, &f, WSP_KEY_USAGE);
+      wsp_folded(null, &f, WSP_KEY_USEFUL);
    } else if (err.line == 0 || !err.msg[0]) {
       abort();                  /* every error names a line and a reason */
    }
    wsp_free(&f);
-   if (wsp_parse_dump((const char *)data, size, &f, &err) == 0) {
+   if (wsp_read_dump((const char *)data, size, &f, &err) == 0) {
       struct wsp_text_opts o = { 30, 4, "fuzz" };
       wsp_dump_text(null, &f, &o);
       wsp_dump_csv(null, &f);

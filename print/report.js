@@ -40,6 +40,8 @@ function kb(pages) {
 function apt(a) { return a[0].toFixed(1) + "/" + a[1] + "/" + a[2]; }   /* avg/peak/total */
 function pages(n) { return int(n) + (n === 1 ? " page" : " pages"); }
 function unit() { return WS.unit === "ms" ? " ms" : " i"; }
+/* the file's samples: more than the arrays hold when ws_print thinned them */
+function nSamples() { return WS.thinned ? WS.thinned.samples : WS.t.length; }
 function logScale() { return $("log-scale").checked; }
 function tlabel(t, span) {            /* a time on the axis: 20M, 1.5k, 3s */
   if (t === 0) return "0";
@@ -353,7 +355,8 @@ function draw() {
   };
   if (hovered) showSample(hovered.i, hovered.y);
   $("range").textContent = "t = " + int(view.t0) + " \u2026 " + int(view.t1) + unit() +
-    " (" + int(Math.max(i1 - i0, 0)) + " of " + int(WS.t.length) + " samples)";
+    " (" + int(Math.max(i1 - i0, 0)) + " of " + int(WS.t.length) + " samples" +
+    (WS.thinned ? "; the file has " + int(nSamples()) : "") + ")";
 }
 
 function tOf(px) { return view.t0 + (px - geo.ml) / geo.pw * geo.span; }
@@ -368,7 +371,8 @@ function nearest(t) {
 }
 
 function sampleText(i) {
-  var s = "sample " + int(i + 1) + " of " + int(WS.t.length) + "\n" +
+  var s = (WS.thinned ? "a sample of " + int(nSamples())
+                      : "sample " + int(i + 1) + " of " + int(WS.t.length)) + "\n" +
           "t     " + int(WS.t[i]) + unit() + "\n" +
           "insn  " + pages(WS.insn[i]) + " (" + kb(WS.insn[i]) + ")\n" +
           "data  " + pages(WS.data[i]) + " (" + kb(WS.data[i]) + ")";
@@ -640,10 +644,14 @@ function renderSummary() {
   ["insn", "data"].forEach(function (k) {
     var v = WS[k], peak = 0, sum = 0;
     for (var i = 0; i < v.length; i++) { peak = Math.max(peak, v[i]); sum += v[i]; }
-    var mean = v.length ? Math.round(sum / v.length * 10) / 10 : 0;
+    /* a thinned view's arrays hold some samples: the file's count, sum
+       and peak come with it */
+    var n = v.length;
+    if (WS.thinned) { n = WS.thinned.samples; sum = WS.thinned[k][2]; peak = WS.thinned[k][1]; }
+    var mean = n ? Math.round(sum / n * 10) / 10 : 0;
     var a = s && s[k] ? s[k] : [mean, peak, null];
     /* an older file's trailer may average other samples than its own */
-    var avgKb = a[0] === mean ? kbOf(sum, v.length) : kbOf(a[0] * 10, 10);
+    var avgKb = a[0] === mean ? kbOf(sum, n) : kbOf(a[0] * 10, 10);
     rows.push([k, a[0].toFixed(1), int(a[1]), a[2] === null ? "?" : int(a[2]),
                avgKb, kbOf(a[1], 1), a[2] === null ? "?" : kbOf(a[2], 1)]);
   });
@@ -651,7 +659,9 @@ function renderSummary() {
   box.appendChild(table(["", "avg", "peak", "total", "avg", "peak", "total"], rows));
   box.appendChild(h("p", { class: "hint" }, "Pages of " + int(WS.pagesize) + " bytes, then kB. " +
     (s ? "From the trailer." : "Computed from the samples; the totals of distinct pages are only in a trailer.") +
-    " " + int(WS.t.length) + " samples."));
+    " " + int(nSamples()) + " samples." + (WS.thinned ? " The chart draws, of each of " +
+    int(WS.thinned.buckets) + " equal spans of the run, its first and last samples and those with " +
+    "the smallest and largest values." : "")));
 }
 
 function renderRegions() {
@@ -863,7 +873,7 @@ function start() {
   derive();
   $("meta").textContent = WS.file + " \u00b7 pid " + WS.pid + " \u00b7 T = " + int(WS.every) + unit() +
     changesOf("every") + " \u00b7 \u03c4 = " + int(WS.tau) + unit() + changesOf("tau") + " \u00b7 pages of " +
-    int(WS.pagesize) + " bytes \u00b7 " + int(WS.t.length) + " samples \u00b7 " + WS.tool;
+    int(WS.pagesize) + " bytes \u00b7 " + int(nSamples()) + " samples \u00b7 " + WS.tool;
   if (!WS.complete) {
     $("status").className = "warn";
     $("status").textContent = "The run did not finish: the file has no trailer" +

@@ -1,6 +1,6 @@
 /*--------------------------------------------------------------------*/
 /*--- ws_print: charts and reports from ws output files.         ---*/
-/*---                                                 ws_print.c ---*/
+/*---                                                   ws_print.c ---*/
 /*--------------------------------------------------------------------*/
 
 /*
@@ -26,8 +26,8 @@
    0 when the file was shown (also a file cut short by a killed run,
    with a note), 1 for a bad option, a file that cannot be read, or a
    file that breaks the grammar (`ws_print: FILE:LINE: what is wrong`).
-   wsp_parse.c reads, wsp_text.c / wsp_csv.c / wsp_html.c print;
-   wsp_heap.c reads and prints the heap usage lines (--folded too). */
+   The reader (wsp_read.h) fills in the model (wsp_model.h), which one
+   renderer (wsp_render.h) writes out. */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -38,7 +38,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "wsp.h"
+#include "wsp_read.h"
+#include "wsp_render.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "unknown"
@@ -49,7 +50,9 @@
 #define MIN_HEIGHT 4
 #define MAX_HEIGHT 1000
 /* The largest file read unless --max-size says otherwise: about 10^8
-   samples, far more than a chart shows, and memory a desktop has. */
+   samples.  Memory does not grow with the file (print/wsp_series.c);
+   the limit ends an endless pipe, and bounds the copy of a pipe kept
+   for a second reading. */
 #define DEFAULT_MAX_SIZE ((size_t)4 << 30)
 
 static void usage(void)
@@ -110,66 +113,20 @@ static void die(const char *fmt, ...)
    exit(1);
 }
 
-/* Read all of path ("-": standard input).  *len is set; the buffer has
-   one extra byte so that it is never empty for malloc's sake.  What is
-   no ws output file is refused as its first bytes come in (its first
-   line, a NUL byte, which no ws file holds), and no more than max
-   bytes are read, so that memory stays bounded whatever the input (a
-   device, an endless pipe). */
-static char *read_all(const char *path, const char *name, size_t max,
-                      size_t *len, int *dump)
+/* Why a file was refused, in ws_print's words. */
+static void report(const char *path, const char *name,
+                   const struct wsp_error *err)
 {
-   int fd = strcmp(path, "-") == 0 ? 0 : open(path, O_RDONLY);
-   size_t cap = 1 << 16, n = 0;
-   int started = 0;
-   char *buf;
-   struct wsp_error err;
-
-   if (fd < 0)
-      die("cannot open '%s': %s", path, strerror(errno));
-   buf = malloc(cap);
-   if (!buf)
-      die("%s: out of memory", path);
-   for (;;) {
-      if (n == cap) {
-         char *nb = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
-         if (!nb)
-            die("%s: out of memory", path);
-         buf = nb;
-         cap *= 2;
-      }
-      ssize_t r = read(fd, buf + n, cap - n > max + 1 - n ? max + 1 - n
-                                                           : cap - n);
-      if (r < 0) {
-         if (errno == EINTR)
-            continue;
-         die("cannot read '%s': %s", path, strerror(errno));
-      }
-      if (r == 0)
-         break;
-      const char *nul = memchr(buf + n, '\0', (size_t)r);
-      n += (size_t)r;
-      if (!started) {
-         int start = wsp_dump_check_start(buf, n);
-         *dump = start == 0;
-         if (start < 0 && (start = wsp_check_start(buf, n, &err)) < 0)
-            die("%s:%zu: %s", name, err.line, err.msg);
-         started = start == 0;
-      }
-      if (nul) {
-         size_t line = 1;
-         for (const char *q = buf; q < nul; q++)
-            line += *q == '\n';
-         die("%s:%zu: a NUL byte: not a ws output file", name, line);
-      }
-      if (n > max)
-         die("%s: the file is larger than %zu bytes (--max-size=<bytes> "
-             "reads larger ones)", name, max);
-   }
-   if (fd != 0)
-      close(fd);
-   *len = n;
-   return buf;
+   if (err->errnum && !err->msg[0])
+      fprintf(stderr, "ws_print: cannot read '%s': %s\n", path,
+              strerror(err->errnum));
+   else if (err->errnum)
+      fprintf(stderr, "ws_print: %s: %s: %s\n", name, err->msg,
+              strerror(err->errnum));
+   else if (err->line)
+      fprintf(stderr, "ws_print: %s:%zu: %s\n", name, err->line, err->msg);
+   else
+      fprintf(stderr, "ws_print: %s: %s\n", name, err->msg);
 }
 
 /* A size option's value: a positive number of bytes, with k, M or G
@@ -234,7 +191,6 @@ static void terminal_size(int *cols, int *rows)
 static int is_ws_file(const char *path)
 {
    char buf[WSP_FIRST_LINE_MAX];
-   struct wsp_error err;
    struct stat st;
    ssize_t n;
    int fd = open(path, O_RDONLY | O_NONBLOCK);
@@ -246,10 +202,7 @@ static int is_ws_file(const char *path)
    }
    n = read(fd, buf, sizeof buf);
    close(fd);
-   if (n <= 0)
-      return 0;
-   return wsp_check_start(buf, (size_t)n, &err) == 0
-          || (n >= 15 && memcmp(buf, "ws-dump-format:", 15) == 0);
+   return n > 0 && wsp_is_ws_start(buf, (size_t)n);
 }
 
 /* The value of an option written --opt=VALUE or --opt VALUE (then
@@ -295,32 +248,22 @@ static struct wsp_text_opts text_opts(int width, int height,
 
 /* A dump file: its text view, or its pages as CSV; refused is what
    the options asked for that a dump file has not. */
-static int show_dump(char *buf, size_t len, const char *name, int want_csv,
-                     const char *csv, int width, const char *refused)
+static void show_dump(const struct wsp_file *f, const char *name,
+                      int want_csv, const char *csv, int width,
+                      const char *refused)
 {
-   struct wsp_file f;
-   struct wsp_error err;
-   if (wsp_parse_dump(buf, len, &f, &err) != 0) {
-      fprintf(stderr, "ws_print: %s:%zu: %s\n", name, err.line, err.msg);
-      wsp_free(&f);
-      free(buf);
-      return 1;
-   }
    if (refused)
       die("%s: a dump file (from 'ws dump FILE') has no %s; ws_print "
           "shows it as text or --csv", name, refused);
    if (want_csv) {
       FILE *out = open_out(csv);
-      wsp_dump_csv(out, &f);
+      wsp_dump_csv(out, f);
       close_out(out, csv ? csv : "standard output");
    } else {
       struct wsp_text_opts o = text_opts(width, 0, name);
-      wsp_dump_text(stdout, &f, &o);
+      wsp_dump_text(stdout, f, &o);
       close_out(stdout, "standard output");
    }
-   wsp_free(&f);
-   free(buf);
-   return 0;
 }
 
 int main(int argc, char **argv)
@@ -397,27 +340,28 @@ int main(int argc, char **argv)
       die("no output file given (usage: ws_print [options] "
           "ws.out.PID)");
 
-   size_t len;
-   int dump = 0;
    const char *name = strcmp(file, "-") == 0 ? "(stdin)" : file;
-   char *buf = read_all(file, name, max_size, &len, &dump);
+   int fd = strcmp(file, "-") == 0 ? 0 : open(file, O_RDONLY);
    struct wsp_file f;
    struct wsp_error err;
-   if (dump)
-      return show_dump(buf, len, name, want_csv, csv, width,
-                       html ? "HTML report" : folded ? "heap usage lines"
-                                            : NULL);
-   if (wsp_parse(buf, len, &f, &err) != 0) {
-      fprintf(stderr, "ws_print: %s:%zu: %s\n", name, err.line, err.msg);
+   if (fd < 0)
+      die("cannot open '%s': %s", file, strerror(errno));
+   if (wsp_read_fd(fd, max_size, &f, &err) != 0) {
+      report(file, name, &err);
       wsp_free(&f);
-      free(buf);
       return 1;
+   }
+   if (f.dump_file) {
+      show_dump(&f, name, want_csv, csv, width,
+                html ? "HTML report" : folded ? "heap usage lines" : NULL);
+      wsp_free(&f);
+      return 0;
    }
    if (!f.complete)
       fprintf(stderr, "ws_print: %s: note: the run did not finish (the "
               "file has no trailer%s); showing its %zu sample%s\n", name,
               f.cut_line ? " and its cut last line was left out" : "",
-              f.n_samples, f.n_samples == 1 ? "" : "s");
+              f.samples.n, f.samples.n == 1 ? "" : "s");
 
    if (want_csv) {
       FILE *out = open_out(csv);
@@ -437,7 +381,7 @@ int main(int argc, char **argv)
       else if (f.heap_usage == 0)
          fprintf(stderr, "ws_print: %s: note: heap usage was not followed "
                  "in this run (--ws-heap-usage=no)\n", name);
-      wsp_heap_folded(stdout, &f, key);
+      wsp_folded(stdout, &f, key);
       close_out(stdout, "standard output");
    }
    if (!want_csv && !html && !folded) {
@@ -445,9 +389,14 @@ int main(int argc, char **argv)
       wsp_text(stdout, &f, &o);
       close_out(stdout, "standard output");
    }
+   /* the samples that were read again, when the model let them go */
+   int status = 0;
+   if (wsp_samples_error(&f)) {
+      report(file, name, wsp_samples_error(&f));
+      status = 1;
+   }
    wsp_free(&f);
-   free(buf);
-   return 0;
+   return status;
 }
 
 /*--------------------------------------------------------------------*/

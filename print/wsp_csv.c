@@ -1,5 +1,5 @@
 /*--------------------------------------------------------------------*/
-/*--- ws_print: the samples as CSV.                    wsp_csv.c ---*/
+/*--- ws_print: the samples as CSV.                      wsp_csv.c ---*/
 /*--------------------------------------------------------------------*/
 
 /*
@@ -25,65 +25,55 @@
    columns, in increasing order; they are empty in the samples where
    that thread was not alive. */
 
-#include <stdlib.h>
+#include "wsp_render.h"
 
-#include "wsp.h"
+struct rows {
+   FILE                    *out;
+   const struct wsp_series *ser;
+   int                      per_thread;
+};
 
-static int cmp_u64(const void *a, const void *b)
+static int row(void *arg, size_t i, const struct wsp_sample *s,
+               const struct wsp_thread_ws *th)
 {
-   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-   return x < y ? -1 : x > y;
+   const struct rows *r = arg;
+   FILE *out = r->out;
+   (void)i;
+   fprintf(out, "%llu,%llu,%llu", (unsigned long long)s->v[WSP_COL_T],
+           (unsigned long long)s->v[WSP_COL_INSN],
+           (unsigned long long)s->v[WSP_COL_DATA]);
+   if (r->per_thread) {
+      size_t j = 0;
+      fprintf(out, ",%llu", (unsigned long long)s->v[WSP_COL_SHARED]);
+      /* both lists increase: merge */
+      for (size_t k = 0; k < r->ser->n_tids; k++) {
+         if (j < s->thr_count && th[j].tid == r->ser->tids[k].tid) {
+            fprintf(out, ",%llu,%llu", (unsigned long long)th[j].insn,
+                    (unsigned long long)th[j].data);
+            j++;
+         } else {
+            fputs(",,", out);
+         }
+      }
+   }
+   fputc('\n', out);
+   return 0;
 }
 
 void wsp_csv(FILE *out, const struct wsp_file *f)
 {
-   uint64_t *tids = NULL;
-   size_t n_tids = 0;
-
-   if (f->per_thread && f->n_thr) {
-      tids = malloc(f->n_thr * sizeof *tids);
-      if (!tids) {
-         fprintf(out, "out of memory\n");
-         return;
-      }
-      for (size_t i = 0; i < f->n_thr; i++)
-         tids[i] = f->thr[i].tid;
-      qsort(tids, f->n_thr, sizeof *tids, cmp_u64);
-      for (size_t i = 0; i < f->n_thr; i++)
-         if (i == 0 || tids[i] != tids[n_tids - 1])
-            tids[n_tids++] = tids[i];
-   }
+   const struct wsp_series *ser = &f->samples;
+   struct rows r = { out, ser, f->per_thread };
 
    fprintf(out, "t,insn,data");
    if (f->per_thread)
       fprintf(out, ",shared");
-   for (size_t k = 0; k < n_tids; k++)
-      fprintf(out, ",tid%llu_insn,tid%llu_data", (unsigned long long)tids[k],
-              (unsigned long long)tids[k]);
+   for (size_t k = 0; k < ser->n_tids; k++)
+      fprintf(out, ",tid%llu_insn,tid%llu_data",
+              (unsigned long long)ser->tids[k].tid,
+              (unsigned long long)ser->tids[k].tid);
    fputc('\n', out);
-
-   for (size_t i = 0; i < f->n_samples; i++) {
-      const struct wsp_sample *s = &f->samples[i];
-      fprintf(out, "%llu,%llu,%llu", (unsigned long long)s->t,
-              (unsigned long long)s->insn, (unsigned long long)s->data);
-      if (f->per_thread) {
-         const struct wsp_thread_ws *th = f->thr + s->thr_first;
-         size_t j = 0;
-         fprintf(out, ",%llu", (unsigned long long)s->shared);
-         /* both lists increase: merge */
-         for (size_t k = 0; k < n_tids; k++) {
-            if (j < s->thr_count && th[j].tid == tids[k]) {
-               fprintf(out, ",%llu,%llu", (unsigned long long)th[j].insn,
-                       (unsigned long long)th[j].data);
-               j++;
-            } else {
-               fputs(",,", out);
-            }
-         }
-      }
-      fputc('\n', out);
-   }
-   free(tids);
+   wsp_samples_each(f, row, &r);
 }
 
 /*--------------------------------------------------------------------*/

@@ -1,5 +1,5 @@
 /*--------------------------------------------------------------------*/
-/*--- ws_print: the self-contained HTML report.       wsp_html.c ---*/
+/*--- ws_print: the self-contained HTML report.         wsp_html.c ---*/
 /*--------------------------------------------------------------------*/
 
 /*
@@ -28,6 +28,14 @@
      header     [[key, value], ...]  every header line, in order
      t, insn, data                the samples, one array per column
      shared     an array, or null without per-thread columns
+     thinned    null when the arrays hold every sample; else
+                {samples, buckets, insn: [avg, peak, sum], data: [...]}: the
+                file has more samples than ws_print keeps, and the
+                arrays hold, of each of `buckets` equal spans of the
+                run, its first and last sample and those with each
+                column's smallest and largest value; samples is the
+                file's count, avg, peak and sum each working set's
+                over every sample
      events     [{t, kind, ...}]  kind "mark" (label), "start",
                 "region-start", "stop", "exec" (path), "final",
                 "set" (param, value), "dump" (how: "label" with label,
@@ -71,7 +79,7 @@
                 idle}] the heap-site lines (version 4; usage and useful
                 as numbers from 0 to 1, optional keys null when absent,
                 wasted and idle the bytes a site wastes by usage and by
-                useful lifetime); written by wsp_heap.c
+                useful lifetime)
      heapWindows [{peak, stack, live, window}] the heap-window lines
    Addresses are strings "0x...", since
    JSON numbers lose bits past 2^53.
@@ -82,7 +90,7 @@
 
 #include <string.h>
 
-#include "wsp.h"
+#include "wsp_render.h"
 
 #define DATA_MARKER "/*@WS_DATA@*/null"
 
@@ -167,18 +175,40 @@ static void json_apt(FILE *out, const struct wsp_apt *a)
 }
 
 /* One column of the samples as an array, 16 numbers a line. */
-static void json_column(FILE *out, const struct wsp_file *f, int which)
+static void json_column(FILE *out, const struct wsp_view *v,
+                        enum wsp_col col)
 {
    fputc('[', out);
-   for (size_t i = 0; i < f->n_samples; i++) {
-      const struct wsp_sample *s = &f->samples[i];
-      uint64_t v = which == 0 ? s->t : which == 1 ? s->insn
-                   : which == 2 ? s->data : s->shared;
+   for (size_t i = 0; i < v->n; i++) {
       if (i)
          fputs(i % 16 ? "," : ",\n", out);
-      json_u64(out, v);
+      json_u64(out, v->s[i].v[col]);
    }
    fputc(']', out);
+}
+
+/* What a thinned view stands for: the file's count of samples and each
+   working set's average, largest sample and sum (for the summary's kB,
+   which ws gives from the unrounded sum), or null. */
+static void json_thinned(FILE *out, const struct wsp_file *f,
+                         const struct wsp_view *v)
+{
+   const struct wsp_series *ser = &f->samples;
+   if (!v->thinned) {
+      fputs("null", out);
+      return;
+   }
+   fprintf(out, "{\"samples\":%zu,\"buckets\":%d", ser->n,
+           WSP_VIEW_BUCKETS);
+   for (int data = 0; data < 2; data++) {
+      const struct wsp_col_stats *st = &ser->col[wsp_kind_col(data)];
+      long double m = ser->n ? st->sum * 10 / ser->n + 0.5L : 0;
+      uint64_t tenths = (uint64_t)m;
+      fprintf(out, ",\"%s\":[%llu.%u,%llu,%.0Lf]", data ? "data" : "insn",
+              (unsigned long long)(tenths / 10), (unsigned)(tenths % 10),
+              (unsigned long long)st->max, st->sum);
+   }
+   fputc('}', out);
 }
 
 static void json_event(FILE *out, const struct wsp_event *e)
@@ -279,24 +309,24 @@ static void json_owner(FILE *out, const struct wsp_owner *o)
 }
 
 /* Per thread id, its values where a sample lists it: one walk over the
-   samples per distinct tid, in increasing tid order. */
-static void json_threads(FILE *out, const struct wsp_file *f)
+   samples per thread id, in increasing order. */
+static void json_threads(FILE *out, const struct wsp_series *ser,
+                         const struct wsp_view *v)
 {
-   uint64_t tid = 0;
-   int first = 1;
    fputc('[', out);
-   while (f->per_thread && wsp_next_tid(f, &tid)) {
+   for (size_t n = 0; n < ser->n_tids; n++) {
+      uint64_t tid = ser->tids[n].tid;
       for (int col = 0; col < 3; col++) {
          if (col == 0)
-            fprintf(out, "%s{\"tid\":%llu,\"i\":[", first ? "" : ",\n",
+            fprintf(out, "%s{\"tid\":%llu,\"i\":[", n ? ",\n" : "",
                     (unsigned long long)tid);
          else
             fputs(col == 1 ? "],\"insn\":[" : "],\"data\":[", out);
          int any = 0;
-         for (size_t k = 0; k < f->n_samples; k++) {
-            const struct wsp_sample *s = &f->samples[k];
+         for (size_t k = 0; k < v->n; k++) {
+            const struct wsp_sample *s = &v->s[k];
             for (uint32_t j = 0; j < s->thr_count; j++) {
-               const struct wsp_thread_ws *t = &f->thr[s->thr_first + j];
+               const struct wsp_thread_ws *t = &v->thr[s->thr_first + j];
                if (t->tid != tid)
                   continue;
                if (any++)
@@ -309,15 +339,61 @@ static void json_threads(FILE *out, const struct wsp_file *f)
          }
       }
       fputs("]}", out);
-      first = 0;
    }
    fputc(']', out);
 }
 
-static void json_v3(FILE *out, const struct wsp_file *f)
+static void json_opt(FILE *out, const char *key, uint64_t v)
+{
+   if (v == WSP_NONE)
+      fprintf(out, ",\"%s\":null", key);
+   else
+      fprintf(out, ",\"%s\":%llu", key, (unsigned long long)v);
+}
+
+/* The heap members (heapUsage, heapSites, heapWindows). */
+static void json_heap(FILE *out, const struct wsp_file *f)
+{
+   fprintf(out, ",\n\"heapUsage\":%s,\n\"heapSites\":[",
+           f->heap_usage < 0 ? "null" : f->heap_usage ? "true" : "false");
+   for (size_t i = 0; i < f->n_heap_sites; i++) {
+      const struct wsp_heap_site *s = &f->heap_sites[i];
+      fprintf(out, "%s{\"id\":%llu,\"stack\":%zu,\"chunks\":%llu,"
+              "\"bytes\":%llu,\"peakLive\":%llu,\"usage\":%.3f,"
+              "\"never\":%llu,\"readOnly\":%llu,\"writeOnly\":%llu,"
+              "\"lifetime\":%llu,\"firstDelay\":%llu,\"idleTail\":%llu,"
+              "\"useful\":%.3f,\"threads\":%llu",
+              i ? ",\n" : "", (unsigned long long)s->id, s->stack,
+              (unsigned long long)s->chunks, (unsigned long long)s->bytes,
+              (unsigned long long)s->peak_live, s->usage_milli / 1000.0,
+              (unsigned long long)s->never, (unsigned long long)s->read_only,
+              (unsigned long long)s->write_only,
+              (unsigned long long)s->lifetime,
+              (unsigned long long)s->first_delay,
+              (unsigned long long)s->idle_tail, s->useful_milli / 1000.0,
+              (unsigned long long)s->threads);
+      json_opt(out, "touched", s->touched);
+      json_opt(out, "neverBytes", s->never_bytes);
+      json_opt(out, "exitLive", s->exit_live);
+      fprintf(out, ",\"wasted\":%llu,\"idle\":%llu}",
+              (unsigned long long)wsp_heap_value(s, WSP_KEY_USAGE),
+              (unsigned long long)wsp_heap_value(s, WSP_KEY_USEFUL));
+   }
+   fputs("],\n\"heapWindows\":[", out);
+   for (size_t i = 0; i < f->n_heap_windows; i++) {
+      const struct wsp_heap_window *w = &f->heap_windows[i];
+      fprintf(out, "%s{\"peak\":%zu,\"stack\":%zu,\"live\":%llu,"
+              "\"window\":%llu}", i ? "," : "", w->peak, w->stack,
+              (unsigned long long)w->live, (unsigned long long)w->window);
+   }
+   fputc(']', out);
+}
+
+static void json_v3(FILE *out, const struct wsp_file *f,
+                    const struct wsp_view *v)
 {
    fprintf(out, ",\n\"version\":%d,\n\"threads\":", f->version);
-   json_threads(out, f);
+   json_threads(out, &f->samples, v);
    fputs(",\n\"stacks\":[", out);
    for (size_t i = 0; i < f->n_stacks; i++) {
       const struct wsp_stack *st = &f->stacks[i];
@@ -375,8 +451,8 @@ static void json_v3(FILE *out, const struct wsp_file *f)
    else
       json_u64(out, f->trailer_found);
    fputs(",\n\"final\":[", out);
-   for (size_t i = 0, n = 0; i < f->n_samples; i++)
-      if (f->samples[i].final)
+   for (size_t i = 0, n = 0; i < v->n; i++)
+      if (v->s[i].final)
          fprintf(out, "%s%zu", n++ ? "," : "", i);
    fputs("],\n\"hot\":[", out);
    for (size_t i = 0; i < f->n_hot; i++) {
@@ -395,11 +471,12 @@ static void json_v3(FILE *out, const struct wsp_file *f)
       fputc('}', out);
    }
    fputc(']', out);
-   wsp_heap_json(out, f);
+   json_heap(out, f);
    fputc('}', out);
 }
 
-static void json_data(FILE *out, const struct wsp_file *f, const char *name)
+static void json_data(FILE *out, const struct wsp_file *f,
+                      const struct wsp_view *v, const char *name)
 {
    static const char *const yn[] = { "false", "true" };
    fputs("{\"file\":", out);
@@ -426,16 +503,18 @@ static void json_data(FILE *out, const struct wsp_file *f, const char *name)
       fputc(']', out);
    }
    fputs("],\n\"t\":", out);
-   json_column(out, f, 0);
+   json_column(out, v, WSP_COL_T);
    fputs(",\n\"insn\":", out);
-   json_column(out, f, 1);
+   json_column(out, v, WSP_COL_INSN);
    fputs(",\n\"data\":", out);
-   json_column(out, f, 2);
+   json_column(out, v, WSP_COL_DATA);
    fputs(",\n\"shared\":", out);
    if (f->per_thread)
-      json_column(out, f, 3);
+      json_column(out, v, WSP_COL_SHARED);
    else
       fputs("null", out);
+   fputs(",\n\"thinned\":", out);
+   json_thinned(out, f, v);
    fputs(",\n\"events\":[", out);
    for (size_t i = 0; i < f->n_events; i++) {
       if (i)
@@ -479,20 +558,24 @@ static void json_data(FILE *out, const struct wsp_file *f, const char *name)
    } else {
       fputs("null", out);
    }
-   json_v3(out, f);
+   json_v3(out, f, v);
 }
 
 void wsp_html(FILE *out, const struct wsp_file *f, const char *name)
 {
    const char *at = strstr(wsp_report_html, DATA_MARKER);
+   struct wsp_view v;
    if (!at) {                    /* the build embedded a broken template */
       fputs("<!DOCTYPE html><p>ws_print: the report template lacks its "
             "data marker.</p>\n", out);
       return;
    }
-   fwrite(wsp_report_html, 1, (size_t)(at - wsp_report_html), out);
-   json_data(out, f, name);
-   fputs(at + strlen(DATA_MARKER), out);
+   if (wsp_samples_view(f, &v) == 0) {
+      fwrite(wsp_report_html, 1, (size_t)(at - wsp_report_html), out);
+      json_data(out, f, &v, name);
+      fputs(at + strlen(DATA_MARKER), out);
+   }
+   wsp_view_free(&v);
 }
 
 /*--------------------------------------------------------------------*/

@@ -1,5 +1,5 @@
 /*--------------------------------------------------------------------*/
-/*--- ws_print: the parser's words.                    wsp_lex.c ---*/
+/*--- ws_print: the lexer: the words of a line.          wsp_lex.c ---*/
 /*--------------------------------------------------------------------*/
 
 /*
@@ -17,40 +17,20 @@
 */
 
 /* Owns what every line of the grammar is made of: the cursor over a
-   line, decimal and hexadecimal numbers (checked for overflow), the
-   average column, kinds, escaped text (version 4's "\\" and "\xHH")
-   and labels, and the parser's one way to fail (the first error, with
-   its line).  It knows no line of the grammar: wsp_header.c,
-   wsp_stacks.c, wsp_trailer.c and wsp_parse.c do. */
+   line and its words (numbers, kinds, text, labels, KEY VALUE pairs),
+   version 4's escapes, and the one way to fail (wsp_lex.h). */
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "wsp_parse.h"
-
-/* Grow *arr (of *n elements of size sz, capacity *cap) to hold one
-   more.  Returns 0, or -1 when memory runs out. */
-int wsp_grow(void *arr, size_t *cap, size_t n, size_t sz)
-{
-   void **a = arr;
-   if (n < *cap)
-      return 0;
-   size_t ncap = *cap ? *cap * 2 : 16;
-   if (ncap < *cap || ncap > SIZE_MAX / sz)
-      return -1;
-   void *na = realloc(*a, ncap * sz);
-   if (!na)
-      return -1;
-   *a = na;
-   *cap = ncap;
-   return 0;
-}
+#include "wsp_lex.h"
 
 /* Longjmp-free error reporting: fail() records the first error and
    returns -1 for the caller to pass up. */
 __attribute__((format(printf, 2, 3)))
-int fail(struct parser *p, const char *fmt, ...)
+int fail(struct lex *p, const char *fmt, ...)
 {
    va_list ap;
    p->err->line = p->lineno;
@@ -65,11 +45,6 @@ int word_is(const char *s, size_t len, const char *w)
 {
    size_t n = strlen(w);
    return len >= n && memcmp(s, w, n) == 0 && (len == n || s[n] == ' ');
-}
-
-int str_is(struct wsp_str s, const char *w)
-{
-   return s.len == strlen(w) && memcmp(s.s, w, s.len) == 0;
 }
 
 /* An unsigned decimal [0-9]+ at the cursor.  Returns 1 and advances,
@@ -190,65 +165,187 @@ const char *text_problem(struct wsp_str l, const char *what,
    return buf;
 }
 
+/* The next word, after exactly one space: up to the next space or the
+   end. */
+int cur_word(struct cur *c, struct wsp_str *w)
+{
+   size_t i = c->pos;
+   if (i >= c->len || c->s[i] != ' ' || i + 1 >= c->len || c->s[i + 1] == ' ')
+      return 0;
+   w->s = c->s + i + 1;
+   for (i++; i < c->len && c->s[i] != ' '; i++)
+      ;
+   w->len = (size_t)(c->s + i - w->s);
+   c->pos = i;
+   return 1;
+}
+
 static int hex_value(char c)
 {
    return is_digit(c) ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-int decode(struct parser *p, struct wsp_str *s)
+int keep_raw(struct lex *p, struct wsp_str *s)
 {
-   if (p->f->version < 4 || s->len == 0 || !memchr(s->s, '\\', s->len))
-      return 0;
-   struct wsp_chunk *ch = malloc(sizeof *ch + s->len);
-   size_t n = 0;
-   if (!ch)
+   const char *k = wsp_keep(p->f, s->s, s->len);
+   if (!k)
       return fail(p, "out of memory");
-   for (size_t i = 0; i < s->len; i++) {
-      if (s->s[i] != '\\') {
-         ch->bytes[n++] = s->s[i];
-      } else if (i + 1 < s->len && s->s[i + 1] == '\\') {
-         ch->bytes[n++] = '\\';
-         i++;
-      } else if (i + 3 < s->len && s->s[i + 1] == 'x'
-                 && hex_value(s->s[i + 2]) >= 0
-                 && hex_value(s->s[i + 3]) >= 0) {
-         ch->bytes[n++] = (char)(hex_value(s->s[i + 2]) * 16
-                                 + hex_value(s->s[i + 3]));
-         i += 3;
-      } else {
-         free(ch);
-         return fail(p, "a backslash starts neither \\\\ nor \\xHH (two "
-                     "lower-case hex digits)");
-      }
-   }
-   ch->next = p->f->arena;
-   p->f->arena = ch;
-   s->s = ch->bytes;
-   s->len = n;
+   s->s = k;
    return 0;
 }
 
-/* A label (what names it in the message): text to the end of its line,
-   at most 255 bytes once decoded. */
-int label_text(struct parser *p, struct wsp_str *l, const char *what)
+/* Decode s into d (NULL: only check), *n bytes. */
+static int decode(struct lex *p, struct wsp_str s, char *d, size_t *n)
+{
+   *n = 0;
+   for (size_t i = 0; i < s.len; i++) {
+      char ch;
+      if (s.s[i] != '\\') {
+         ch = s.s[i];
+      } else if (i + 1 < s.len && s.s[i + 1] == '\\') {
+         ch = '\\';
+         i++;
+      } else if (i + 3 < s.len && s.s[i + 1] == 'x'
+                 && hex_value(s.s[i + 2]) >= 0
+                 && hex_value(s.s[i + 3]) >= 0) {
+         ch = (char)(hex_value(s.s[i + 2]) * 16 + hex_value(s.s[i + 3]));
+         i += 3;
+      } else {
+         return fail(p, "a backslash starts neither \\\\ nor \\xHH (two "
+                     "lower-case hex digits)");
+      }
+      if (d)
+         d[*n] = ch;
+      (*n)++;
+   }
+   return 0;
+}
+
+static int escaped(const struct lex *p, struct wsp_str s)
+{
+   return p->f->version >= 4 && memchr(s.s, '\\', s.len);
+}
+
+int check_text(struct lex *p, struct wsp_str s)
+{
+   size_t n;
+   return escaped(p, s) ? decode(p, s, NULL, &n) : 0;
+}
+
+int keep_text(struct lex *p, struct wsp_str *s)
+{
+   if (!escaped(p, *s))
+      return keep_raw(p, s);
+   char *d = (char *)wsp_keep(p->f, s->s, s->len);   /* as long at most */
+   if (!d)
+      return fail(p, "out of memory");
+   if (decode(p, *s, d, &s->len))
+      return -1;
+   s->s = d;
+   return 0;
+}
+
+int label_text(struct lex *p, struct wsp_str *l, const char *what)
 {
    char wb[80];
    const char *why = text_problem(*l, "label", wb, sizeof wb);
    if (why)
       return fail(p, "%s: %s", what, why);
-   if (decode(p, l))
+   if (keep_text(p, l))
       return -1;
    if (l->len > 255)
       return fail(p, "%s: the label is longer than 255 bytes", what);
    return 0;
 }
 
-/* A number where the grammar wants one: r from cur_u64/cur_hex/cur_avg. */
-int num_fail(struct parser *p, int r, const char *what)
+int num_fail(struct lex *p, int r, const char *what)
 {
    if (r < 0)
       return fail(p, "a number is too large (more than 64 bits)");
    return fail(p, "%s", what);
+}
+
+/*------------------------------------------------------------*/
+/*--- KEY VALUE records                                    ---*/
+/*------------------------------------------------------------*/
+
+/* A whole word that is a decimal of at most 64 bits. */
+static int word_u64(struct wsp_str w, uint64_t *v)
+{
+   struct cur c = { w.s, w.len, 0 };
+   return cur_u64(&c, v) > 0 && cur_end(&c);
+}
+
+/* A fraction 0.ddd or 1.000, in thousandths. */
+static int word_milli(struct wsp_str w, uint64_t *v)
+{
+   const char *s = w.s;
+   if (w.len != 5 || s[1] != '.' || (s[0] != '0' && s[0] != '1')
+       || !is_digit(s[2]) || !is_digit(s[3]) || !is_digit(s[4]))
+      return 0;
+   *v = (uint64_t)(s[0] - '0') * 1000 + (uint64_t)(s[2] - '0') * 100
+        + (uint64_t)(s[3] - '0') * 10 + (uint64_t)(s[4] - '0');
+   return *v <= 1000;
+}
+
+static int key_ok(struct wsp_str k)
+{
+   if (k.len == 0 || !is_lower(k.s[0]))
+      return 0;
+   for (size_t i = 0; i < k.len; i++)
+      if (!(is_lower(k.s[i]) || is_digit(k.s[i]) || k.s[i] == '-'))
+         return 0;
+   return 1;
+}
+
+#define MAX_SPEC_KEYS 32
+
+int cur_kv_record(struct lex *p, struct cur *c, const struct kv_spec *spec,
+                  uint64_t *id, uint64_t *stack, uint64_t *vals,
+                  size_t *cap_kvs, size_t *first, size_t *n)
+{
+   struct wsp_file *f = p->f;
+   const char *word = spec->word;
+   unsigned char seen[MAX_SPEC_KEYS] = { 0 };
+   struct wsp_str k, v;
+   for (size_t i = 0; i < spec->n_keys; i++)
+      vals[i] = WSP_NONE;
+   if (!cur_word(c, &v) || !word_u64(v, id)
+       || !cur_word(c, &v) || !word_u64(v, stack))
+      return fail(p, "a %s line is '%s N STACK' followed by KEY VALUE "
+                  "pairs", word, word);
+   *first = f->n_kvs;
+   *n = 0;
+   while (!cur_end(c)) {
+      size_t i;
+      if (!cur_word(c, &k) || !key_ok(k) || !cur_word(c, &v))
+         return fail(p, "after '%s N STACK' come KEY VALUE pairs, "
+                     "separated by single spaces", word);
+      for (i = 0; i < spec->n_keys; i++)
+         if (wsp_str_is(k, spec->keys[i]))
+            break;
+      if (i < spec->n_keys) {
+         int milli = (spec->milli >> i) & 1;
+         if (seen[i])
+            return fail(p, "key %s given twice", spec->keys[i]);
+         seen[i] = 1;
+         if (milli ? !word_milli(v, &vals[i]) : !word_u64(v, &vals[i]))
+            return fail(p, milli ? "%s is a fraction from 0.000 to 1.000 "
+                        "with three decimals" : "%s is a whole number (at "
+                        "most 64 bits)", spec->keys[i]);
+      }
+      if (wsp_grow(&f->kvs, cap_kvs, f->n_kvs, sizeof *f->kvs)
+          || keep_raw(p, &k) || keep_raw(p, &v))
+         return fail(p, "out of memory");
+      f->kvs[f->n_kvs].key = k;
+      f->kvs[f->n_kvs].value = v;
+      f->n_kvs++;
+      (*n)++;
+   }
+   for (size_t i = 0; i < spec->n_required; i++)
+      if (!seen[i])
+         return fail(p, "a %s line lacks the key %s", word, spec->keys[i]);
+   return 0;
 }
 
 /*--------------------------------------------------------------------*/

@@ -1,4 +1,4 @@
-"""ws_print on the files `ws dump FILE` writes (print/wsp_dump.c):
+"""ws_print on the files `ws dump FILE` writes (print/wsp_dump_view.c):
 
 - a real dump of tests/progs/ctl_server under ws (the conftest `server`
   fixture, `ws dump` through vgdb): the text view's header, summary,

@@ -1,5 +1,5 @@
 /*--------------------------------------------------------------------*/
-/*--- ws_print: dump files.                              wsp_dump.c ---*/
+/*--- ws_print: dump files shown.                  wsp_dump_view.c ---*/
 /*--------------------------------------------------------------------*/
 
 /*
@@ -16,83 +16,15 @@
    The GNU General Public License is contained in the file COPYING.
 */
 
-/* Owns the files `ws dump FILE` writes (docs/output-format.md, "Dump
-   files"): reading one (its version line and header here, its dump
-   block with the body's own line readers, its pages kept), and showing
-   it: the text view (a summary, the data pages by owner, then every
-   page as a table) and --csv (one row per page).  A dump file is read
-   as strictly as an output file: anything else is an error naming its
-   line. */
+/* Shows a file `ws dump FILE` wrote (docs/output-format.md, "Dump
+   files"), as the reader keeps it (dumps[0] its block, dump_pages its
+   pages): the text view (a summary, the data pages by owner, then every
+   page as a table) and --csv (one row per page). */
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "wsp_parse.h"
-
-/*------------------------------------------------------------*/
-/*--- Reading                                              ---*/
-/*------------------------------------------------------------*/
-
-int wsp_dump_check_start(const char *buf, size_t len)
-{
-   static const char key[] = "ws-dump-format:";
-   size_t n = len < sizeof key - 1 ? len : sizeof key - 1;
-   if (memcmp(buf, key, n) != 0)
-      return -1;
-   return n < sizeof key - 1 ? 1 : 0;
-}
-
-/* One line after the header: the dump block, its pages' stack blocks
-   and owner lines, and nothing after its dump-end. */
-static int block_line(struct parser *p, struct body *b, struct caps *cap)
-{
-   if (p->f->n_dumps)
-      return fail(p, "nothing may follow the dump block's 'dump-end'");
-   if (b->in_stack)
-      return frame_line(p, b, cap);
-   if (b->state != S_DUMP) {
-      if (!word_is(p->line, p->len, "dump-begin"))
-         return fail(p, "after the header, a dump file has its dump block "
-                     "('dump-begin T')");
-      return dump_begin_line(p, b);
-   }
-   if (b->due && word_is(p->line, p->len, "stack"))
-      return stack_begin_line(p, b, cap);
-   return dump_line(p, b, cap);
-}
-
-/* ws writes a dump file whole: a last line without its newline is a
-   file cut short. */
-static int dump_unterminated(struct parser *p, const struct body *b)
-{
-   (void)b;
-   return fail(p, "the last line has no newline: the dump file was cut "
-               "short");
-}
-
-static const struct grammar dump_file = {
-   check_dump_version, check_dump_header, block_line, dump_unterminated, 1
-};
-
-int wsp_parse_dump(const char *buf, size_t len, struct wsp_file *f,
-                   struct wsp_error *err)
-{
-   struct parser p = { .f = f, .err = err };
-   struct caps cap;
-   struct body b;
-   int in_header;
-
-   if (read_lines(buf, len, &dump_file, &p, &b, &cap, &in_header))
-      return -1;
-   p.lineno++;
-   if (!f->n_dumps)
-      return fail(&p, in_header || b.state != S_DUMP
-                  ? "the dump file has no dump block ('dump-begin T')"
-                  : "the dump file ends inside its dump block (no "
-                    "'dump-end')");
-   f->complete = 1;
-   return 0;
-}
+#include "wsp_render.h"
 
 /*------------------------------------------------------------*/
 /*--- The text view                                        ---*/
@@ -358,5 +290,5 @@ void wsp_dump_csv(FILE *out, const struct wsp_file *f)
 }
 
 /*--------------------------------------------------------------------*/
-/*--- end                                                wsp_dump.c ---*/
+/*--- end                                          wsp_dump_view.c ---*/
 /*--------------------------------------------------------------------*/

@@ -1,5 +1,5 @@
 /*--------------------------------------------------------------------*/
-/*--- ws_print: peaks, owners and hot pages in text.  wsp_peaks.c ---*/
+/*--- ws_print: peaks and hot pages in text.      wsp_text_peaks.c ---*/
 /*--------------------------------------------------------------------*/
 
 /*
@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wsp.h"
+#include "wsp_render.h"
 
 #define MAX_LISTED 10         /* version 3: peaks of a stack */
 #define MAX_GROUPS 20         /* version 3: stacks listed under Peaks */
@@ -450,5 +450,5 @@ void wsp_text_hot(FILE *out, const struct wsp_file *f, int width)
 }
 
 /*--------------------------------------------------------------------*/
-/*--- end                                              wsp_peaks.c ---*/
+/*--- end                                         wsp_text_peaks.c ---*/
 /*--------------------------------------------------------------------*/

@@ -1,5 +1,5 @@
 /*--------------------------------------------------------------------*/
-/*--- ws_print: formatting shared by the printers.    wsp_util.c ---*/
+/*--- ws_print: what the renderers share.                wsp_fmt.c ---*/
 /*--------------------------------------------------------------------*/
 
 /*
@@ -16,11 +16,16 @@
    The GNU General Public License is contained in the file COPYING.
 */
 
+/* Owns what the renderers share: numbers, times and kB as the reports
+   write them, strings with their control bytes shown, lines cut or
+   wrapped to the report's width, and C++ names made short enough for a
+   line (wsp_lwhere). */
+
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
 
-#include "wsp.h"
+#include "wsp_render.h"
 
 /* Header values may hold any byte but the newline: show control bytes
    (and DEL) as \xNN so that they cannot move the cursor. */
@@ -290,20 +295,6 @@ void wsp_lwhere(struct wsp_line *l, const struct wsp_where *w, int width,
    }
 }
 
-int wsp_next_tid(const struct wsp_file *f, uint64_t *tid)
-{
-   uint64_t next = UINT64_MAX;
-   int found = 0;
-   for (size_t i = 0; i < f->n_thr; i++)
-      if (f->thr[i].tid > *tid && f->thr[i].tid <= next) {
-         next = f->thr[i].tid;
-         found = 1;
-      }
-   if (found)
-      *tid = next;
-   return found;
-}
-
 const char *wsp_event_name(enum wsp_event_kind k)
 {
    switch (k) {
@@ -326,5 +317,5 @@ const char *wsp_event_name(enum wsp_event_kind k)
 }
 
 /*--------------------------------------------------------------------*/
-/*--- end                                               wsp_util.c ---*/
+/*--- end                                                wsp_fmt.c ---*/
 /*--------------------------------------------------------------------*/

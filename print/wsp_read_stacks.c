@@ -1,5 +1,5 @@
 /*--------------------------------------------------------------------*/
-/*--- ws_print: stacks and owners.                  wsp_stacks.c ---*/
+/*--- ws_print: reading stacks and owners.       wsp_read_stacks.c ---*/
 /*--------------------------------------------------------------------*/
 
 /*
@@ -16,69 +16,16 @@
    The GNU General Public License is contained in the file COPYING.
 */
 
-/* Owns the stack blocks (version 3 on: `stack`, `frame`, `inline`),
-   the index of their ids, the `ip location function` form, and owners
+/* Owns the reading of stack blocks (version 3 on: `stack`, `frame`,
+   `inline`), the `ip location function` form, and owners
    (docs/output-format.md, "Owners"): what a peak's owner line, a
    dump-owner line and a hot-owner line say lives in a page. */
 
-#include <stdlib.h>
 #include <string.h>
 
-#include "wsp_parse.h"
+#include "wsp_reader.h"
 
-static size_t hash_id(uint64_t id)
-{
-   id ^= id >> 33;
-   id *= 0xff51afd7ed558ccdULL;
-   id ^= id >> 33;
-   return (size_t)id;
-}
-
-size_t wsp_stack_find(const struct wsp_file *f, uint64_t id)
-{
-   if (f->n_stack_slot == 0)
-      return SIZE_MAX;
-   for (size_t i = hash_id(id) & (f->n_stack_slot - 1);;
-        i = (i + 1) & (f->n_stack_slot - 1)) {
-      size_t v = f->stack_slot[i];
-      if (v == 0)
-         return SIZE_MAX;
-      if (f->stacks[v - 1].id == id)
-         return v - 1;
-   }
-}
-
-static void slot_put(struct wsp_file *f, size_t idx)
-{
-   size_t i = hash_id(f->stacks[idx].id) & (f->n_stack_slot - 1);
-   while (f->stack_slot[i])
-      i = (i + 1) & (f->n_stack_slot - 1);
-   f->stack_slot[i] = idx + 1;
-}
-
-/* Index f->stacks[idx], the newest stack; at most half the slots are
-   used, so that stack_find always meets an empty one. */
-static int stack_index(struct wsp_file *f, size_t idx)
-{
-   if ((idx + 1) * 2 > f->n_stack_slot) {
-      size_t n = f->n_stack_slot ? f->n_stack_slot * 2 : 64;
-      if (n < f->n_stack_slot || n > SIZE_MAX / sizeof *f->stack_slot)
-         return -1;
-      size_t *slot = calloc(n, sizeof *slot);
-      if (!slot)
-         return -1;
-      free(f->stack_slot);
-      f->stack_slot = slot;
-      f->n_stack_slot = n;
-      for (size_t i = 0; i < idx; i++)
-         slot_put(f, i);
-   }
-   slot_put(f, idx);
-   return 0;
-}
-
-/* A stack id that a line refers to: defined before, in this file. */
-int stack_ref(struct parser *p, uint64_t id, size_t *idx)
+int stack_ref(struct lex *p, uint64_t id, size_t *idx)
 {
    *idx = wsp_stack_find(p->f, id);
    if (*idx == SIZE_MAX)
@@ -97,7 +44,7 @@ static int location_ok(struct wsp_str l)
       if (l.s[i] == ':')
          colon = i;
    }
-   if (str_is(l, "???"))
+   if (wsp_str_is(l, "???"))
       return 1;
    if (l.len >= 3 && l.s[0] == '(' && l.s[l.len - 1] == ')')
       return 1;
@@ -109,9 +56,10 @@ static int location_ok(struct wsp_str l)
    return 1;
 }
 
-/* "IP LOCATION FUNCTION" from the cursor to the end of the line. */
-int cur_where(struct parser *p, struct cur *c, struct wsp_where *w,
-              const char *form)
+/* "IP LOCATION FUNCTION" from the cursor to the end of the line; its
+   text kept when keep says so. */
+int cur_where(struct lex *p, struct cur *c, struct wsp_where *w,
+              const char *form, int keep)
 {
    char wb[80];
    const char *why;
@@ -130,41 +78,42 @@ int cur_where(struct parser *p, struct cur *c, struct wsp_where *w,
    w->fn = cur_rest(c);
    if ((why = text_problem(w->fn, "function name", wb, sizeof wb)))
       return fail(p, "%s", why);
-   return decode(p, &w->loc) || decode(p, &w->fn) ? -1 : 0;
+   if (!keep)
+      return check_text(p, w->loc) || check_text(p, w->fn) ? -1 : 0;
+   return keep_text(p, &w->loc) || keep_text(p, &w->fn) ? -1 : 0;
 }
 
-int stack_begin_line(struct parser *p, struct body *b,
-                     struct caps *cap)
+int stack_begin_line(struct reader *r)
 {
-   struct wsp_file *f = p->f;
-   struct cur c = { p->line, p->len, 0 };
+   struct wsp_file *f = r->p.f;
+   struct cur c = cur_line(&r->p);
    struct wsp_stack st;
    uint64_t n;
-   int r;
+   int k;
    cur_lit(&c, "stack ");
-   if ((r = cur_u64(&c, &st.id)) <= 0 || !cur_lit(&c, " ")
-       || (r = cur_u64(&c, &n)) <= 0 || !cur_end(&c))
-      return num_fail(p, r < 0 ? r : 0, "a stack block begins 'stack ID "
-                      "N'");
+   if ((k = cur_u64(&c, &st.id)) <= 0 || !cur_lit(&c, " ")
+       || (k = cur_u64(&c, &n)) <= 0 || !cur_end(&c))
+      return num_fail(&r->p, k < 0 ? k : 0, "a stack block begins 'stack "
+                      "ID N'");
    if (st.id == 0 || n == 0)
-      return fail(p, "stack ids and line counts start at 1");
+      return fail(&r->p, "stack ids and line counts start at 1");
    if (wsp_stack_find(f, st.id) != SIZE_MAX)
-      return fail(p, "stack %llu is defined twice",
+      return fail(&r->p, "stack %llu is defined twice",
                   (unsigned long long)st.id);
-   if (wsp_grow(&f->stacks, &cap->stacks, f->n_stacks, sizeof *f->stacks))
-      return fail(p, "out of memory");
+   if (wsp_grow(&f->stacks, &r->cap.stacks, f->n_stacks, sizeof *f->stacks))
+      return fail(&r->p, "out of memory");
    st.first = f->n_frames;
    st.n = 0;
    f->stacks[f->n_stacks] = st;
-   b->lines_due = n;
-   b->in_stack = 1;
+   r->b.lines_due = n;
+   r->b.in_stack = 1;
    return 0;
 }
 
-int frame_line(struct parser *p, struct body *b, struct caps *cap)
+int frame_line(struct reader *r)
 {
-   struct wsp_file *f = p->f;
-   struct cur c = { p->line, p->len, 0 };
+   struct wsp_file *f = r->p.f;
+   struct cur c = cur_line(&r->p);
    struct wsp_frame fr;
    struct wsp_stack *st = &f->stacks[f->n_stacks];
 
@@ -173,25 +122,25 @@ int frame_line(struct parser *p, struct body *b, struct caps *cap)
    else if (cur_lit(&c, "inline "))
       fr.inl = 1;
    else
-      return fail(p, "stack %llu needs %zu more 'frame' or 'inline' "
-                  "line(s)", (unsigned long long)st->id, b->lines_due);
-   if (cur_where(p, &c, &fr.w, "a stack line is 'frame|inline 0xIP "
-                 "LOCATION FUNCTION'"))
+      return fail(&r->p, "stack %llu needs %zu more 'frame' or 'inline' "
+                  "line(s)", (unsigned long long)st->id, r->b.lines_due);
+   if (cur_where(&r->p, &c, &fr.w, "a stack line is 'frame|inline 0xIP "
+                 "LOCATION FUNCTION'", 1))
       return -1;
    if (st->n && f->frames[f->n_frames - 1].inl
        && f->frames[f->n_frames - 1].w.ip != fr.w.ip)
-      return fail(p, "an inline line has the ip of the line after it");
-   if (wsp_grow(&f->frames, &cap->frames, f->n_frames, sizeof *f->frames))
-      return fail(p, "out of memory");
+      return fail(&r->p, "an inline line has the ip of the line after it");
+   if (wsp_grow(&f->frames, &r->cap.frames, f->n_frames, sizeof *f->frames))
+      return fail(&r->p, "out of memory");
    f->frames[f->n_frames++] = fr;
    st->n++;
-   if (--b->lines_due == 0) {
+   if (--r->b.lines_due == 0) {
       if (fr.inl)
-         return fail(p, "a stack ends with a frame line (an inline line is "
-                     "followed by its caller's line)");
-      b->in_stack = 0;
-      if (stack_index(f, f->n_stacks))
-         return fail(p, "out of memory");
+         return fail(&r->p, "a stack ends with a frame line (an inline line "
+                     "is followed by its caller's line)");
+      r->b.in_stack = 0;
+      if (wsp_stack_add(f, f->n_stacks))
+         return fail(&r->p, "out of memory");
       f->n_stacks++;
    }
    return 0;
@@ -199,14 +148,16 @@ int frame_line(struct parser *p, struct body *b, struct caps *cap)
 
 /* An owner from the cursor to the end of the line.  rest_ok: `rest`
    is allowed (a peak's owner lines); block_ok: a heap owner may name
-   its block. */
-int cur_owner(struct parser *p, struct cur *c,
-              struct wsp_owner *o, int rest_ok, int block_ok)
+   its block.  When keep says so, its text is kept as written, a
+   global's or a file's name decoded. */
+int cur_owner(struct lex *p, struct cur *c, struct wsp_owner *o,
+              int rest_ok, int block_ok, int keep)
 {
    static const char form[] = "an owner is 'heap ID [0xBLOCK SIZE]', "
                               "'freed ID [0xBLOCK SIZE]', 'heap-other', "
                               "'global SYMBOL', 'stack TID', 'file PATH', "
                               "'anon', 'unknown' or 'code OBJECT FUNCTION'";
+   size_t start = c->pos;
    char wb[80];
    const char *why;
    uint64_t id;
@@ -217,7 +168,7 @@ int cur_owner(struct parser *p, struct cur *c,
    o->block = o->size = WSP_NONE;
    if (cur_lit(c, "heap-other") && cur_end(c)) {
       o->kind = WSP_OWN_HEAP_OTHER;
-   } else if (c->pos = o->text.s - c->s, cur_lit(c, "heap ")
+   } else if (c->pos = start, cur_lit(c, "heap ")
               || (p->f->version >= 4 && cur_lit(c, "freed "))) {
       o->kind = o->text.s[0] == 'h' ? WSP_OWN_HEAP : WSP_OWN_FREED;
       if ((r = cur_u64(c, &id)) <= 0)
@@ -234,11 +185,11 @@ int cur_owner(struct parser *p, struct cur *c,
       }
       if (stack_ref(p, id, &o->stack))
          return -1;
-   } else if (str_is(o->text, "anon")) {
+   } else if (wsp_str_is(o->text, "anon")) {
       o->kind = WSP_OWN_ANON;
-   } else if (str_is(o->text, "unknown")) {
+   } else if (wsp_str_is(o->text, "unknown")) {
       o->kind = WSP_OWN_UNKNOWN;
-   } else if (str_is(o->text, "rest")) {
+   } else if (wsp_str_is(o->text, "rest")) {
       if (!rest_ok)
          return fail(p, "'rest' is only the owner of a peak's owner line");
       o->kind = WSP_OWN_REST;
@@ -258,6 +209,8 @@ int cur_owner(struct parser *p, struct cur *c,
       o->name = cur_rest(c);
       if ((why = text_problem(o->name, "function name", wb, sizeof wb)))
          return fail(p, "%s", why);
+      return keep && (keep_raw(p, &o->text) || keep_raw(p, &o->object)
+                      || keep_raw(p, &o->name)) ? -1 : 0;
    } else if (cur_lit(c, "global ") || cur_lit(c, "file ")) {
       int global = o->text.s[0] == 'g';
       o->kind = global ? WSP_OWN_GLOBAL : WSP_OWN_FILE;
@@ -265,34 +218,36 @@ int cur_owner(struct parser *p, struct cur *c,
       if ((why = text_problem(o->name, global ? "symbol" : "path", wb,
                               sizeof wb)))
          return fail(p, "%s", why);
-      if (decode(p, &o->name) || decode(p, &o->text))
-         return -1;
+      if (!keep)
+         return check_text(p, o->name) || check_text(p, o->text) ? -1 : 0;
+      return keep_text(p, &o->name) || keep_text(p, &o->text) ? -1 : 0;
    } else {
       return fail(p, "%s", form);
    }
-   return 0;
+   return keep ? keep_raw(p, &o->text) : 0;
 }
 
 /* The dump-owner or hot-owner line that must come now. */
-int due_owner_line(struct parser *p, struct body *b)
+int due_owner_line(struct reader *r)
 {
-   struct cur c = { p->line, p->len, 0 };
+   struct wsp_file *f = r->p.f;
+   struct cur c = cur_line(&r->p);
    struct wsp_owner o;
-   int hot = b->due == DUE_HOT_OWNER;
+   int hot = r->b.due == DUE_HOT_OWNER;
    if (!cur_lit(&c, hot ? "hot-owner " : "dump-owner "))
-      return fail(p, "a data page's %s line is followed by its '%s OWNER' "
-                  "line", hot ? "hot" : "dump-page",
+      return fail(&r->p, "a data page's %s line is followed by its '%s "
+                  "OWNER' line", hot ? "hot" : "dump-page",
                   hot ? "hot-owner" : "dump-owner");
-   if (cur_owner(p, &c, &o, 0, 1))
+   if (cur_owner(&r->p, &c, &o, 0, 1, hot || f->dump_file))
       return -1;
    if (hot)
-      p->f->hot[p->f->n_hot - 1].o = o;
-   else if (p->f->dump_file)
-      p->f->dump_pages[p->f->n_dump_pages - 1].o = o;
-   b->due = DUE_NONE;
+      f->hot[f->n_hot - 1].o = o;
+   else if (f->dump_file)
+      f->dump_pages[f->n_dump_pages - 1].o = o;
+   r->b.due = DUE_NONE;
    return 0;
 }
 
 /*--------------------------------------------------------------------*/
-/*--- end                                             wsp_stacks.c ---*/
+/*--- end                                        wsp_read_stacks.c ---*/
 /*--------------------------------------------------------------------*/

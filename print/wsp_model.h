@@ -1,5 +1,5 @@
 /*--------------------------------------------------------------------*/
-/*--- ws_print: what the parser gives the printers.          wsp.h ---*/
+/*--- ws_print: the run's model.                       wsp_model.h ---*/
 /*--------------------------------------------------------------------*/
 
 /*
@@ -16,42 +16,83 @@
    The GNU General Public License is contained in the file COPYING.
 */
 
-/* ws_print reads one ws output file (docs/output-format.md, version 4,
-   or versions 3 and 2 as older ws wrote them) with wsp_parse() into a struct
-   wsp_file, then one printer writes it: wsp_text() the report with text
-   charts, wsp_csv() the samples as CSV,
-   wsp_html() the self-contained HTML report.  The parser checks the
-   grammar and computes nothing; the printers compute only what they
-   show (column maxima, scales) and never fail on a parsed file.
+/* ws_print works in three stages (print/README.md, "The code"): the
+   lexer (wsp_lex.h) cuts the file into lines and a line into its
+   words; the reader (wsp_read.h) checks each line against the grammar
+   of docs/output-format.md and fills in the model this header defines,
+   struct wsp_file; the renderers (wsp_render.h) write it out as text,
+   CSV, HTML or folded stacks.  The model is all the renderers see: the
+   records of the file in file order, with what ws_print computes from
+   them (wsp_model.c: stack ids, heap sites ranked; wsp_series.c: the
+   samples and their figures).  A renderer never reads the file and
+   never fails on a model the reader filled.
 
-   Strings in a struct wsp_file (header values, labels, function names)
-   point into the caller's buffer, or, when version 4 escaped them, to
-   their decoded form in memory the file keeps (f->arena): they are not
-   NUL-terminated (each has a length) and may hold any byte. */
+   Strings in the model (header values, labels, function names) are
+   kept in memory the model owns (f->arena), decoded where version 4
+   escaped them: they are not NUL-terminated (each has a length) and
+   may hold any byte.
 
-#ifndef WSP_H
-#define WSP_H
+   Records with KEY VALUE pairs (heap-site, heap-window) keep every
+   pair, known or not, in f->kvs, so that a renderer can show keys this
+   reader has no field for. */
+
+#ifndef WSP_MODEL_H
+#define WSP_MODEL_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #define WSP_FORMAT_VERSION 4          /* the newest version read */
 #define WSP_FORMAT_OLDEST  2          /* the oldest */
-#define WSP_NONE UINT64_MAX          /* "no value" for optional numbers */
-
-struct wsp_chunk;
+#define WSP_DUMP_FORMAT_VERSION 4     /* of dump files */
+#define WSP_NONE UINT64_MAX           /* "no value" for optional numbers */
 
 struct wsp_str {
    const char *s;
    size_t      len;
 };
 
-/* One sample line.  With per-thread columns, shared is set and the
-   sample's threads are thr[first .. first+count-1] of the file. */
+/* What is wrong and where (line 0: the file as a whole); errnum: a
+   system call failed (msg says which, or is empty: reading the
+   input). */
+struct wsp_error {
+   size_t line;
+   int    errnum;
+   char   msg[256];
+};
+
+/*------------------------------------------------------------*/
+/*--- Samples                                              ---*/
+/*------------------------------------------------------------*/
+
+/* The sample columns ws_print knows, found by name in the header's
+   `columns:` line; a sample keeps each at its index here. */
+enum wsp_col { WSP_COL_T, WSP_COL_INSN, WSP_COL_DATA, WSP_COL_SHARED,
+               WSP_N_COLS };
+extern const char *const wsp_col_name[WSP_N_COLS];
+
+/* The column of a working set: data (else instructions). */
+static inline enum wsp_col wsp_kind_col(int data)
+{
+   return data ? WSP_COL_DATA : WSP_COL_INSN;
+}
+
+/* The header's columns: their names in order, where each known one
+   stands (-1: not in this file), and whether the per-thread group
+   `{tid insn data}...` follows them. */
+#define WSP_MAX_COLUMNS 16
+struct wsp_columns {
+   struct wsp_str name[WSP_MAX_COLUMNS];
+   size_t         n;
+   int            at[WSP_N_COLS];
+   int            per_thread;
+};
+
+/* One sample line: its columns (WSP_NONE for one the file has not),
+   and with per-thread columns its threads, thr_count of them from
+   thr_first of the series' thread values. */
 struct wsp_sample {
-   uint64_t t, insn, data;
-   uint64_t shared;                  /* WSP_NONE without per-thread columns */
+   uint64_t v[WSP_N_COLS];
    size_t   thr_first;
    uint32_t thr_count;
    int      final;                   /* a final sample (version 4) */
@@ -60,6 +101,75 @@ struct wsp_sample {
 struct wsp_thread_ws {
    uint64_t tid, insn, data;
 };
+
+/* One column's figures over every sample of the file, in file order
+   (the sum in a long double, as the averages are shown). */
+struct wsp_col_stats {
+   long double sum;
+   uint64_t    max;                  /* the largest value */
+   uint64_t    max_t;                /* the time of the first sample that
+                                        has it */
+};
+
+/* One thread id's figures over the samples that list it. */
+struct wsp_tid_stats {
+   uint64_t    tid;
+   size_t      n;
+   long double sum_insn, sum_data;
+   uint64_t    max_insn, max_data;
+};
+
+/* Reading the samples again, from the file (the reader's): fn as
+   wsp_samples_each() calls it; on failure -1 with err filled in
+   (failed is then set).  release() frees it with the model. */
+struct wsp_again;
+typedef int wsp_sample_fn(void *arg, size_t i, const struct wsp_sample *s,
+                          const struct wsp_thread_ws *thr);
+struct wsp_again {
+   int  (*samples)(struct wsp_again *a, wsp_sample_fn *fn, void *arg);
+   void (*release)(struct wsp_again *a);
+   struct wsp_error err;
+   int              failed;
+};
+
+/* The samples (wsp_series.c): their figures, and the samples
+   themselves for wsp_samples_each(): kept in memory up to
+   WSP_KEPT_BYTES, else read again from the file each time (streamed),
+   so that memory does not grow with the file. */
+#define WSP_KEPT_BYTES ((size_t)8 << 20)
+struct wsp_series {
+   size_t                n;          /* samples in the file */
+   uint64_t              last_t;     /* the time of the last */
+   struct wsp_col_stats  col[WSP_N_COLS];
+   struct wsp_tid_stats *tids;       /* every thread id of the per-thread
+                                        columns, increasing */
+   size_t                n_tids;
+   int                   streamed;   /* the samples are not kept */
+   struct wsp_sample    *kept;       /* else the samples, in file order */
+   struct wsp_thread_ws *thr;
+   size_t                n_thr;
+   size_t                cap, cap_thr, cap_tids;
+   struct wsp_again     *again;
+};
+
+/* A subset of the samples small enough for a page to draw, with their
+   threads (wsp_samples_view()): every sample when the model keeps
+   them; else, of each of WSP_VIEW_BUCKETS equal spans of the run, the
+   first and the last sample and those with the smallest and largest
+   value of each column (thinned). */
+#define WSP_VIEW_BUCKETS 4096
+struct wsp_view {
+   const struct wsp_sample    *s;
+   size_t                      n;
+   const struct wsp_thread_ws *thr;
+   int                         thinned;
+   struct wsp_sample          *own_s;     /* what a thinned view holds */
+   struct wsp_thread_ws       *own_thr;
+};
+
+/*------------------------------------------------------------*/
+/*--- Events, stacks, owners, peaks, the trailer           ---*/
+/*------------------------------------------------------------*/
 
 enum wsp_event_kind {
    WSP_EV_THREAD_START,              /* num = tid */
@@ -125,7 +235,7 @@ enum wsp_owner_kind {                /* in the order of the format's table */
    WSP_OWN_REST                      /* only in a peak's owner lines */
 };
 
-/* What lives in a page, as written (text) and parsed. */
+/* What lives in a page, as written (text) and read. */
 struct wsp_owner {
    enum wsp_owner_kind kind;
    struct wsp_str      text;         /* the whole owner, for printing */
@@ -188,9 +298,15 @@ struct wsp_region {
    struct wsp_apt insn, data;
 };
 
+/* One KEY VALUE pair of a record, as written. */
+struct wsp_kv {
+   struct wsp_str key, value;
+};
+
 /* A heap-site line (version 4): how one allocation site used its
    chunks.  Fractions in thousandths.  Keys the line lacks that a
-   printer could use are WSP_NONE. */
+   renderer could use are WSP_NONE; all its pairs are
+   kvs[kv_first .. kv_first+kv_n-1] of the file. */
 struct wsp_heap_site {
    uint64_t id;
    size_t   stack;                   /* index in wsp_file.stacks */
@@ -198,6 +314,7 @@ struct wsp_heap_site {
    uint64_t lifetime, first_delay, idle_tail, threads;
    uint64_t usage_milli, useful_milli;
    uint64_t touched, never_bytes, exit_live;   /* optional keys */
+   size_t   kv_first, kv_n;
 };
 
 /* A heap-window line: at peak `peak`, the live bytes of the heap owner
@@ -205,6 +322,7 @@ struct wsp_heap_site {
 struct wsp_heap_window {
    size_t   peak, stack;
    uint64_t live, window;
+   size_t   kv_first, kv_n;
 };
 
 /* One page of a dump file (kept only when a dump file is read): a data
@@ -216,25 +334,29 @@ struct wsp_dump_page {
    struct wsp_owner o;
 };
 
-struct wsp_header_kv {
-   struct wsp_str key, value;
+/*------------------------------------------------------------*/
+/*--- The model                                            ---*/
+/*------------------------------------------------------------*/
+
+/* Memory the model's strings live in (wsp_model.c). */
+struct wsp_arena {
+   struct wsp_block *blocks;
+   size_t            used, cap;      /* in the newest block */
 };
 
 struct wsp_file {
-   /* header: every key in file order, and the ones the printers use */
+   /* header: every key in file order, and the ones the renderers use */
    int                   version;        /* of the format */
-   struct wsp_header_kv *hdr;
+   struct wsp_kv        *hdr;
    size_t                n_hdr;
    int                   have_header;    /* all required keys were read */
    struct wsp_str        tool, command;
    uint64_t              pid, ppid, every, tau, pagesize;
    int                   ms;             /* time-unit: ms (else i) */
    int                   syscalls, per_thread, instr_atstart;
+   struct wsp_columns    columns;
 
-   struct wsp_sample    *samples;
-   size_t                n_samples;
-   struct wsp_thread_ws *thr;
-   size_t                n_thr;
+   struct wsp_series     samples;
    struct wsp_event     *events;
    size_t                n_events;
    struct wsp_dump      *dumps;
@@ -262,12 +384,15 @@ struct wsp_file {
    size_t                n_pages[2];     /* page lines, insn and data */
    struct wsp_heap_site *heap_sites;     /* version 4, in file order */
    size_t                n_heap_sites;
+   struct wsp_kv        *kvs;            /* the pairs of heap-site and
+                                            heap-window lines */
+   size_t                n_kvs;
    int                   heap_usage;     /* header heap-usage: 1 yes, 0 no,
                                             -1 absent */
    uint64_t              trailer_peaks;  /* WSP_NONE if not read */
    uint64_t              trailer_found;  /* version 4: the detector's
                                             peaks; WSP_NONE if not read */
-   size_t               *stack_slot;     /* the parser's index of stack ids */
+   size_t               *stack_slot;     /* the index of stack ids */
    size_t                n_stack_slot;
    int                   have_insn_summary, have_data_summary;
    struct wsp_apt        insn_summary, data_summary;
@@ -275,68 +400,42 @@ struct wsp_file {
    int                   complete;        /* ended with `end` */
    int                   cut_line;        /* last line had no newline and
                                              was left out */
-   size_t                n_lines;         /* lines read */
-   struct wsp_chunk     *arena;           /* decoded strings (version 4) */
+   struct wsp_arena      arena;           /* the strings */
 
-   /* a dump file (wsp_parse_dump): dumps[0] is its block, these its
-      pages in file order */
+   /* a dump file: dumps[0] is its block, these its pages in file
+      order */
    int                   dump_file;
    struct wsp_dump_page *dump_pages;
    size_t                n_dump_pages;
    struct wsp_str        output_file;     /* its header's output-file */
 };
 
-/* What is wrong and where (line 0: the file as a whole). */
-struct wsp_error {
-   size_t line;
-   char   msg[256];
-};
+/*------------------------------------------------------------*/
+/*--- What the model computes (wsp_model.c)                ---*/
+/*------------------------------------------------------------*/
 
-/* Parse len bytes of buf (which must outlive f).  Returns 0, or -1 with
-   err filled in.  A file cut short (no trailer, a last line without its
-   newline) parses, with f->complete == 0.  wsp_free() releases what a
-   parse allocated, whatever it returned. */
-int  wsp_parse(const char *buf, size_t len, struct wsp_file *f,
-               struct wsp_error *err);
+/* Release what the model holds; f may be half filled. */
 void wsp_free(struct wsp_file *f);
 
-/* Whether the len bytes read so far of a file can begin a ws output
-   file: 0 if its first line is a version line this reader knows, -1
-   (err filled in, as wsp_parse would) if they cannot, 1 if more bytes
-   are needed to tell.  A reader calls it as the bytes come, so that
-   anything else (/dev/zero, a binary, an endless pipe) is refused from
-   its first bytes. */
-#define WSP_FIRST_LINE_MAX 64
-int  wsp_check_start(const char *buf, size_t len, struct wsp_error *err);
+/* A copy of s in f's arena, or NULL when memory runs out. */
+const char *wsp_keep(struct wsp_file *f, const char *s, size_t len);
 
-/* Printers: each writes to out and returns nothing that can fail but
-   the stream itself (the caller checks ferror). */
-struct wsp_text_opts {
-   int width;                 /* characters per line, chart included */
-   int height;                /* rows of each chart's plot area */
-   const char *name;          /* the file's name, for the header */
-};
-void wsp_text(FILE *out, const struct wsp_file *f,
-              const struct wsp_text_opts *o);
-void wsp_csv(FILE *out, const struct wsp_file *f);
-void wsp_html(FILE *out, const struct wsp_file *f, const char *name);
+/* Room for one more element in *arr (n of size sz, capacity *cap):
+   0, or -1 when memory runs out. */
+int wsp_grow(void *arr, size_t *cap, size_t n, size_t sz);
 
-/* A file `ws dump FILE` wrote (docs/output-format.md, "Dump files"),
-   read and shown by wsp_dump.c.  wsp_dump_check_start(): 0 if the len
-   bytes read so far begin as a dump file (any version: the parse names
-   the one it reads), -1 if not, 1 if more bytes are needed to tell.
-   wsp_parse_dump() as wsp_parse(); wsp_free() releases it. */
-#define WSP_DUMP_FORMAT_VERSION 4
-int  wsp_dump_check_start(const char *buf, size_t len);
-int  wsp_parse_dump(const char *buf, size_t len, struct wsp_file *f,
-                    struct wsp_error *err);
-void wsp_dump_text(FILE *out, const struct wsp_file *f,
-                   const struct wsp_text_opts *o);
-void wsp_dump_csv(FILE *out, const struct wsp_file *f);
+int wsp_str_is(struct wsp_str s, const char *w);
+int wsp_str_eq(struct wsp_str a, struct wsp_str b);
 
-/* Heap usage (wsp_heap.c).  What sites are ranked by, worst first: the
-   bytes they waste by usage, by useful lifetime, in chunks never
-   touched, or the bytes they allocate. */
+/* Stack ids: f->stacks[idx], the newest, takes its id (0, or -1 when
+   memory runs out); the index of the stack with this id, or
+   SIZE_MAX. */
+int    wsp_stack_add(struct wsp_file *f, size_t idx);
+size_t wsp_stack_find(const struct wsp_file *f, uint64_t id);
+
+/* Heap usage: what sites are ranked by, worst first: the bytes they
+   waste by usage, by useful lifetime, in chunks never touched, or the
+   bytes they allocate. */
 enum wsp_heap_key { WSP_KEY_USAGE, WSP_KEY_USEFUL, WSP_KEY_BYTES,
                     WSP_KEY_NEVER };
 int      wsp_heap_key(const char *name, enum wsp_heap_key *key);
@@ -346,76 +445,34 @@ size_t  *wsp_heap_order(const struct wsp_file *f, enum wsp_heap_key key);
 /* The heap-window line of peak n for a heap owner's stack, or NULL. */
 const struct wsp_heap_window *wsp_heap_window_of(const struct wsp_file *f,
                                                  size_t peak, size_t stack);
-/* The text report's section; the folded stacks of --folded; the
-   "heap" members of the HTML report's data. */
-void wsp_heap_text(FILE *out, const struct wsp_file *f, int width);
-void wsp_heap_folded(FILE *out, const struct wsp_file *f,
-                     enum wsp_heap_key key);
-void wsp_heap_json(FILE *out, const struct wsp_file *f);
-/* The lines' parsers, for wsp_parse.c: 0, or -1 with why[n] filled. */
-int wsp_heap_site_line(struct wsp_file *f, const char *line, size_t len,
-                       size_t *cap, char *why, size_t n);
-int wsp_heap_window_line(struct wsp_file *f, const char *line, size_t len,
-                         size_t peak, size_t *cap, char *why, size_t n);
-/* The index of the stack with this id in f->stacks, or SIZE_MAX. */
-size_t wsp_stack_find(const struct wsp_file *f, uint64_t id);
-/* Room for one more element in *arr (n of size sz, capacity *cap):
-   0, or -1 when memory runs out. */
-int    wsp_grow(void *arr, size_t *cap, size_t n, size_t sz);
 
-/* Shared by the printers (wsp_util.c). */
-void wsp_put_escaped(FILE *out, struct wsp_str s);  /* control bytes as \xNN */
-void wsp_rule(FILE *out, int width);
-void wsp_fmt_time(char *buf, size_t n, uint64_t t, int ms);
-void wsp_fmt_avg(char *buf, size_t n, uint64_t avg10);
-void wsp_fmt_kb(char *buf, size_t n, double pages, uint64_t pagesize);
-const char *wsp_event_name(enum wsp_event_kind k);
-/* The thread ids of the per-thread columns in increasing order, each
-   once: from *tid = 0, each call sets *tid to the next and returns 1,
-   then 0 when there is none. */
-int wsp_next_tid(const struct wsp_file *f, uint64_t *tid);
+/*------------------------------------------------------------*/
+/*--- The samples (wsp_series.c)                           ---*/
+/*------------------------------------------------------------*/
 
-/* A line of the text report being built, cut to the report's width
-   when printed: function names, symbols and paths have no length
-   limit. */
-struct wsp_line {
-   char   b[1200];                   /* more than the widest report */
-   size_t n;
-};
-void wsp_lput(struct wsp_line *l, const char *s, size_t n);
-__attribute__((format(printf, 2, 3)))
-void wsp_lprintf(struct wsp_line *l, const char *fmt, ...);
-void wsp_lstr(struct wsp_line *l, struct wsp_str s);
-void wsp_lflush(FILE *out, struct wsp_line *l, int width);
-/* Prose that fits the width: each line of the formatted text (it ends
-   with a newline) broken at spaces, the lines after the first of each
-   indented by indent; a word wider than a line is cut. */
-__attribute__((format(printf, 4, 5)))
-void wsp_wrap(FILE *out, int width, int indent, const char *fmt, ...);
-/* "fn (file:line)": a C++ name shortened to fit (see wsp_util.c). */
-void wsp_lwhere(struct wsp_line *l, const struct wsp_where *w, int width,
-                size_t after);
+/* Add a sample (its threads: thr, s->thr_count of them) to f's
+   series: 0, or -1 when memory runs out. */
+int wsp_series_add(struct wsp_file *f, const struct wsp_sample *s,
+                   const struct wsp_thread_ws *thr);
+/* The latest sample is final. */
+void wsp_series_final(struct wsp_file *f);
 
-/* The text report's sections about peaks (wsp_peaks.c): the largest
-   samples, to jump to (after the header); the peaks with their stacks
-   and owners, and the hot pages (after the summaries). */
-void wsp_text_largest(FILE *out, const struct wsp_file *f, int width);
-void wsp_text_peaks(FILE *out, const struct wsp_file *f, int width);
-void wsp_text_hot(FILE *out, const struct wsp_file *f, int width);
-/* What lives in a page, in words (a heap block by where it was
-   allocated). */
-void wsp_lowner(struct wsp_line *l, const struct wsp_file *f,
-                const struct wsp_owner *o, int width);
-/* Every line of stack |stack|, "at"/"by" as Valgrind shows them, each
-   after |indent|; the line |own| (-1: none) marked "->". */
-void wsp_put_stack(FILE *out, const struct wsp_file *f, size_t stack,
-                   long own, const char *indent, int width);
+/* Call fn with each sample in file order (i counts from 0; thr are its
+   threads), until fn returns non-zero, which it returns; -1 when the
+   file could not be read again (wsp_samples_error() says why). */
+int wsp_samples_each(const struct wsp_file *f, wsp_sample_fn *fn, void *arg);
+const struct wsp_error *wsp_samples_error(const struct wsp_file *f);
 
-/* The HTML template (print/report.html, made into C by the build). */
-extern const char wsp_report_html[];
+/* The samples for a page (struct wsp_view): 0, or -1 (out of memory,
+   or the file could not be read again).  wsp_view_free() after. */
+int  wsp_samples_view(const struct wsp_file *f, struct wsp_view *v);
+void wsp_view_free(struct wsp_view *v);
+
+/* The time of the last sample, or of the last event if later. */
+uint64_t wsp_last_time(const struct wsp_file *f);
 
 #endif
 
 /*--------------------------------------------------------------------*/
-/*--- end                                                    wsp.h ---*/
+/*--- end                                              wsp_model.h ---*/
 /*--------------------------------------------------------------------*/

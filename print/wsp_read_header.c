@@ -1,5 +1,5 @@
 /*--------------------------------------------------------------------*/
-/*--- ws_print: the version line and header.        wsp_header.c ---*/
+/*--- ws_print: reading the header.              wsp_read_header.c ---*/
 /*--------------------------------------------------------------------*/
 
 /*
@@ -16,13 +16,15 @@
    The GNU General Public License is contained in the file COPYING.
 */
 
-/* Owns the first line (which versions are read, what else a file might
-   be) and the header: which keys there are, their values, and the
-   `columns` line that ends the header. */
+/* Owns the reading of the first line (which versions are read, what
+   else a file might be) and of the header: which keys there are, their
+   values, and the `columns` line that ends the header, whose names
+   say where each sample column stands; the same for a dump file's. */
 
+#include <stdio.h>
 #include <string.h>
 
-#include "wsp_parse.h"
+#include "wsp_reader.h"
 
 /* The header keys, in the order the format gives them; count-rep is
    version 4's (an older file's is an unknown key, ignored). */
@@ -37,7 +39,7 @@ static const char *const header_keys[] = {
 #define COLUMNS            "t insn data"
 #define COLUMNS_PER_THREAD "t insn data shared {tid insn data}..."
 
-int check_version(struct parser *p)
+int check_version(struct lex *p)
 {
    static const char key[] = "ws-output-format: ";
    struct wsp_str l = { p->line, p->len };
@@ -70,7 +72,7 @@ int check_version(struct parser *p)
 
 /* Is the line a header line, key ": " value with key [a-z][a-z0-9-]*? */
 static int header_line(const char *s, size_t len,
-                       struct wsp_header_kv *kv)
+                       struct wsp_kv *kv)
 {
    size_t i = 0;
    if (len == 0 || !is_lower(s[0]))
@@ -88,10 +90,10 @@ static int header_line(const char *s, size_t len,
 
 /* If the line is a header line, add it to the file's: 1, or -1 when its
    key was given before; 0 when it is no header line. */
-int add_header_line(struct parser *p, struct caps *cap)
+int add_header_line(struct lex *p, struct caps *cap)
 {
    struct wsp_file *f = p->f;
-   struct wsp_header_kv kv;
+   struct wsp_kv kv;
    if (!header_line(p->line, p->len, &kv))
       return 0;
    for (size_t i = 0; i < f->n_hdr; i++)
@@ -99,7 +101,8 @@ int add_header_line(struct parser *p, struct caps *cap)
           && memcmp(f->hdr[i].key.s, kv.key.s, kv.key.len) == 0)
          return fail(p, "header key '%.*s' given twice", (int)kv.key.len,
                      kv.key.s);
-   if (wsp_grow(&f->hdr, &cap->hdr, f->n_hdr, sizeof *f->hdr))
+   if (wsp_grow(&f->hdr, &cap->hdr, f->n_hdr, sizeof *f->hdr)
+       || keep_raw(p, &kv.key) || keep_raw(p, &kv.value))
       return fail(p, "out of memory");
    f->hdr[f->n_hdr++] = kv;
    return 1;
@@ -108,24 +111,24 @@ int add_header_line(struct parser *p, struct caps *cap)
 static int key_index(struct wsp_str k)
 {
    for (size_t i = 0; i < N_HEADER_KEYS; i++)
-      if (str_is(k, header_keys[i]))
+      if (wsp_str_is(k, header_keys[i]))
          return (int)i;
    return -1;
 }
 
-static int yes_no(struct parser *p, struct wsp_str v, const char *key,
+static int yes_no(struct lex *p, struct wsp_str v, const char *key,
                   int *out)
 {
-   if (str_is(v, "yes"))
+   if (wsp_str_is(v, "yes"))
       *out = 1;
-   else if (str_is(v, "no"))
+   else if (wsp_str_is(v, "no"))
       *out = 0;
    else
       return fail(p, "header %s: the value is not yes or no", key);
    return 0;
 }
 
-static int header_u64(struct parser *p, struct wsp_str v, const char *key,
+static int header_u64(struct lex *p, struct wsp_str v, const char *key,
                       int positive, uint64_t *out)
 {
    struct cur c = { v.s, v.len, 0 };
@@ -140,18 +143,18 @@ static int header_u64(struct parser *p, struct wsp_str v, const char *key,
    return 0;
 }
 
-static int time_unit(struct parser *p, struct wsp_str v, int *ms)
+static int time_unit(struct lex *p, struct wsp_str v, int *ms)
 {
-   if (str_is(v, "ms"))
+   if (wsp_str_is(v, "ms"))
       *ms = 1;
-   else if (str_is(v, "i"))
+   else if (wsp_str_is(v, "i"))
       *ms = 0;
    else
       return fail(p, "header time-unit: the value is not i or ms");
    return 0;
 }
 
-static int page_size(struct parser *p, struct wsp_str v, uint64_t *out)
+static int page_size(struct lex *p, struct wsp_str v, uint64_t *out)
 {
    if (header_u64(p, v, "pagesize", 1, out))
       return -1;
@@ -177,13 +180,40 @@ static int tool_ok(struct wsp_str v)
    return cur_end(&c);
 }
 
+/* The names of the header's columns, up to the per-thread group, and
+   where each column ws_print knows stands. */
+static void read_columns(struct wsp_file *f, struct wsp_str v)
+{
+   struct wsp_columns *cols = &f->columns;
+   struct cur c = { v.s, v.len, 0 };
+   struct wsp_str w;
+   for (int k = 0; k < WSP_N_COLS; k++)
+      cols->at[k] = -1;
+   cols->n = 0;
+   while (!cur_end(&c) && cols->n < WSP_MAX_COLUMNS) {
+      w.s = c.s + c.pos;
+      while (c.pos < c.len && c.s[c.pos] != ' ')
+         c.pos++;
+      w.len = (size_t)(c.s + c.pos - w.s);
+      cur_lit(&c, " ");
+      if (w.len && w.s[0] == '{') {
+         cols->per_thread = 1;
+         break;
+      }
+      for (int k = 0; k < WSP_N_COLS; k++)
+         if (wsp_str_is(w, wsp_col_name[k]))
+            cols->at[k] = (int)cols->n;
+      cols->name[cols->n++] = w;
+   }
+}
+
 /* Check the header once it has ended, before line p->lineno; header
    lines are lines 2 .. 1 + n_hdr. */
-int check_header(struct parser *p)
+int check_header(struct lex *p)
 {
    struct wsp_file *f = p->f;
    size_t body_line = p->lineno;
-   const struct wsp_header_kv *have[N_HEADER_KEYS] = { 0 };
+   const struct wsp_kv *have[N_HEADER_KEYS] = { 0 };
    size_t where[N_HEADER_KEYS] = { 0 };
    int last = -1;
 
@@ -222,7 +252,7 @@ int check_header(struct parser *p)
       return fail(p, "header tool: the value is not 'ws VERSION'");
    f->tool = V(0);
    f->command = V(1);
-   if ((AT(1), decode(p, &f->command)))
+   if ((AT(1), keep_text(p, &f->command)))
       return -1;
    if (AT(2), header_u64(p, V(2), "pid", 0, &f->pid)
        || (AT(3), header_u64(p, V(3), "ppid", 0, &f->ppid)))
@@ -238,22 +268,23 @@ int check_header(struct parser *p)
       return -1;
    if (f->version >= 4) {
       AT(KEY_COUNT_REP);
-      if (str_is(V(KEY_COUNT_REP), "each"))
+      if (wsp_str_is(V(KEY_COUNT_REP), "each"))
          f->count_rep_each = 1;
-      else if (!str_is(V(KEY_COUNT_REP), "once"))
+      else if (!wsp_str_is(V(KEY_COUNT_REP), "once"))
          return fail(p, "header count-rep: the value is not once or each");
    }
    AT(12);
-   if (!str_is(V(12), f->per_thread ? COLUMNS_PER_THREAD : COLUMNS))
+   if (!wsp_str_is(V(12), f->per_thread ? COLUMNS_PER_THREAD : COLUMNS))
       return fail(p, "header columns: the value is not '%s' (as "
                   "per-thread: %s requires)",
                   f->per_thread ? COLUMNS_PER_THREAD : COLUMNS,
                   f->per_thread ? "yes" : "no");
+   read_columns(f, V(12));
 #undef V
 #undef AT
    f->heap_usage = -1;
    for (size_t i = 0; i < f->n_hdr; i++)
-      if (str_is(f->hdr[i].key, "heap-usage")) {
+      if (wsp_str_is(f->hdr[i].key, "heap-usage")) {
          p->lineno = i + 2;
          if (yes_no(p, f->hdr[i].value, "heap-usage", &f->heap_usage))
             return -1;
@@ -264,7 +295,7 @@ int check_header(struct parser *p)
 }
 
 /* A dump file's first line: "ws-dump-format: N". */
-int check_dump_version(struct parser *p)
+int check_dump_version(struct lex *p)
 {
    static const char key[] = "ws-dump-format: ";
    struct cur c = { p->line, p->len, 0 };
@@ -285,7 +316,7 @@ int check_dump_version(struct parser *p)
 /* A dump file's header (docs/output-format.md, "Dump files"), which ends
    before line p->lineno: the keys pid, output-file, time-unit, every,
    tau and pagesize, each once; other keys are ignored. */
-int check_dump_header(struct parser *p)
+int check_dump_header(struct lex *p)
 {
    static const char *const keys[] = { "pid", "output-file", "time-unit",
                                        "every", "tau", "pagesize" };
@@ -295,7 +326,7 @@ int check_dump_header(struct parser *p)
 
    for (size_t i = 0; i < f->n_hdr; i++)
       for (size_t k = 0; k < 6; k++)
-         if (str_is(f->hdr[i].key, keys[k])) {
+         if (wsp_str_is(f->hdr[i].key, keys[k])) {
             v[k] = f->hdr[i].value;
             where[k] = i + 2;
          }
@@ -306,7 +337,7 @@ int check_dump_header(struct parser *p)
 #define AT(k) (p->lineno = where[k])
    f->output_file = v[1];
    if ((AT(0), header_u64(p, v[0], "pid", 0, &f->pid))
-       || (AT(1), decode(p, &f->output_file))
+       || (AT(1), keep_text(p, &f->output_file))
        || (AT(2), time_unit(p, v[2], &f->ms))
        || (AT(3), header_u64(p, v[3], "every", 1, &f->every))
        || (AT(4), header_u64(p, v[4], "tau", 1, &f->tau))
@@ -319,5 +350,5 @@ int check_dump_header(struct parser *p)
 }
 
 /*--------------------------------------------------------------------*/
-/*--- end                                             wsp_header.c ---*/
+/*--- end                                        wsp_read_header.c ---*/
 /*--------------------------------------------------------------------*/

@@ -1,0 +1,256 @@
+/*--------------------------------------------------------------------*/
+/*--- ws_print: what the model computes.               wsp_model.c ---*/
+/*--------------------------------------------------------------------*/
+
+/*
+   This file is part of ws, a Valgrind tool that measures a program's
+   instruction and data working sets over time.
+
+   Copyright (C) 2026 the ws authors.
+
+   This program is free software; you can redistribute it and/or
+   modify it under the terms of the GNU General Public License as
+   published by the Free Software Foundation; either version 2 of the
+   License, or (at your option) any later version.
+
+   The GNU General Public License is contained in the file COPYING.
+*/
+
+/* Owns the model's memory (its arrays, the arena its strings live in,
+   wsp_free()), the index of stack ids, and the ranking of heap sites
+   by what they waste, which the text report, --folded and the HTML
+   report share.  The samples are wsp_series.c's.  Nothing here reads
+   a file or writes one. */
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wsp_model.h"
+
+/*------------------------------------------------------------*/
+/*--- Memory                                               ---*/
+/*------------------------------------------------------------*/
+
+#define BLOCK_SIZE ((size_t)64 << 10)
+
+struct wsp_block {
+   struct wsp_block *next;
+   char              bytes[];
+};
+
+const char *wsp_keep(struct wsp_file *f, const char *s, size_t len)
+{
+   struct wsp_arena *a = &f->arena;
+   if (len > a->cap - a->used || !a->blocks) {
+      size_t size = len > BLOCK_SIZE ? len : BLOCK_SIZE;
+      struct wsp_block *b = malloc(sizeof *b + size);
+      if (!b)
+         return NULL;
+      b->next = a->blocks;
+      a->blocks = b;
+      a->used = 0;
+      a->cap = size;
+   }
+   char *at = a->blocks->bytes + a->used;
+   if (len)
+      memcpy(at, s, len);
+   a->used += len;
+   return at;
+}
+
+int wsp_grow(void *arr, size_t *cap, size_t n, size_t sz)
+{
+   void **a = arr;
+   if (n < *cap)
+      return 0;
+   size_t ncap = *cap ? *cap * 2 : 16;
+   if (ncap < *cap || ncap > SIZE_MAX / sz)
+      return -1;
+   void *na = realloc(*a, ncap * sz);
+   if (!na)
+      return -1;
+   *a = na;
+   *cap = ncap;
+   return 0;
+}
+
+void wsp_free(struct wsp_file *f)
+{
+   if (f->samples.again)
+      f->samples.again->release(f->samples.again);
+   while (f->arena.blocks) {
+      struct wsp_block *next = f->arena.blocks->next;
+      free(f->arena.blocks);
+      f->arena.blocks = next;
+   }
+   free(f->hdr);
+   free(f->samples.kept);
+   free(f->samples.thr);
+   free(f->samples.tids);
+   free(f->events);
+   free(f->dumps);
+   free(f->regions);
+   free(f->stacks);
+   free(f->frames);
+   free(f->peaks);
+   free(f->owners);
+   free(f->region_labels);
+   free(f->hot);
+   free(f->heap_sites);
+   free(f->heap_windows);
+   free(f->kvs);
+   free(f->stack_slot);
+   free(f->dump_pages);
+   memset(f, 0, sizeof *f);
+}
+
+int wsp_str_is(struct wsp_str s, const char *w)
+{
+   return s.len == strlen(w) && memcmp(s.s, w, s.len) == 0;
+}
+
+int wsp_str_eq(struct wsp_str a, struct wsp_str b)
+{
+   return a.len == b.len && memcmp(a.s, b.s, a.len) == 0;
+}
+
+/*------------------------------------------------------------*/
+/*--- Stack ids                                            ---*/
+/*------------------------------------------------------------*/
+
+static size_t hash_id(uint64_t id)
+{
+   id ^= id >> 33;
+   id *= 0xff51afd7ed558ccdULL;
+   id ^= id >> 33;
+   return (size_t)id;
+}
+
+size_t wsp_stack_find(const struct wsp_file *f, uint64_t id)
+{
+   if (f->n_stack_slot == 0)
+      return SIZE_MAX;
+   for (size_t i = hash_id(id) & (f->n_stack_slot - 1);;
+        i = (i + 1) & (f->n_stack_slot - 1)) {
+      size_t v = f->stack_slot[i];
+      if (v == 0)
+         return SIZE_MAX;
+      if (f->stacks[v - 1].id == id)
+         return v - 1;
+   }
+}
+
+static void slot_put(struct wsp_file *f, size_t idx)
+{
+   size_t i = hash_id(f->stacks[idx].id) & (f->n_stack_slot - 1);
+   while (f->stack_slot[i])
+      i = (i + 1) & (f->n_stack_slot - 1);
+   f->stack_slot[i] = idx + 1;
+}
+
+/* At most half the slots are used, so that wsp_stack_find always meets
+   an empty one. */
+int wsp_stack_add(struct wsp_file *f, size_t idx)
+{
+   if ((idx + 1) * 2 > f->n_stack_slot) {
+      size_t n = f->n_stack_slot ? f->n_stack_slot * 2 : 64;
+      if (n < f->n_stack_slot || n > SIZE_MAX / sizeof *f->stack_slot)
+         return -1;
+      size_t *slot = calloc(n, sizeof *slot);
+      if (!slot)
+         return -1;
+      free(f->stack_slot);
+      f->stack_slot = slot;
+      f->n_stack_slot = n;
+      for (size_t i = 0; i < idx; i++)
+         slot_put(f, i);
+   }
+   slot_put(f, idx);
+   return 0;
+}
+
+/*------------------------------------------------------------*/
+/*--- Heap sites ranked                                    ---*/
+/*------------------------------------------------------------*/
+
+/* A site wastes bytes in two ways the format measures: bytes it never
+   touched (bytes x (1 - usage)), and bytes kept idle after their last
+   use (bytes x (1 - useful)). */
+
+static const char *const key_names[] = { "usage", "useful", "bytes",
+                                         "never" };
+
+int wsp_heap_key(const char *name, enum wsp_heap_key *key)
+{
+   for (int i = 0; i < 4; i++)
+      if (strcmp(name, key_names[i]) == 0) {
+         *key = (enum wsp_heap_key)i;
+         return 1;
+      }
+   return 0;
+}
+
+/* bytes x (1 - milli/1000), rounded. */
+static uint64_t part_not(uint64_t bytes, uint64_t milli)
+{
+   return (uint64_t)llround((double)bytes * (double)(1000 - milli) / 1000.0);
+}
+
+uint64_t wsp_heap_value(const struct wsp_heap_site *s, enum wsp_heap_key k)
+{
+   switch (k) {
+   case WSP_KEY_USAGE:
+      return s->touched != WSP_NONE ? s->bytes - s->touched
+                                    : part_not(s->bytes, s->usage_milli);
+   case WSP_KEY_USEFUL:
+      return part_not(s->bytes, s->useful_milli);
+   case WSP_KEY_BYTES:
+      return s->bytes;
+   case WSP_KEY_NEVER:
+      return s->never_bytes != WSP_NONE ? s->never_bytes : 0;
+   }
+   return 0;
+}
+
+static const struct wsp_file *order_file;
+static enum wsp_heap_key order_key;
+
+static int cmp_worst(const void *av, const void *bv)
+{
+   const struct wsp_heap_site *a = &order_file->heap_sites[*(const size_t *)av];
+   const struct wsp_heap_site *b = &order_file->heap_sites[*(const size_t *)bv];
+   uint64_t va = wsp_heap_value(a, order_key), vb = wsp_heap_value(b, order_key);
+   if (va != vb)
+      return va > vb ? -1 : 1;
+   if (a->bytes != b->bytes)
+      return a->bytes > b->bytes ? -1 : 1;
+   return a->id < b->id ? -1 : a->id > b->id;
+}
+
+size_t *wsp_heap_order(const struct wsp_file *f, enum wsp_heap_key key)
+{
+   size_t *o = malloc((f->n_heap_sites + 1) * sizeof *o);
+   if (!o)
+      return NULL;
+   for (size_t i = 0; i < f->n_heap_sites; i++)
+      o[i] = i;
+   order_file = f;
+   order_key = key;
+   qsort(o, f->n_heap_sites, sizeof *o, cmp_worst);
+   return o;
+}
+
+const struct wsp_heap_window *wsp_heap_window_of(const struct wsp_file *f,
+                                                 size_t peak, size_t stack)
+{
+   for (size_t i = 0; i < f->n_heap_windows; i++)
+      if (f->heap_windows[i].peak == peak
+          && f->heap_windows[i].stack == stack)
+         return &f->heap_windows[i];
+   return NULL;
+}
+
+/*--------------------------------------------------------------------*/
+/*--- end                                              wsp_model.c ---*/
+/*--------------------------------------------------------------------*/

@@ -1,0 +1,156 @@
+/*--------------------------------------------------------------------*/
+/*--- ws_print: reading heap usage.                wsp_read_heap.c ---*/
+/*--------------------------------------------------------------------*/
+
+/*
+   This file is part of ws, a Valgrind tool that measures a program's
+   instruction and data working sets over time.
+
+   Copyright (C) 2026 the ws authors.
+
+   This program is free software; you can redistribute it and/or
+   modify it under the terms of the GNU General Public License as
+   published by the Free Software Foundation; either version 2 of the
+   License, or (at your option) any later version.
+
+   The GNU General Public License is contained in the file COPYING.
+*/
+
+/* Owns the reading of the heap usage records of format 4
+   (docs/output-format.md): heap-site lines (one per allocation site,
+   numbered from 1, with consistent counts) and heap-window lines (after
+   their peak's owner lines, one per heap owner it names).  Both are
+   KEY VALUE records: the keys below are read into the model's fields,
+   and every pair is kept, so that keys this reader does not know are
+   skipped, not refused. */
+
+#include <stdio.h>
+
+#include "wsp_reader.h"
+
+/* The keys every heap-site line has, in the order ws writes them, and
+   the optional ones ws_print uses. */
+enum { K_CHUNKS, K_BYTES, K_PEAK_LIVE, K_USAGE, K_NEVER, K_READ_ONLY,
+       K_WRITE_ONLY, K_LIFETIME, K_FIRST_DELAY, K_IDLE_TAIL, K_USEFUL,
+       K_THREADS, N_REQUIRED, K_TOUCHED = N_REQUIRED, K_NEVER_BYTES,
+       K_EXIT_LIVE, N_KEYS };
+static const char *const site_keys[N_KEYS] = {
+   "chunks", "bytes", "peak-live", "usage", "never", "read-only",
+   "write-only", "lifetime", "first-delay", "idle-tail", "useful",
+   "threads", "touched", "never-bytes", "exit-live"
+};
+static const struct kv_spec site_spec = {
+   "heap-site", site_keys, N_KEYS, N_REQUIRED,
+   1u << K_USAGE | 1u << K_USEFUL
+};
+
+int heap_site_line(struct reader *r)
+{
+   struct lex *p = &r->p;
+   struct wsp_file *f = p->f;
+   struct cur c = cur_line(p);
+   uint64_t v[N_KEYS], sid;
+   struct wsp_heap_site h;
+
+   cur_lit(&c, site_spec.word);
+   if (cur_kv_record(p, &c, &site_spec, &h.id, &sid, v, &r->cap.kvs,
+                     &h.kv_first, &h.kv_n))
+      return -1;
+   if (h.id != f->n_heap_sites + 1)
+      return fail(p, "heap-site numbers run from 1 in file order: this "
+                  "one should be %zu", f->n_heap_sites + 1);
+   h.stack = wsp_stack_find(f, sid);
+   if (h.stack == SIZE_MAX)
+      return fail(p, "stack %llu is not defined before this line",
+                  (unsigned long long)sid);
+   for (size_t i = 0; i < f->n_heap_sites; i++)
+      if (f->heap_sites[i].stack == h.stack)
+         return fail(p, "a second heap-site line for stack %llu",
+                     (unsigned long long)sid);
+   h.chunks = v[K_CHUNKS];
+   h.bytes = v[K_BYTES];
+   h.peak_live = v[K_PEAK_LIVE];
+   h.usage_milli = v[K_USAGE];
+   h.never = v[K_NEVER];
+   h.read_only = v[K_READ_ONLY];
+   h.write_only = v[K_WRITE_ONLY];
+   h.lifetime = v[K_LIFETIME];
+   h.first_delay = v[K_FIRST_DELAY];
+   h.idle_tail = v[K_IDLE_TAIL];
+   h.useful_milli = v[K_USEFUL];
+   h.threads = v[K_THREADS];
+   h.touched = v[K_TOUCHED];
+   h.never_bytes = v[K_NEVER_BYTES];
+   h.exit_live = v[K_EXIT_LIVE];
+   if (h.chunks == 0)
+      return fail(p, "a site has allocated at least one chunk");
+   if (h.never > h.chunks || h.read_only > h.chunks - h.never
+       || h.write_only > h.chunks - h.never - h.read_only
+       || h.threads > h.chunks - h.never)
+      return fail(p, "never, read-only and write-only chunks are "
+                  "distinct, and threads counts accessed chunks, all among "
+                  "the site's chunks");
+   if (h.peak_live > h.bytes || (h.touched != WSP_NONE && h.touched > h.bytes)
+       || (h.never_bytes != WSP_NONE && h.never_bytes > h.bytes))
+      return fail(p, "peak-live, touched and never-bytes are at most the "
+                  "bytes allocated");
+   if (wsp_grow(&f->heap_sites, &r->cap.heap_sites, f->n_heap_sites,
+                sizeof *f->heap_sites))
+      return fail(p, "out of memory");
+   f->heap_sites[f->n_heap_sites++] = h;
+   return 0;
+}
+
+static const char *const window_keys[] = { "live", "window" };
+static const struct kv_spec window_spec = {
+   "heap-window", window_keys, 2, 2, 0
+};
+
+/* `heap-window PEAK STACK live N window N` after the owner lines of
+   the open peak. */
+int heap_window_line(struct reader *r)
+{
+   struct lex *p = &r->p;
+   struct wsp_file *f = p->f;
+   struct cur c = cur_line(p);
+   uint64_t v[2], pn, sid;
+   struct wsp_heap_window w;
+   int named = 0;
+
+   if (!r->b.peak_open)
+      return fail(p, "heap-window lines follow the owner lines of their "
+                  "peak");
+   const struct wsp_peak *pk = &f->peaks[r->b.open_peak];
+   cur_lit(&c, window_spec.word);
+   if (cur_kv_record(p, &c, &window_spec, &pn, &sid, v, &r->cap.kvs,
+                     &w.kv_first, &w.kv_n))
+      return -1;
+   if (pn != r->b.open_peak)
+      return fail(p, "heap-window lines follow the owner lines of their "
+                  "peak (%zu)", r->b.open_peak);
+   w.peak = r->b.open_peak;
+   w.stack = wsp_stack_find(f, sid);
+   for (size_t i = 0; i < pk->own_n && w.stack != SIZE_MAX; i++) {
+      const struct wsp_owner *o = &f->owners[pk->own_first + i].o;
+      named |= o->kind == WSP_OWN_HEAP && o->stack == w.stack;
+   }
+   if (!named)
+      return fail(p, "a heap-window line names a heap owner of its peak");
+   w.live = v[0];
+   w.window = v[1];
+   if (w.window > w.live)
+      return fail(p, "the bytes in the window are some of the live "
+                  "bytes");
+   for (size_t i = r->b.windows_first; i < f->n_heap_windows; i++)
+      if (f->heap_windows[i].stack == w.stack)
+         return fail(p, "a second heap-window line for the same owner");
+   if (wsp_grow(&f->heap_windows, &r->cap.heap_windows, f->n_heap_windows,
+                sizeof *f->heap_windows))
+      return fail(p, "out of memory");
+   f->heap_windows[f->n_heap_windows++] = w;
+   return 0;
+}
+
+/*--------------------------------------------------------------------*/
+/*--- end                                          wsp_read_heap.c ---*/
+/*--------------------------------------------------------------------*/

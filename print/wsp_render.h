@@ -1,0 +1,115 @@
+/*--------------------------------------------------------------------*/
+/*--- ws_print: the renderers.                        wsp_render.h ---*/
+/*--------------------------------------------------------------------*/
+
+/*
+   This file is part of ws, a Valgrind tool that measures a program's
+   instruction and data working sets over time.
+
+   Copyright (C) 2026 the ws authors.
+
+   This program is free software; you can redistribute it and/or
+   modify it under the terms of the GNU General Public License as
+   published by the Free Software Foundation; either version 2 of the
+   License, or (at your option) any later version.
+
+   The GNU General Public License is contained in the file COPYING.
+*/
+
+/* The third stage of ws_print: writing the model (wsp_model.h) out.
+   Each renderer reads only the model and writes to a stream; none
+   fails on a model the reader filled but for the stream itself (the
+   caller checks ferror).  The text report is wsp_text.c (header,
+   summaries, events), wsp_text_chart.c (the charts), wsp_text_peaks.c (largest samples, peaks,
+   owners, hot pages) and wsp_text_heap.c (heap efficiency); then
+   wsp_csv.c, wsp_html.c, wsp_folded.c, and wsp_dump_view.c for dump
+   files; wsp_fmt.c has what they share. */
+
+#ifndef WSP_RENDER_H
+#define WSP_RENDER_H
+
+#include <stdio.h>
+
+#include "wsp_model.h"
+
+struct wsp_text_opts {
+   int width;                 /* characters per line, chart included */
+   int height;                /* rows of each chart's plot area */
+   const char *name;          /* the file's name, for the header */
+};
+
+/* An output file: the text report with its charts, the samples as CSV,
+   the self-contained HTML report, the allocation sites' folded stacks
+   sized by key. */
+void wsp_text(FILE *out, const struct wsp_file *f,
+              const struct wsp_text_opts *o);
+void wsp_csv(FILE *out, const struct wsp_file *f);
+void wsp_html(FILE *out, const struct wsp_file *f, const char *name);
+void wsp_folded(FILE *out, const struct wsp_file *f, enum wsp_heap_key key);
+
+/* A dump file: its text view, its pages as CSV. */
+void wsp_dump_text(FILE *out, const struct wsp_file *f,
+                   const struct wsp_text_opts *o);
+void wsp_dump_csv(FILE *out, const struct wsp_file *f);
+
+/* Parts of the text report: the charts and their legend
+   (wsp_text_chart.c); the largest samples, to jump to (after the
+   header); the peaks with their stacks and owners, and the hot pages
+   (after the summaries) (wsp_text_peaks.c); heap efficiency
+   (wsp_text_heap.c). */
+void wsp_text_charts(FILE *out, const struct wsp_file *f,
+                     const struct wsp_text_opts *o);
+void wsp_text_largest(FILE *out, const struct wsp_file *f, int width);
+void wsp_text_peaks(FILE *out, const struct wsp_file *f, int width);
+void wsp_text_hot(FILE *out, const struct wsp_file *f, int width);
+void wsp_text_heap(FILE *out, const struct wsp_file *f, int width);
+
+/*------------------------------------------------------------*/
+/*--- Shared by the renderers (wsp_fmt.c)                  ---*/
+/*------------------------------------------------------------*/
+
+void wsp_put_escaped(FILE *out, struct wsp_str s);  /* control bytes as \xNN */
+void wsp_rule(FILE *out, int width);
+void wsp_fmt_time(char *buf, size_t n, uint64_t t, int ms);
+void wsp_fmt_avg(char *buf, size_t n, uint64_t avg10);
+void wsp_fmt_kb(char *buf, size_t n, double pages, uint64_t pagesize);
+const char *wsp_event_name(enum wsp_event_kind k);
+
+/* A line of the text report being built, cut to the report's width
+   when printed: function names, symbols and paths have no length
+   limit. */
+struct wsp_line {
+   char   b[1200];                   /* more than the widest report */
+   size_t n;
+};
+void wsp_lput(struct wsp_line *l, const char *s, size_t n);
+__attribute__((format(printf, 2, 3)))
+void wsp_lprintf(struct wsp_line *l, const char *fmt, ...);
+void wsp_lstr(struct wsp_line *l, struct wsp_str s);
+void wsp_lflush(FILE *out, struct wsp_line *l, int width);
+/* Prose that fits the width: each line of the formatted text (it ends
+   with a newline) broken at spaces, the lines after the first of each
+   indented by indent; a word wider than a line is cut. */
+__attribute__((format(printf, 4, 5)))
+void wsp_wrap(FILE *out, int width, int indent, const char *fmt, ...);
+/* "fn (file:line)": a C++ name shortened to fit (see wsp_fmt.c). */
+void wsp_lwhere(struct wsp_line *l, const struct wsp_where *w, int width,
+                size_t after);
+
+/* What lives in a page, in words (a heap block by where it was
+   allocated) (wsp_text_peaks.c). */
+void wsp_lowner(struct wsp_line *l, const struct wsp_file *f,
+                const struct wsp_owner *o, int width);
+/* Every line of stack |stack|, "at"/"by" as Valgrind shows them, each
+   after |indent|; the line |own| (-1: none) marked "->". */
+void wsp_put_stack(FILE *out, const struct wsp_file *f, size_t stack,
+                   long own, const char *indent, int width);
+
+/* The HTML template (print/report.html, made into C by the build). */
+extern const char wsp_report_html[];
+
+#endif
+
+/*--------------------------------------------------------------------*/
+/*--- end                                             wsp_render.h ---*/
+/*--------------------------------------------------------------------*/

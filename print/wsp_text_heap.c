@@ -1,0 +1,180 @@
+/*--------------------------------------------------------------------*/
+/*--- ws_print: heap efficiency in text.           wsp_text_heap.c ---*/
+/*--------------------------------------------------------------------*/
+
+/*
+   This file is part of ws, a Valgrind tool that measures a program's
+   instruction and data working sets over time.
+
+   Copyright (C) 2026 the ws authors.
+
+   This program is free software; you can redistribute it and/or
+   modify it under the terms of the GNU General Public License as
+   published by the Free Software Foundation; either version 2 of the
+   License, or (at your option) any later version.
+
+   The GNU General Public License is contained in the file COPYING.
+*/
+
+/* The text report's "Heap efficiency" section (docs/manual.md, "Heap
+   usage"): the totals of the heap-site lines, then the sites worst
+   first by the bytes they never touched and by the bytes they kept
+   idle after their last use, each with its figures and its whole
+   allocation stack (a site already shown is named only). */
+
+#include <stdlib.h>
+
+#include "wsp_render.h"
+
+#define MAX_SITES 10          /* listed in each ranking */
+
+static void milli(char *buf, size_t n, uint64_t m)
+{
+   snprintf(buf, n, "%llu.%03llu", (unsigned long long)(m / 1000),
+            (unsigned long long)(m % 1000));
+}
+
+/* 1234567 as "1,234,567". */
+static const char *commas(char *buf, size_t n, uint64_t v)
+{
+   char d[32];
+   int len = snprintf(d, sizeof d, "%llu", (unsigned long long)v);
+   size_t j = 0;
+   for (int i = 0; i < len && j + 1 < n; i++) {
+      if (i && (len - i) % 3 == 0 && j + 2 < n)
+         buf[j++] = ',';
+      buf[j++] = d[i];
+   }
+   buf[j] = '\0';
+   return buf;
+}
+
+static void site_block(FILE *out, const struct wsp_file *f, size_t i,
+                       enum wsp_heap_key key, int width)
+{
+   const struct wsp_heap_site *s = &f->heap_sites[i];
+   const char *u = f->ms ? "ms" : "i";
+   char a[32], b[32], c[32], d[32], e[32], us[32], uf[32];
+   milli(us, sizeof us, s->usage_milli);
+   milli(uf, sizeof uf, s->useful_milli);
+   if (key == WSP_KEY_USAGE)
+      wsp_wrap(out, width, 6, "  site %llu: %s of %s bytes never touched "
+               "(usage %s)\n",
+              (unsigned long long)s->id,
+              commas(a, sizeof a, wsp_heap_value(s, key)),
+              commas(b, sizeof b, s->bytes), us);
+   else
+      wsp_wrap(out, width, 6, "  site %llu: %s of %s bytes idle after "
+               "their last use (useful %s)\n", (unsigned long long)s->id,
+              commas(a, sizeof a, wsp_heap_value(s, key)),
+              commas(b, sizeof b, s->bytes), uf);
+   c[0] = '\0';
+   if (s->exit_live != WSP_NONE)
+      commas(c, sizeof c, s->exit_live);
+   wsp_wrap(out, width, 8, "      %s chunk%s, peak live %s bytes%s%s%s\n",
+            commas(a, sizeof a, s->chunks), s->chunks == 1 ? "" : "s",
+            commas(b, sizeof b, s->peak_live), c[0] ? ", " : "", c,
+            c[0] ? " live at exit" : "");
+   wsp_wrap(out, width, 8, "      never touched %s, read-only %s, "
+            "write-only %s, by several threads %s\n",
+            commas(a, sizeof a, s->never), commas(b, sizeof b, s->read_only),
+            commas(c, sizeof c, s->write_only),
+            commas(d, sizeof d, s->threads));
+   wsp_wrap(out, width, 8, "      usage %s, useful %s; on average lifetime "
+            "%s %s, first access %s %s after allocation, idle %s %s before "
+            "the free\n", us, uf, commas(a, sizeof a, s->lifetime), u,
+            commas(b, sizeof b, s->first_delay), u,
+            commas(e, sizeof e, s->idle_tail), u);
+   wsp_put_stack(out, f, s->stack, -1, "      ", width);
+}
+
+/* The worst MAX_SITES sites by key; those already shown above (in
+   |shown|) by number only. */
+static void ranking(FILE *out, const struct wsp_file *f,
+                    enum wsp_heap_key key, unsigned char *shown, int width)
+{
+   size_t *o = wsp_heap_order(f, key), n = 0;
+   char a[32];
+   if (!o) {
+      fprintf(out, "  (out of memory)\n");
+      return;
+   }
+   for (size_t k = 0; k < f->n_heap_sites && n < MAX_SITES; k++) {
+      const struct wsp_heap_site *s = &f->heap_sites[o[k]];
+      if (wsp_heap_value(s, key) == 0)
+         break;
+      n++;
+      if (shown[o[k]]) {
+         char uf[32];
+         milli(uf, sizeof uf, s->useful_milli);
+         wsp_wrap(out, width, 6, "  site %llu (above): %s bytes idle "
+                  "(useful %s)\n",
+                 (unsigned long long)s->id,
+                 commas(a, sizeof a, wsp_heap_value(s, key)), uf);
+         continue;
+      }
+      shown[o[k]] = 1;
+      site_block(out, f, o[k], key, width);
+   }
+   if (n == 0)
+      fprintf(out, "  none\n");
+   free(o);
+}
+
+void wsp_text_heap(FILE *out, const struct wsp_file *f, int width)
+{
+   uint64_t chunks = 0, bytes = 0, wasted = 0, idle = 0, never = 0;
+   char a[32], b[32], c[32], d[32];
+   if (f->version < 4)
+      return;
+   if (f->heap_usage == 0) {
+      wsp_wrap(out, width, 2, "\nHeap efficiency: not followed in this "
+               "run (--ws-heap=no or --ws-heap-usage=no)\n");
+      return;
+   }
+   if (!f->n_heap_sites) {
+      wsp_wrap(out, width, 2, "\nHeap efficiency: %s\n", f->complete
+               ? "no heap chunk was allocated while ws followed the heap"
+               : "not in the file (it is written at exit)");
+      return;
+   }
+   for (size_t i = 0; i < f->n_heap_sites; i++) {
+      const struct wsp_heap_site *s = &f->heap_sites[i];
+      chunks += s->chunks;
+      bytes += s->bytes;
+      wasted += wsp_heap_value(s, WSP_KEY_USAGE);
+      idle += wsp_heap_value(s, WSP_KEY_USEFUL);
+      never += s->never;
+   }
+   wsp_wrap(out, width, 2, "\nHeap efficiency (at the granularity of the "
+            "%llu-byte pages; docs/manual.md, \"Heap usage\"):\n",
+            (unsigned long long)f->pagesize);
+   wsp_wrap(out, width, 4, "  %s allocation site%s, %s chunk%s, %s bytes "
+            "allocated\n", commas(a, sizeof a, f->n_heap_sites),
+            f->n_heap_sites == 1 ? "" : "s", commas(b, sizeof b, chunks),
+            chunks == 1 ? "" : "s", commas(c, sizeof c, bytes));
+   wsp_wrap(out, width, 4, "  %s bytes never touched, %s bytes idle after "
+            "their last use, %s chunk%s never touched\n",
+            commas(a, sizeof a, wasted), commas(b, sizeof b, idle),
+            commas(d, sizeof d, never), never == 1 ? "" : "s");
+   unsigned char *shown = calloc(f->n_heap_sites, 1);
+   if (!shown) {
+      fprintf(out, "  (out of memory)\n");
+      return;
+   }
+   wsp_wrap(out, width, 4, "\n  Worst by bytes never touched, bytes x "
+            "(1 - usage):\n");
+   ranking(out, f, WSP_KEY_USAGE, shown, width);
+   wsp_wrap(out, width, 4, "\n  Worst by bytes idle after their last use, "
+            "bytes x (1 - useful):\n");
+   ranking(out, f, WSP_KEY_USEFUL, shown, width);
+   free(shown);
+   if (f->n_heap_sites > MAX_SITES)
+      wsp_wrap(out, width, 4, "\n  ws_print --folded "
+               "usage|useful|bytes|never lists all %zu sites.\n",
+               f->n_heap_sites);
+}
+
+/*--------------------------------------------------------------------*/
+/*--- end                                          wsp_text_heap.c ---*/
+/*--------------------------------------------------------------------*/
