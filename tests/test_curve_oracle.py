@@ -4,15 +4,22 @@ LRU miss-ratio curve from a lackey trace.
 First on hand-written traces whose answers are worked out by hand in the
 comments; then against a brute-force reading of the definitions (every
 window W(t, tau) built as a set, the LRU stack as a list) on random
-traces.
+traces; then on lackey's trace of tests/progs/knees, whose phases have
+their knees where the program's source puts them (exactly: every figure
+below is an integer the source fixes), and whose start-up (the dynamic
+linker, libc) is a real program's trace that the curves of the whole
+run are checked on against sliding windows and a list LRU, algorithms
+that share nothing with the oracle's.
 """
 
+import collections
 import random
 
 import pytest
 
 import curve_oracle
 import oracle
+import wslib
 
 
 def _compute(trace, **kw):
@@ -237,3 +244,160 @@ def test_agrees_with_the_definitions_on_random_traces(seed):
         for j in range(7):
             assert (c.refs, c.mrc_misses(1 << j)) == \
                 _brute_lru(instants, 1 << j), (key, 1 << j)
+
+
+# ----------------------------------------------------------------------
+# tests/progs/knees: knees where the source puts them
+
+# (stride, units, period, rounds) of each phase; knees.c says what each
+# phase's curves are
+PAGES = (4096, 64, 4096, 30)        # 64 pages, one line each, P = 4096
+LINES = (64, 1024, 8192, 12)        # 1024 lines on 16 pages, P = 8192
+
+
+@pytest.fixture(scope="module")
+def knees_trace(tmp_path_factory):
+    """lackey's trace of knees with both phases, kept in a file so that
+    the tests below read it with different algorithms."""
+    argv = [wslib.prog("knees")] + ["%d:%d:%d:%d" % p for p in (PAGES, LINES)]
+    wslib.require_built(argv[0])
+    path = tmp_path_factory.mktemp("knees") / "trace"
+
+    def save(f):
+        with open(path, "w") as out:
+            for line in f:
+                out.write(line)
+
+    oracle.stream(wslib.VG_IN_PLACE, argv, save, cwd=str(path.parent))
+    with open(path) as f:
+        res = curve_oracle.compute(f, marker="sys_getppid")
+    return path, res
+
+
+def _s_sum_of_schedule(schedule, k, tau):
+    """K * s(tau) of units touched at the given times: a unit is in the
+    window from each touch for tau instructions or until its next touch,
+    and after its last until K."""
+    total = 0
+    for times in schedule:
+        for t, nxt in zip(times, times[1:] + [k + 1]):
+            total += min(nxt - t, tau)
+    return total
+
+
+def test_knees_phase_of_pages(knees_trace):
+    _, res = knees_trace
+    stride, n, p, rounds = PAGES
+    region = res.regions[0]
+    k = rounds * p + 2
+    # unit i is stored to at t = r * P + 3 + 4 * i (knees.c)
+    schedule = [[r * p + 3 + 4 * i for r in range(rounds)] for i in range(n)]
+    for unit in ("page", "line"):        # one line on each page
+        c = region[("data", unit)]
+        assert (c.k, c.units, c.refs) == (k, n, n * rounds)
+        for tau in curve_oracle.taus(k):
+            # the step: every store misses below tau = P, none from there
+            assert c.misses(tau) == (n * rounds if tau < p else n), tau
+            assert c.s_sum(tau) == _s_sum_of_schedule(schedule, k, tau), tau
+        # LRU: distance N = 64 for every store after the first round
+        for size in curve_oracle.sizes(n):
+            assert c.mrc_misses(size) == (n * rounds if size < n else n)
+    assert region[("data", "page")].m(2048) == 1000 * n * rounds / k
+    assert region[("data", "page")].m(4096) == 1000 * n / k
+    # the code: one line, touched at every instruction of the phase
+    for unit in ("page", "line"):
+        c = region[("insn", unit)]
+        assert (c.units, c.misses(64), c.s_sum(64)) == (1, 1, k)
+
+
+def test_knees_phase_of_lines(knees_trace):
+    _, res = knees_trace
+    stride, n, p, rounds = LINES
+    region = res.regions[1]
+    k = rounds * p + 2
+    lines = region[("data", "line")]
+    assert (lines.k, lines.units) == (k, n)
+    for tau in curve_oracle.taus(k):
+        assert lines.misses(tau) == (n * rounds if tau < p else n), tau
+    for size in curve_oracle.sizes(n):
+        assert lines.mrc_misses(size) == (n * rounds if size < n else n)
+    # pages: 64 lines each, touched 4 instructions apart within a round
+    # and P - 252 = 7940 apart across rounds: the step lies between
+    # tau = 4096 and 8192 (below P - 252 and above it), LRU distance 16
+    pages = region[("data", "page")]
+    per_page = n // 64
+    schedule = [[r * p + 3 + 4 * i for r in range(rounds)
+                 for i in range(64 * j, 64 * j + 64)] for j in range(per_page)]
+    assert (pages.units, pages.refs) == (per_page, n * rounds)
+    for tau in curve_oracle.taus(k):
+        assert pages.misses(tau) == (per_page * rounds if tau < p - 252
+                                     else per_page), tau
+        assert pages.s_sum(tau) == _s_sum_of_schedule(schedule, k, tau)
+    for size in curve_oracle.sizes(per_page):
+        assert pages.mrc_misses(size) == (per_page * rounds
+                                          if size < per_page else per_page)
+
+
+def _instants(path, shift, kind):
+    """The units each instruction touches, read from the trace with the
+    rules of oracle.py (rep iterations collapsed), one list per
+    instruction."""
+    last_i = None
+    current = None
+    with open(path) as f:
+        for line in f:
+            if line.startswith("I"):
+                if line == last_i:
+                    continue
+                last_i = line
+                if current is not None:
+                    yield current
+                current = []
+                text = line[3:] if kind == "insn" else None
+            elif line.startswith((" L", " S", " M")) and kind == "data":
+                text = line[3:]
+            else:
+                continue
+            if text is not None:
+                a, size = text.split(",")
+                a, size = int(a, 16), int(size)
+                current += range(a >> shift, ((a + size - 1) >> shift) + 1)
+    if current is not None:
+        yield current
+
+
+def _sliding(path, shift, kind, tau):
+    """(K * s(tau), misses(tau)) by a window of the last tau
+    instructions' units, moved one instruction at a time."""
+    counts = collections.Counter()
+    window = collections.deque()
+    total = misses = 0
+    for units in _instants(path, shift, kind):
+        units = set(units)
+        misses += sum(1 for u in units if not counts[u])
+        window.append(units)
+        counts.update(units)
+        if len(window) > tau:
+            for u in window.popleft():
+                counts[u] -= 1
+                if not counts[u]:
+                    del counts[u]
+        total += len(counts)
+    return total, misses
+
+
+@pytest.mark.parametrize("kind", ["insn", "data"])
+def test_whole_run_against_sliding_windows_and_a_list_lru(knees_trace, kind):
+    """The whole run, start-up and exit included: the curves at two taus
+    and the page LRU, by algorithms that share nothing with the
+    oracle's."""
+    path, res = knees_trace
+    for unit, shift in (("page", 12), ("line", 6)):
+        c = res.run[(kind, unit)]
+        for tau in (64, 8192):
+            assert (c.s_sum(tau), c.misses(tau)) == \
+                _sliding(path, shift, kind, tau), (unit, tau)
+    c = res.run[(kind, "page")]
+    instants = list(_instants(path, 12, kind))
+    for size in (1, 4, 16, 64):
+        assert (c.refs, c.mrc_misses(size)) == _brute_lru(instants, size)
