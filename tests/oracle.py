@@ -398,8 +398,20 @@ def run(vg_in_place, argv, times, tau, pagesize, every, *, cwd,
         accesses=False, count_rep="once"):
     """Run argv under lackey through vg_in_place (so that the client sees
     the same environment as under ws), stream the trace through a pipe
-    into compute(), and return its OracleResult.  The client's own output
-    is discarded; lackey's stderr is kept for error messages."""
+    into compute(), and return its OracleResult."""
+    return stream(vg_in_place, argv,
+                  lambda f: compute(f, times, tau, pagesize, every, accesses,
+                                    count_rep),
+                  cwd=cwd, extra_options=extra_options, stdin=stdin, env=env,
+                  timeout=timeout)
+
+
+def stream(vg_in_place, argv, consume, *, cwd, extra_options=(),
+           stdin=subprocess.DEVNULL, env=None, timeout=600):
+    """Run argv under lackey through vg_in_place and return consume(f),
+    f being lackey's trace as a text file read through a pipe while the
+    program runs (tests/curve_oracle.py reads it too).  The client's own
+    output is discarded; lackey's stderr is kept for error messages."""
     r, w = os.pipe()
     try:
         proc = subprocess.Popen(
@@ -418,8 +430,7 @@ def run(vg_in_place, argv, times, tau, pagesize, every, *, cwd,
     timer.start()
     try:
         with open(r, "r", buffering=1 << 20, errors="replace") as f:
-            result = compute(f, times, tau, pagesize, every, accesses,
-                             count_rep)
+            result = consume(f)
     except BaseException:
         proc.kill()
         raise
