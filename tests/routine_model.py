@@ -53,7 +53,9 @@ A read that is also a first access for the activation but whose thread
 accessed the line after that write (in a caller, before the activation
 began) is counted as a plain first access.
 
-Per routine (summarize, records): calls, total cost, the maxima of rms and
+Per routine (summarize, records): calls, total cost (the instructions run
+while an activation of it was pending: an activation nested in another
+of the same routine adds nothing), the maxima of rms and
 trms over activations, the induced parts summed over activations, and per
 input size (trms) the count, minimum, mean and maximum cost, sizes of
 SIZE_EXACT and more grouped in buckets of 2^(e-4) (16 per power of two,
@@ -72,14 +74,16 @@ KERNEL = "kernel"
 class Activation:
     """One activation, as ws reports it when it closes."""
 
-    __slots__ = ("tid", "routine", "depth", "seq", "rms", "trms",
+    __slots__ = ("tid", "routine", "depth", "seq", "nested", "rms", "trms",
                  "thread_induced", "syscall_induced", "cost")
 
-    def __init__(self, tid, routine, depth, seq):
+    def __init__(self, tid, routine, depth, seq, nested=False):
         self.tid = tid
         self.routine = routine
         self.depth = depth          # 1 for the outermost of its thread
         self.seq = seq              # the order of the calls, from 0
+        self.nested = nested        # inside an activation of the same
+                                    # routine (recursion)
         self.rms = 0
         self.trms = 0
         self.thread_induced = 0
@@ -87,14 +91,14 @@ class Activation:
         self.cost = 0
 
     def key(self):
-        return (self.tid, self.routine, self.depth, self.seq, self.rms,
-                self.trms, self.thread_induced, self.syscall_induced,
-                self.cost)
+        return (self.tid, self.routine, self.depth, self.seq, self.nested,
+                self.rms, self.trms, self.thread_induced,
+                self.syscall_induced, self.cost)
 
     def __repr__(self):
-        return ("Activation(tid=%r, routine=%r, depth=%d, seq=%d, rms=%d, "
-                "trms=%d, thread_induced=%d, syscall_induced=%d, cost=%d)"
-                % self.key())
+        return ("Activation(tid=%r, routine=%r, depth=%d, seq=%d, "
+                "nested=%r, rms=%d, trms=%d, thread_induced=%d, "
+                "syscall_induced=%d, cost=%d)" % self.key())
 
     def __eq__(self, other):
         return isinstance(other, Activation) and self.key() == other.key()
@@ -129,15 +133,22 @@ class _Runner:
         self.closed = []
         self.seq = 0
         self.order = []             # threads in order of first appearance
+        self.active = {}            # (tid, routine) -> pending activations
 
     def saw(self, tid):
         if tid not in self.order:
             self.order.append(tid)
 
     def new_activation(self, tid, routine, depth):
-        a = Activation(tid, routine, depth, self.seq)
+        n = self.active.get((tid, routine), 0)
+        a = Activation(tid, routine, depth, self.seq, n > 0)
+        self.active[(tid, routine)] = n + 1
         self.seq += 1
         return a
+
+    def close(self, a):
+        self.active[(a.tid, a.routine)] -= 1
+        self.closed.append(a)
 
     def run(self, events):
         ended = set()
@@ -185,7 +196,7 @@ class _Definition(_Runner):
         st.append(_Pending(self.new_activation(tid, routine, len(st) + 1)))
 
     def on_ret(self, tid):
-        self.closed.append(self.stack(tid).pop().act)
+        self.close(self.stack(tid).pop().act)
 
     def on_exit(self, tid):
         while self.stack(tid):
@@ -293,7 +304,7 @@ class _Stacks(_Runner):
         parent.trms += f.trms
         parent.ti += f.ti
         parent.si += f.si
-        self.closed.append(a)
+        self.close(a)
 
     def on_exit(self, tid):
         while len(self.stack(tid)) > 1:
@@ -649,8 +660,12 @@ class Routine:
         self.rows = {}              # size_key -> Row
 
     def add(self, a):
+        """Every activation has its row; the total cost counts the
+        outermost of a recursion only (its callees' are in it), as
+        callgrind's inclusive cost does."""
         self.calls += 1
-        self.cost += a.cost
+        if not a.nested:
+            self.cost += a.cost
         self.rms_max = max(self.rms_max, a.rms)
         self.trms_max = max(self.trms_max, a.trms)
         self.thread_induced += a.thread_induced

@@ -170,7 +170,9 @@ def test_invariant_2_partial_sums(how):
 def test_recursion_counts_input_once(how, depth):
     """Every level of a recursion reads the same 4 lines, before and
     after its recursive call: each activation's input is 4 lines, and its
-    cost its own 10 instructions plus its callees'."""
+    cost its own 10 instructions plus its callees'.  The routine's total
+    cost is the outermost activation's (the others are inside it); every
+    activation has its row."""
     ev = []
     for d in range(depth):
         ev += [("call", 1, "rec")] + [("read", 1, x) for x in range(4)]
@@ -179,8 +181,12 @@ def test_recursion_counts_input_once(how, depth):
         ev += [("read", 1, x) for x in range(4)]
         ev += [("insns", 1, 5), ("ret", 1)]
     acts = how(ev)
-    assert [(a.depth, a.rms, a.trms, a.cost) for a in acts] == \
-        [(depth - k, 4, 4, 10 * (k + 1)) for k in range(depth)]
+    assert [(a.depth, a.nested, a.rms, a.trms, a.cost) for a in acts] == \
+        [(depth - k, k < depth - 1, 4, 4, 10 * (k + 1))
+         for k in range(depth)]
+    rec = rm.summarize(acts)["rec"]
+    assert (rec.calls, rec.cost) == (depth, 10 * depth)
+    assert [(s, r.count) for s, r in rec.rows.items()] == [(4, depth)]
 
 
 @pytest.mark.parametrize("how", COMPUTATIONS, ids=IDS)
