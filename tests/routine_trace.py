@@ -17,7 +17,10 @@ From lackey's --trace-mem=yes stream (oracle.py describes it): every I
 line inside an activation is one instruction of it ("insns"); every L, S
 and M line is a read, a write, or a read then a write of each 64-byte
 line its bytes reach, inside activations or not (a line's earlier
-accesses decide whether a read is induced).  From --trace-syscalls=yes:
+accesses decide whether a read is induced), except the load of a
+followed routine's `ret`: the return address is no input (rtprog.h; ws
+leaves out the load that gives a `ret` its target, and so would this for
+every `ret` it knew of).  From --trace-syscalls=yes:
 the buffer a successful read or pread64 filled is written by the kernel
 ("kwrite"), before the next instruction.  All of it is thread 1: the
 programs this reads run one thread.
@@ -63,6 +66,7 @@ def events(trace, entries, rets):
     setjmp_ret = None           # rt_setjmp's ret ran: its target comes next
     landing = None              # where a longjmp to rt_setjmp's context lands
     pending_read = None         # the buffer of a read or pread64 in flight
+    at_ret = False              # the current instruction is a followed ret
     for line in trace:
         c = line[:1]
         if c == "I":
@@ -82,13 +86,16 @@ def events(trace, entries, rets):
                 out.append(("call", 1, entries[addr]))
             if stack:
                 out.append(("insns", 1, 1))
-            if addr in rets:
+            at_ret = addr in rets
+            if at_ret:
                 if rets[addr] == "rt_setjmp":
                     setjmp_ret = True
                 if stack and stack[-1] == rets[addr]:
                     pop_next = True
         elif c == " " and line[1:2] in ("L", "S", "M") and line[2:3] == " ":
             kind = line[1]
+            if at_ret and kind == "L":
+                continue
             addr, size = line[3:].split(",")
             span = lines_of(int(addr, 16), int(size))
             if kind in "LM":

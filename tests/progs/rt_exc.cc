@@ -9,8 +9,8 @@
 // pointer rises above its frame (rt_ex_c's and rt_ex_b's where the
 // unwinder lands in rt_ex_b's cleanup and in main, rt_ex_a's in main).
 // Then main calls rt_ex_after(buf), which reads lines 8 to 15 of a
-// buffer and returns: cost 36, rms = trms = 9 (rtprog.h: its return
-// address), in every one of its N activations.
+// buffer and returns: cost 36, rms = trms = 8, in every one of its N
+// activations.
 //
 // What the unwinder runs is libgcc's, so the three's costs are not known
 // exactly, but they are the routines' own: the activations do not nest

@@ -6,15 +6,15 @@
    program filled first, 1 in each line's first word):
 
    rt_sum_lines(base, N)  reads the N lines once each:
-                          cost 4N + 2, rms = trms = N + 1
+                          cost 4N + 2, rms = trms = N
    rt_quad(base, N)       reads the N lines N times:
-                          cost 4N^2 + 4N + 3, rms = trms = N + 1
+                          cost 4N^2 + 4N + 3, rms = trms = N
 
-   (the one line more is the return address's: rtprog.h).  Neither takes
-   any other input, and one thread runs, so no read is induced.  Against
-   its input size x = N + 1, rt_sum_lines's cost 4x - 2 grows with
-   exponent 1 and rt_quad's 4x^2 - 4x + 3 with exponent 2 (a fit over
-   small sizes finds a little more for both: the lower terms).
+   Neither takes any other input (rtprog.h: the return address is none),
+   and one thread runs, so no read is induced.  Against its input size
+   N, rt_sum_lines's cost grows with exponent 1 and rt_quad's with
+   exponent 2 (a fit over small sizes finds a little less for both: the
+   lower terms).
 
    Prints "lines N SUM" or "quad N SUM" for each call (SUM = N or N*N).
    Exit status 0, 2 on bad arguments, 3 if a sum is wrong. */

@@ -9,7 +9,7 @@
    and jumps to where rt_setjmp returned.  None of the four returns: each
    activation ends where the stack pointer rises above its frame, at the
    first instruction back in main.  Instructions and input (64-byte
-   lines; no `ret` runs, so no return address is read):
+   lines):
 
      rt_longjmp   cost 3    rms = trms = 1   (the context's line)
      rt_lj_c      cost 7    rms = trms = 4   (+ lines 3-5)
@@ -17,7 +17,7 @@
      rt_lj_a      cost 12   rms = trms = 7   (+ line 0)
 
    Then main calls rt_lj_after(buf), which reads lines 8 to 15 and
-   returns: cost 36, rms = trms = 9 (rtprog.h: its return address).
+   returns: cost 36, rms = trms = 8.
 
    Then N times the same through glibc: main calls setjmp(jb) and
    rt_gl_a(jb, buf), which reads line 0 and calls rt_gl_b, which reads

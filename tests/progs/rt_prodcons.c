@@ -12,18 +12,18 @@
    line of its own, which no one touches before the producer writes it.
 
    rt_consume's input, whatever the threads' interleaving:
-     rms = B + 2            the B lines, the flag's, its return address's
-     trms = R (B + 1) + 1   every round's B lines are the producer's new
+     rms = B + 1            the B lines and the flag's
+     trms = R (B + 1)       every round's B lines are the producer's new
                             values; the flag is read as the producer left
                             it once per round (in round 1 as the main
-                            thread last saw it: not induced for it);
-                            the return address's line
+                            thread last saw it: not induced for it)
      thread-induced = R*B + R - 1, syscall-induced 0
    rt_produce's:
-     rms = 1, trms = R, thread-induced = R - 1
+     rms = 0, trms = R - 1, thread-induced = R - 1
                             its first access to the flag is a write; it
                             reads the consumer's acknowledgement once per
-                            round after the first; the return address
+                            round after the first
+   (rtprog.h: the return addresses are no input).
    Their costs depend on how often they waited (the scheduler).
 
    Prints "prodcons B R"; exit status 0, 2 on bad arguments, 3 if the

@@ -6,14 +6,12 @@
    word).  An activation with d levels still below it reads the K lines,
    calls itself with d - 1 (when d > 0), then reads the K lines again:
 
-     cost(d) = d (8K + 12) + 8K + 7, the callees' included
-     rms = trms = K + 1 for every one of the D + 1 activations
+     cost(d) = d (8K + 10) + 8K + 7, the callees' included
+     rms = trms = K for every one of the D + 1 activations
 
    The K lines count once for each activation however often it and its
-   callees read them; the line more is its own return address (before
-   each call an activation steps the stack pointer 56 bytes down, so that
-   its callee's return address lies on another line than its own: it
-   writes that line, its callee reads it).  One thread: nothing induced.
+   callees read them (rtprog.h: the return addresses are no input).  One
+   thread: nothing induced.
 
    Prints "rec K D SUM" (SUM = 2K(D + 1)).  Exit status 0, 2 on bad
    arguments, 3 if the sum is wrong. */
@@ -32,9 +30,7 @@ __asm__(RT_BEGIN(rt_rec)
         "   test %rdx, %rdx\n"
         "   jz 2f\n"
         "   dec %rdx\n"
-        "   sub $56, %rsp\n"
         "   call rt_rec\n"
-        "   add $56, %rsp\n"
         "   inc %rdx\n"
         "2: mov %rdi, %r8\n"
         "   mov %rsi, %rcx\n"

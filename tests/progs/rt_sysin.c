@@ -9,10 +9,9 @@
    every one of the R*B reads is input induced by a system call:
 
      cost = R (4B + 9) + 3
-     rms = B + 1, trms = R*B + 1, syscall-induced R*B, thread-induced 0
+     rms = B, trms = R*B, syscall-induced R*B, thread-induced 0
 
-   (the line more is the return address's: rtprog.h).  The kernel reads
-   no memory for pread64.  Prints "sysin B R"; exit status 0, 2 on bad
+   The kernel reads no memory for pread64.  Prints "sysin B R"; exit status 0, 2 on bad
    arguments, 3 if FILE cannot be read or is too short. */
 
 #include <fcntl.h>

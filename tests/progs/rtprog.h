@@ -14,13 +14,11 @@
      when the activation's first access to it is a read, and again
      (trms only) when another thread or the kernel wrote it since the
      activation's thread last touched it;
-   - a routine's `ret` reads its return address, which its caller's
-     `call` wrote: one line of input for the routine, unless it touched
-     that line itself before (none of these routines does: they keep to
-     registers, or step the stack pointer a whole line down before they
-     call), and none for the caller, which wrote it;
-   - the buffers they read are mapped with ws_map-like mmap, so every
-     line starts on a 64-byte boundary.
+   - the return address a `ret` reads is no input: it is how the call
+     returns, not what the routine works on (the `call` that pushed it is
+     a store like any other);
+   - the buffers they read are fresh mappings (rt_lines), so every line
+     of them starts on a 64-byte boundary.
 
    RT_BEGIN(name) and RT_END(name) open and close such a section; RT_RET
    (name) is the routine's `ret` with a global label name_ret on it.  A
