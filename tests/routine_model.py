@@ -27,7 +27,7 @@ events in a row; activations still pending at the end of the list close
 there (each thread's from the top, threads in the order they first
 appeared).
 
-Three independent computations return the same list of Activation
+Independent computations return the same list of Activation
 records, in the order the activations closed:
 
 - by_definition: Definitions 1-3 of the paper applied literally, with
@@ -36,12 +36,13 @@ records, in the order the activations closed:
 - paper: the read/write timestamping algorithm of its Figures 11 and 12
   (per-thread last-access stamps, a global last-write stamp, partial sums
   on a shadow stack), with RMS kept beside TRMS;
-- WsModel: the data structures ws uses (docs: /work/team/routines-design.md),
-  one global table of (last access by the line's owner, last write) per
-  line that the inline check reads, owners and per-thread side tables on
-  the slow path, the thread's time slice in the fast-path threshold,
-  kernel writes with odd stamps, and the renumbering of stamps when the
-  counter would overflow (tested with a few bits).
+- WsModel: the data structures ws uses, one global table of (last access
+  by the line's owner, last write) per line that the inline check reads,
+  owners and per-thread side tables on the slow path, the thread's time
+  slice in the fast-path threshold, kernel writes with odd stamps, and
+  the renumbering of stamps when the counter would overflow (tested with
+  a few bits); WsCompact, the same with 4 bytes per line in the inline
+  check's table (the last write moved to the slow path).
 
 Which reads are "induced" (the thread-induced and syscall-induced parts):
 the paper's measure (Section 6.1: "induced first-accesses (line 2 of
@@ -560,8 +561,83 @@ class WsModel(_Stacks):
             self.slice[s] = self.count
 
 
+class WsCompact(WsModel):
+    """The same with 4 bytes per line in the table the inline check
+    reads: the stamp of the owner's latest access and a bit W, "the owner
+    has written the line since it became its owner".  The latest write by
+    anyone is not in it: the fast path of a write sets W, and the slow
+    path that takes the line from another owner folds that owner's writes
+    into a slow-path table (wts below) as the owner's latest access stamp
+    (which is at or after its latest write and before the new owner's
+    access, so every comparison with a thread's own stamps comes out the
+    same); a kernel write goes to that table at once.  The fast path of a
+    read keeps W.  The line's owner never meets an induced read on its
+    own lines (another writer would have taken the line or, the kernel,
+    cleared its stamp)."""
+
+    def __init__(self, stamp_bits=32):
+        super().__init__(stamp_bits)
+        self.wts = {}               # line -> stamp, slow path only
+
+    def fold(self, line, e):
+        """The owner's writes, if any, into the line's wts."""
+        if e[1]:
+            self.wts[line] = max(self.wts.get(line, 0), e[0])
+            e[1] = 0
+
+    def access(self, tid, line, writes):
+        self.switch(tid)
+        e = self.entry.setdefault(line, [0, 0])       # [stamp, W]
+        if e[0] >= self.threshold(tid):
+            self.fast += 1
+        else:
+            self.slow += 1
+            owner = self.owner.get(line)
+            if owner == tid:
+                last = e[0]
+            else:
+                last = self.side[tid].pop(line, 0)
+                if owner in self.side:
+                    self.side[owner][line] = e[0]
+                self.fold(line, e)
+                self.owner[line] = tid
+            if not writes:
+                wts = self.wts.get(line, 0) if owner != tid else 0
+                self.account(tid, last, wts, wts & 1)
+        e[0] = self.count
+        if writes:
+            e[1] = 1
+
+    def on_kwrite(self, line):
+        self.bump(2)
+        e = self.entry.setdefault(line, [0, 0])
+        owner = self.owner.pop(line, None)
+        if owner in self.side:
+            self.side[owner][line] = e[0]
+        e[0] = 0
+        self.wts[line] = self.count - 1
+
+    def renumber(self):
+        """As WsModel's, the owners' writes folded first."""
+        for line, e in self.entry.items():
+            self.fold(line, e)
+        saved = self.entry
+        self.entry = {line: [e[0], self.wts.get(line, 0)]
+                      for line, e in saved.items()}
+        super().renumber()
+        for line, e in self.entry.items():
+            saved[line][0] = e[0]
+            if e[1]:
+                self.wts[line] = e[1]
+        self.entry = saved
+
+
 def ws_algorithm(events, stamp_bits=32):
     return WsModel(stamp_bits).run(events)
+
+
+def ws_compact(events, stamp_bits=32):
+    return WsCompact(stamp_bits).run(events)
 
 
 # ---------------------------------------------------------------------------

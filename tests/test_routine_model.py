@@ -15,8 +15,9 @@ import pytest
 import routine_model as rm
 
 COMPUTATIONS = [rm.by_definition, rm.paper, rm.ws_algorithm,
-                lambda ev: rm.ws_algorithm(ev, stamp_bits=8)]
-IDS = ["definition", "paper", "ws", "ws-8-bits"]
+                lambda ev: rm.ws_algorithm(ev, stamp_bits=8), rm.ws_compact,
+                lambda ev: rm.ws_compact(ev, stamp_bits=8)]
+IDS = ["definition", "paper", "ws", "ws-8-bits", "compact", "compact-8-bits"]
 
 
 def closed(events, how):
@@ -318,9 +319,9 @@ def random_events(seed, n=400, threads=3, lines=6, depth=5):
 
 def test_computations_agree_on_random_traces():
     """400 traces: the definitions, the paper's algorithm and ws's data
-    structures give the same activations, also with 8-bit stamps (which
-    renumber every few dozen events: counted, so that the renumbering is
-    known to have run)."""
+    structures (both layouts) give the same activations, also with 8-bit
+    stamps (which renumber every few dozen events: counted, so that the
+    renumbering is known to have run)."""
     renumberings = 0
     fast = 0
     for seed in range(400):
@@ -328,12 +329,14 @@ def test_computations_agree_on_random_traces():
         want = [a.key() for a in rm.by_definition(ev)]
         assert [a.key() for a in rm.paper(ev)] == want, seed
         assert [a.key() for a in rm.ws_algorithm(ev)] == want, seed
-        small = rm.WsModel(stamp_bits=8)
-        assert [a.key() for a in small.run(ev)] == want, seed
-        renumberings += small.renumberings
-        fast += small.fast
-    assert renumberings > 400
-    assert fast > 1000
+        for model in (rm.WsModel, rm.WsCompact):
+            assert [a.key() for a in model().run(ev)] == want, seed
+            small = model(stamp_bits=8)
+            assert [a.key() for a in small.run(ev)] == want, seed
+            renumberings += small.renumberings
+            fast += small.fast
+    assert renumberings > 800
+    assert fast > 2000
 
 
 def test_fast_path_is_taken_where_nothing_can_count():
@@ -342,10 +345,11 @@ def test_fast_path_is_taken_where_nothing_can_count():
     ev = [("call", 1, "f")]
     for _ in range(100):
         ev += [("read", 1, x) for x in range(10)]
-    w = rm.WsModel()
-    acts = w.run(ev + [("ret", 1)])
-    assert (acts[0].rms, acts[0].trms) == (10, 10)
-    assert (w.slow, w.fast) == (10, 990)
+    for model in (rm.WsModel, rm.WsCompact):
+        w = model()
+        acts = w.run(ev + [("ret", 1)])
+        assert (acts[0].rms, acts[0].trms) == (10, 10)
+        assert (w.slow, w.fast) == (10, 990)
 
 
 # ---------------------------------------------------------------------------

@@ -74,15 +74,16 @@ def test_sysin_refuses_a_short_file(tmp_path):
 
 def traced(tmp_path, argv, leave=()):
     """The model's activations for argv's announced routines (but those
-    in |leave|), from its lackey trace, checked by all three of the
-    model's computations."""
+    in |leave|), from its lackey trace, by the definitions and by both of
+    ws's layouts."""
     wslib.require_built(wslib.prog(argv[0]))
     evs, stdout = routine_trace.run(
         wslib.VG_IN_PLACE, [wslib.prog(argv[0])] + argv[1:], tmp_path,
         leave)
     assert said(stdout)
     acts = rm.by_definition(evs)
-    assert [a.key() for a in rm.ws_algorithm(evs)] == [a.key() for a in acts]
+    for computed in (rm.ws_algorithm(evs), rm.ws_compact(evs)):
+        assert [a.key() for a in computed] == [a.key() for a in acts]
     return acts
 
 
