@@ -905,8 +905,7 @@ def test_folded_on_the_fuzz_corpus_under_sanitizers(tmp_path):
     import test_print
     asan = test_print.PRINT_ASAN
     wslib.require_built(asan)
-    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=1:abort_on_error=0",
-               UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1")
+    env = wslib.sanitizer_env()
     corpus = test_print.CORPUS
     assert "seed-v4-heap.ws" in os.listdir(corpus)
     for name in sorted(os.listdir(corpus)):

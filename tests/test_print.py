@@ -51,7 +51,8 @@ def ws_print(*args, prog=PRINT, cwd=None, stdin=None):
                              "of the tree)" % prog)
     p = subprocess.run([prog] + list(args), cwd=cwd, input=stdin,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       timeout=60)
+                       timeout=60, env=wslib.sanitizer_env()
+                       if prog == PRINT_ASAN else None)
     assert p.returncode in (0, 1), (
         "ws_print %s: exit status %d\n%s" % (" ".join(args), p.returncode,
                                              p.stderr.decode(errors="replace")))
@@ -1015,8 +1016,7 @@ def test_fuzz_corpus_under_sanitizers(tmp_path):
     file that may be cut), ws_print refuses too."""
     files = sorted(os.listdir(CORPUS))
     assert len(files) >= 20, files
-    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=1:abort_on_error=0",
-               UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1")
+    env = wslib.sanitizer_env()
     statuses = {0: 0, 1: 0}
     for name in files:
         path = os.path.join(CORPUS, name)

@@ -269,8 +269,7 @@ def test_streamed_reading_under_sanitizers(files, tmp_path):
     UBSan: the same output as ws_print, no sanitizer report."""
     asan = os.path.join(wslib.TOP_BUILDDIR, "print", "ws_print_asan")
     wslib.require_built(asan)
-    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=1:abort_on_error=0",
-               UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1")
+    env = wslib.sanitizer_env()
     cases = [("threads-cut", args, pipe)
              for args in (["--width=60", "--height=6"], ["--csv"],
                           ["--html", str(tmp_path / "h")])

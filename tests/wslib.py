@@ -1355,6 +1355,17 @@ class WsRun:
         return self
 
 
+def sanitizer_env():
+    """The environment for the tree's ASan and UBSan builds: reports on,
+    and without the user's LD_PRELOAD, which ASan refuses to follow
+    (its runtime must load first) although the program is the suite's
+    own."""
+    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+    env.update(ASAN_OPTIONS="detect_leaks=1:abort_on_error=0",
+               UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1")
+    return env
+
+
 def require_built(*paths):
     """Fail (not skip) when something `make check` builds is missing."""
     missing = [p for p in (VG_IN_PLACE,) + paths if not built(p)]
