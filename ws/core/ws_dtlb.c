@@ -112,10 +112,11 @@ static void forget_crossings(void)
 /*------------------------------------------------------------*/
 
 /* The accesses an entry counted go to its page's record before the
-   entry changes. */
+   entry changes; those counted while measurement is off (by code
+   instrumented while on, ws_sampler.c) are dropped. */
 static void settle_entry(WS_DtlbEntry* e)
 {
-   if (e->accesses != 0) {
+   if (e->accesses != 0 && WS_(measuring)) {
       Addr page = WS_DTLB_PAGE(e);
       if (page < WS_(beyond_user_space)()) {
          WS_(add_accesses)(page, e->accesses);
@@ -319,6 +320,15 @@ static void data_refill(Addr a, HWord site, WS_AccessKind kind)
    WS_(counters).data_refills++;
    last = (a + size - 1) >> WS_(page_shift)();
    e = &WS_(dtlb)[last & (WS_DTLB_ENTRIES - 1)];
+   if (!WS_(measuring)) {
+      /* Instrumented code running while off: the entry holds the page,
+         untrapped, so that the next access passes inline; nothing is
+         touched, and its count will be dropped.  The start empties the
+         TLB (a new epoch). */
+      dtlb_fill(last & (WS_(beyond_user_space)() - 1));
+      e->tag[0] = e->tag[1] = e->tag[2] = WS_DTLB_PAGE(e);
+      return;
+   }
    e->accesses -= weight;
    if (UNLIKELY(((a | (a + size - 1)) >> WS_ADDR_BITS) != 0)) {
       /* It reaches at or above 2^47 (or wraps): it faults, touching
@@ -459,10 +469,23 @@ const WS_DataRefill* WS_(data_refill_of_size)(UInt size, UInt weight,
 /*--- Re-stamping a code page                              ---*/
 /*------------------------------------------------------------*/
 
-VG_REGPARM(1) void WS_(insn_restamp)(Addr a)
+/* Instrumented code running while off (ws_sampler.c) touches
+   nothing: the page's slot takes the current stamp, so that its check
+   passes inline until the start, whose new epoch makes it stale
+   again.  The page table, which stays the truth, is left as it is. */
+static void touch_code(Addr page, Addr ip, Addr a)
 {
    WS_(counters).insn_restamps++;
-   WS_(touch_page)(WS_Insn, a >> WS_(page_shift)(), a, a);
+   if (!WS_(measuring)) {
+      WS_(code_slot_stamp)(page, WS_(cur_stamp));
+      return;
+   }
+   WS_(touch_page)(WS_Insn, page, ip, a);
+}
+
+VG_REGPARM(1) void WS_(insn_restamp)(Addr a)
+{
+   touch_code(a >> WS_(page_shift)(), a, a);
 }
 
 void WS_(insn_restamp_at_ip)(void)
@@ -473,8 +496,7 @@ void WS_(insn_restamp_at_ip)(void)
 VG_REGPARM(1) void WS_(insn_restamp_straddling)(Addr ip)
 {
    Addr page = (ip >> WS_(page_shift)()) + 1;
-   WS_(counters).insn_restamps++;
-   WS_(touch_page)(WS_Insn, page, ip, page << WS_(page_shift)());
+   touch_code(page, ip, page << WS_(page_shift)());
 }
 
 /*--------------------------------------------------------------------*/

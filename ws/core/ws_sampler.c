@@ -29,6 +29,7 @@
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
 #include "pub_tool_transtab.h"
 
 #include "ws_core.h"
@@ -153,9 +154,16 @@ static ULong first_window_after(ULong t)
 
 void WS_(boundary)(void)
 {
-   ULong t = WS_(now)();
+   ULong t;
 
    WS_(counters).boundaries++;
+   if (!WS_(measuring)) {
+      /* Instrumented code running while off, in a thread whose
+         countdown was handed out before the stop. */
+      WS_(clock_freeze)();
+      return;
+   }
+   t = WS_(now)();
    if (next_window_j * every - tau <= t) {
       WS_(new_stamp)();
       next_window_j = first_window_after(t);
@@ -214,7 +222,8 @@ static void set_interval(ULong* param, ULong value)
    catch_up();
    *param = value;
    WS_(new_stamp)();
-   reschedule();
+   if (WS_(measuring))
+      reschedule();
 }
 
 void WS_(set_every)(ULong value)
@@ -227,11 +236,72 @@ void WS_(set_tau)(ULong value)
    set_interval(&tau, value);
 }
 
-/* Code runs uninstrumented while measurement is off (as callgrind
-   does), so a toggle throws away every translation made so far. */
+/* Starting and stopping.  Code runs uninstrumented while measurement
+   is off (as callgrind's does while collection is off), at
+   --tool=none's speed, and every translation is made again when it
+   changes.  That costs milliseconds (the discard, then a translation
+   of every superblock the program runs next): a program that toggles
+   thousands of times a second (regions around short calls, threads
+   that start and stop at will) would do nothing else.  So a stop
+   keeps the instrumented code when the previous stop that threw it
+   away is less than WS_REPLAIN_MS ago: it runs on while off, its
+   helpers and the clock told that nothing counts (the clock frozen,
+   the counts made inline while off dropped: ws_dtlb.c,
+   ws_codeslots.c), and the next start needs no retranslation either.
+   Translations are then thrown away at most twice in WS_REPLAIN_MS
+   (once at the stop, once at the start after it), whatever the rate
+   of toggling, and a program that stops for long runs uninstrumented
+   as before, unless it stopped within WS_REPLAIN_MS of the last such
+   stop (it then runs as fast as measured code until the next start).
+
+   Instrumented code may run while off only if it counts nothing
+   directly in the pages' records: a code page with no slot left is
+   counted there, so once the slots have run out every stop throws
+   the translations away. */
+#define WS_REPLAIN_MS 100
+
+static Bool plain_code = False;     /* a translation may lack ws's IR */
+static Bool replained_ever = False;
+static UInt replained_at;           /* ms timer at the last stop that
+                                       threw the translations away */
+
 static void retranslate_all(void)
 {
+   WS_(counters).retranslations++;
    VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "ws");
+}
+
+Bool WS_(instrumenting)(void)
+{
+   return WS_(measuring) || !plain_code;
+}
+
+void WS_(instrumented_plain)(void)
+{
+   plain_code = True;
+}
+
+/* At a stop (measurement just went off): throw the instrumented code
+   away, unless toggles come fast (above). */
+static void stopped_code(void)
+{
+   UInt now = VG_(read_millisecond_timer)();
+   if (WS_(counters).insn_unslotted == 0 && replained_ever
+       && now - replained_at < WS_REPLAIN_MS)
+      return;
+   replained_ever = True;
+   replained_at = now;
+   plain_code = True;
+   retranslate_all();
+}
+
+/* At a start (measurement just went on). */
+static void started_code(void)
+{
+   if (!plain_code)
+      return;
+   plain_code = False;
+   retranslate_all();
 }
 
 /* When measurement stops (WS_STOP, "ws stop", exit, a fatal signal),
@@ -270,9 +340,11 @@ ULong WS_(measure_start)(void)
    if (WS_(measuring))
       return WS_(now)();
    /* Discarding the translations made while off is part of the time
-      off. */
-   retranslate_all();
+      off, and so are the counts that code made inline. */
+   started_code();
+   WS_(flush_access_counts)();
    WS_(clock_hold_start)();
+   WS_(clock_thaw)();
    WS_(measuring) = True;
    /* A fresh window: pages touched before do not count. */
    WS_(new_stamp)();
@@ -305,9 +377,13 @@ ULong WS_(measure_stop)(void)
    WS_(final_sample)();
    tell_now(&ev);
    WS_(region_close)();
+   /* What was counted inline while on goes to the records now: from
+      here on, inline counts are dropped. */
+   WS_(flush_access_counts)();
    WS_(measuring) = False;
+   WS_(clock_freeze)();
    WS_(clock_release)();
-   retranslate_all();
+   stopped_code();
    return WS_(now)();
 }
 
@@ -328,6 +404,10 @@ void WS_(sampler_init)(void)
    WS_(windows_init)();
    WS_(dtlb_init)();
    reschedule();
+   if (!WS_(measuring)) {
+      plain_code = True;
+      WS_(clock_freeze)();
+   }
 }
 
 /* A forked child writes a file of its own, which holds none of the
@@ -357,6 +437,8 @@ void WS_(print_counters)(void)
              "%'llu boundaries\n", c->data_refills, c->insn_restamps,
              c->boundaries);
    VG_(dmsg)("ws: epochs: %u\n", WS_(cur_stamp));
+   VG_(dmsg)("ws: translations thrown away at a start or stop: %'llu "
+             "times\n", c->retranslations);
 }
 
 /*--------------------------------------------------------------------*/
