@@ -86,3 +86,23 @@ def test_toggling_threads_let_the_program_end(tmp_path):
     p = subprocess.run([WS_PRINT, out_path], stdout=subprocess.DEVNULL,
                        stderr=subprocess.PIPE, timeout=600)
     assert (p.returncode, p.stderr) == (0, b""), p.stderr
+
+
+def test_ms_sample_times_increase(ws, tmp_path):
+    """--ws-time-unit=ms: 200 regions far shorter than a millisecond, each
+    with its final sample.  Time off does not count, so every one begins
+    and ends in the millisecond the one before ended in; each sample is
+    dated a millisecond after the one before it, and the events after it
+    not before it.  Before, about 185 of the 200 repeated the time of the
+    one before, and ws_print refused the file."""
+    n = 200
+    run = ws([P, "pairs", str(n)], "--ws-time-unit=ms",
+             "--ws-instr-atstart=no")
+    out = run.output
+    wslib.check_trailer(run)
+    times = [s.t for s in out.samples]
+    assert len(times) == n
+    assert all(a < b for a, b in zip(times, times[1:])), times
+    p = subprocess.run([WS_PRINT, run.out_path], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, timeout=600)
+    assert p.returncode == 0, p.stderr.decode(errors="replace")

@@ -158,15 +158,25 @@ static UInt  ms_stopped_at;         /* timer value at the last stop */
    clock reads ms_stopped_at, so that its events, the reply and the
    time the clock stands at while off all agree. */
 static Bool  ms_held;
+/* The clock never reads less than this: a sample took the millisecond
+   after the one before it (WS_(clock_not_before)). */
+static ULong ms_floor;
 
 ULong WS_(now)(void)
 {
    if (WS_(clo).time_unit == WS_TimeMillis) {
-      UInt timer = WS_(measuring) && !ms_held
-                   ? VG_(read_millisecond_timer)() : ms_stopped_at;
-      return timer - ms_origin - ms_paused;
+      UInt  timer = WS_(measuring) && !ms_held
+                    ? VG_(read_millisecond_timer)() : ms_stopped_at;
+      ULong t = timer - ms_origin - ms_paused;
+      return t > ms_floor ? t : ms_floor;
    }
    return WS_(clock_insns)();
+}
+
+void WS_(clock_not_before)(ULong t)
+{
+   if (t > ms_floor)
+      ms_floor = t;
 }
 
 void WS_(clock_hold_start)(void)

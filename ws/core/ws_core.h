@@ -295,6 +295,9 @@ ULong WS_(now)(void);
 void  WS_(clock_hold_start)(void);
 void  WS_(clock_hold_stop)(void);
 void  WS_(clock_release)(void);
+/* In ms mode, the clock reads at least |t| from now on (a sample was
+   dated |t|: ws_sampler.c, record_sample). */
+void  WS_(clock_not_before)(ULong t);
 
 /* A new epoch now (e.g. another thread starts running); the data TLB
    is emptied. */

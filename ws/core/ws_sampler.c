@@ -79,21 +79,38 @@ static void remember_sample(ULong t, const ULong sizes[2])
    series_count++;
 }
 
-/* The instruction count at the last sample since measurement
-   (re)started, if any: a final sample with no instruction executed since
-   would repeat it (in ms mode the time moves on all the same, say from
-   the last thread's exit to ws_fini). */
+/* The last sample, if any: its time, and the instruction count then.
+   A final sample with no instruction executed since would repeat it (in
+   ms mode the time moves on all the same, say from the last thread's
+   exit to ws_fini), also across a stop and a start with none between
+   them (monitor commands while the program waits). */
+static Bool  sampled = False;
+static ULong last_sample_t;
 static ULong last_sample_insns;
-static Bool  sampled_since_start = False;
 
 /* Counts and tells the sample at |t| over the current window; a final
-   sample is marked as one. */
+   sample is marked as one.
+
+   Sample times increase strictly, in both time units.  In instructions
+   a sample comes after an instruction, or is not taken.  In ms mode a
+   final sample (a stop, the end) may fall in the millisecond of the
+   sample before it, all the more as time off does not count: a region
+   shorter than a millisecond begins and ends in one.  Such a sample is
+   dated the next millisecond, and the clock reads at least that from
+   then on, so that nothing after it is dated before it: the clock moves
+   on by a millisecond at least at every sample (docs/manual.md,
+   section 1, "Time"). */
 ULong WS_(sample_seq) = 0;
 
 static void record_sample(ULong t, Bool final)
 {
-   WS_Event ev = { .what = WS_EvSample, .t = t, .final = final };
+   WS_Event ev = { .what = WS_EvSample, .final = final };
    Int kind;
+   if (sampled && t <= last_sample_t) {
+      t = last_sample_t + 1;
+      WS_(clock_not_before)(t);
+   }
+   ev.t = t;
    WS_(current_sizes)(ev.sizes);
    WS_(sample_seq)++;
    WS_(stats).samples++;
@@ -105,7 +122,8 @@ static void record_sample(ULong t, Bool final)
    }
    remember_sample(t, ev.sizes);
    last_sample_insns = WS_(clock_insns)();
-   sampled_since_start = True;
+   last_sample_t = t;
+   sampled = True;
    WS_(tell)(&ev);
 }
 
@@ -319,7 +337,7 @@ void WS_(final_sample)(void)
       return;
    catch_up();
    t = WS_(now)();
-   if (sampled_since_start && last_sample_insns == WS_(clock_insns)())
+   if (sampled && last_sample_insns == WS_(clock_insns)())
       return;
    record_sample(t, True);
 }
@@ -350,7 +368,6 @@ ULong WS_(measure_start)(void)
    WS_(new_stamp)();
    WS_(windows_advance)(WS_(cur_stamp));
    reschedule();
-   sampled_since_start = False;
    tell_now(&ev);
    WS_(region_open)();
    t = WS_(now)();
