@@ -320,15 +320,6 @@ static void data_refill(Addr a, HWord site, WS_AccessKind kind)
    WS_(counters).data_refills++;
    last = (a + size - 1) >> WS_(page_shift)();
    e = &WS_(dtlb)[last & (WS_DTLB_ENTRIES - 1)];
-   if (!WS_(measuring)) {
-      /* Instrumented code running while off: the entry holds the page,
-         untrapped, so that the next access passes inline; nothing is
-         touched, and its count will be dropped.  The start empties the
-         TLB (a new epoch). */
-      dtlb_fill(last & (WS_(beyond_user_space)() - 1));
-      e->tag[0] = e->tag[1] = e->tag[2] = WS_DTLB_PAGE(e);
-      return;
-   }
    e->accesses -= weight;
    if (UNLIKELY(((a | (a + size - 1)) >> WS_ADDR_BITS) != 0)) {
       /* It reaches at or above 2^47 (or wraps): it faults, touching
@@ -358,6 +349,16 @@ static void data_refill(Addr a, HWord site, WS_AccessKind kind)
          return;
       }
    }
+   if (!WS_(measuring)) {
+      /* Instrumented code running while off (the stop emptied the TLB,
+         so no crossing is remembered): the entry holds the page,
+         untrapped, so that the next access passes inline; nothing is
+         touched, and its count will be dropped.  The start empties the
+         TLB (a new epoch). */
+      dtlb_fill(last);
+      e->tag[0] = e->tag[1] = e->tag[2] = WS_DTLB_PAGE(e);
+      return;
+   }
    /* Before the pages' stamps change, which the watcher reads (heap
       usage, for the allocator's accesses).  Accesses of more than a
       page are rare: they may cover pages between the two ends. */
@@ -370,7 +371,7 @@ static void data_refill(Addr a, HWord site, WS_AccessKind kind)
       share_out(r, a);
    else
       e->accesses += weight;
-   if (c != NULL && WS_(measuring))
+   if (c != NULL)
       remember_crossing(c, site, r, a);
 }
 

@@ -394,9 +394,11 @@ ULong WS_(measure_stop)(void)
    WS_(final_sample)();
    tell_now(&ev);
    WS_(region_close)();
-   /* What was counted inline while on goes to the records now: from
-      here on, inline counts are dropped. */
-   WS_(flush_access_counts)();
+   /* What was counted inline while on goes to the records now (the TLB
+      emptied, which forgets the crossings too): from here on, inline
+      counts are dropped. */
+   WS_(dtlb_flush)();
+   WS_(flush_code_counts)();
    WS_(measuring) = False;
    WS_(clock_freeze)();
    WS_(clock_release)();
