@@ -75,3 +75,17 @@ def fmt_ratio(x):
 
 def fmt_s(x):
     return "-" if x is None else "%.2f" % x
+
+
+def write_section(path, begin, end, text):
+    """Put |text| (a markdown section from the line |begin| to the line
+    |end|) into the file at |path|: in place of the one that is there,
+    else at the end."""
+    old = open(path).read() if os.path.exists(path) else ""
+    if begin in old and end in old:
+        i, j = old.index(begin), old.index(end) + len(end)
+        new = old[:i] + text.rstrip("\n") + old[j:]
+    else:
+        new = old.rstrip("\n") + "\n\n---\n\n" + text
+    with open(path, "w") as f:
+        f.write(new)

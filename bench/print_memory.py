@@ -20,7 +20,7 @@ import os
 import sys
 
 import measure
-from common import BENCH, TOP_BUILD, HarnessError, quote
+from common import BENCH, TOP_BUILD, HarnessError, quote, write_section
 from report import git_commit, load_average, machine_info
 from workloads import compile_progs
 
@@ -86,17 +86,6 @@ def section(rows, a, sizes):
     return "\n".join(lines) + "\n"
 
 
-def write_section(path, text):
-    old = open(path).read() if os.path.exists(path) else ""
-    if BEGIN in old and END in old:
-        i, j = old.index(BEGIN), old.index(END) + len(END)
-        new = old[:i] + text.rstrip("\n") + old[j:]
-    else:
-        new = old.rstrip("\n") + "\n\n---\n\n" + text
-    with open(path, "w") as f:
-        f.write(new)
-
-
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--sizes", default="25,100,250",
@@ -131,7 +120,7 @@ def main(argv):
                     label, mb, mode, res[mode].maxrss_kb / 1024,
                     res[mode].cpu), flush=True)
             rows.append((label, mb, n, res))
-    write_section(a.out, section(rows, a, sizes))
+    write_section(a.out, BEGIN, END, section(rows, a, sizes))
     print("written to %s" % a.out)
     return 0
 

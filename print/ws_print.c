@@ -31,6 +31,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,11 +216,20 @@ static const char *option_value(int argc, char **argv, int *i)
    return *i + 1 < argc ? argv[++*i] : NULL;
 }
 
-static void close_out(FILE *out, const char *name)
+/* Closes what open_out gave (|path| NULL: standard output).  A file
+   that could not be written whole (a full disk, the file-size limit:
+   SIGXFSZ is ignored, so the write fails instead of killing ws_print)
+   is removed: a report or a table cut short is no use. */
+static void close_out(FILE *out, const char *path)
 {
    if (fflush(out) != 0 || ferror(out)
-       || (out != stdout && fclose(out) != 0))
-      die("error writing %s: %s", name, strerror(errno));
+       || (out != stdout && fclose(out) != 0)) {
+      int err = errno;
+      if (path)
+         unlink(path);
+      die("error writing %s: %s%s", path ? path : "standard output",
+          strerror(err), path ? " (the file was removed)" : "");
+   }
 }
 
 /* The file to write to (NULL: standard output). */
@@ -258,11 +268,11 @@ static void show_dump(const struct wsp_file *f, const char *name,
    if (want_csv) {
       FILE *out = open_out(csv);
       wsp_dump_csv(out, f);
-      close_out(out, csv ? csv : "standard output");
+      close_out(out, csv);
    } else {
       struct wsp_text_opts o = text_opts(width, 0, name);
       wsp_dump_text(stdout, f, &o);
-      close_out(stdout, "standard output");
+      close_out(stdout, NULL);
    }
 }
 
@@ -273,6 +283,7 @@ int main(int argc, char **argv)
    size_t max_size = DEFAULT_MAX_SIZE;
    enum wsp_heap_key key = WSP_KEY_USAGE;
 
+   signal(SIGXFSZ, SIG_IGN);
    for (int i = 1; i < argc; i++) {
       const char *a = argv[i];
       const char *v;
@@ -366,7 +377,7 @@ int main(int argc, char **argv)
    if (want_csv) {
       FILE *out = open_out(csv);
       wsp_csv(out, &f);
-      close_out(out, csv ? csv : "standard output");
+      close_out(out, csv);
    }
    if (html) {
       FILE *out = open_out(html);
@@ -382,12 +393,12 @@ int main(int argc, char **argv)
          fprintf(stderr, "ws_print: %s: note: heap usage was not followed "
                  "in this run (--ws-heap-usage=no)\n", name);
       wsp_folded(stdout, &f, key);
-      close_out(stdout, "standard output");
+      close_out(stdout, NULL);
    }
    if (!want_csv && !html && !folded) {
       struct wsp_text_opts o = text_opts(width, height, name);
       wsp_text(stdout, &f, &o);
-      close_out(stdout, "standard output");
+      close_out(stdout, NULL);
    }
    /* the samples that were read again, when the model let them go */
    int status = 0;

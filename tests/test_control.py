@@ -424,6 +424,25 @@ def test_ms_clock_leaves_stopped_time_out(server_factory):
                                                 (t_stop, "start")]
 
 
+def test_restart_with_no_instruction_repeats_no_sample_time(server):
+    """`ws stop`, `ws start`, `ws stop` while the program waits: no
+    instruction runs between the start and the second stop, whose final
+    sample would be at the time of the first stop's (ws_print refused
+    such a file): it is not taken, the events are."""
+    server.touch(0, 10)
+    for command in ("ws stop", "ws start", "ws stop", "ws start"):
+        server.vgdb(command)
+    server.touch(0, 10)
+    run = server.run()
+    wslib.check_trailer(run)
+    out = run.output
+    times = [s.t for s in out.samples]
+    assert all(a < b for a, b in zip(times, times[1:])), times
+    stops = [e.t for e in out.events if e.kind == "stop"]
+    assert len(stops) == 2 and stops[0] == stops[1]
+    assert [t for t in out.finals if t == stops[0]] == [stops[0]]
+
+
 def test_vgdb_set_every_tau_and_v_clo(server):
     """ws set every / ws set tau, and the same through v.clo: replies,
     events at the time of the change, and the new T and tau at work."""

@@ -690,6 +690,33 @@ def test_cut_files_are_shown(tmp_path):
     assert p.returncode == 0 and p.stderr == b""
 
 
+def test_output_cut_by_the_size_limit_is_removed(tmp_path):
+    """ulimit -f at 2,000 bytes, less than the HTML report and the CSV of
+    pageramp.ws: ws_print is not killed by SIGXFSZ, leaving half a file
+    (status 153 before); it says why in one line, exits 1 and removes the
+    file.  Written to standard output, the one line and status 1."""
+    import resource
+
+    def cap():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (2000, 2000))
+
+    src = os.path.join(GOLDEN, "pageramp.ws")
+    for args, path in ((["--html", "r.html"], "r.html"),
+                       (["--csv=r.csv"], "r.csv")):
+        p = subprocess.run([PRINT] + args + [src], cwd=str(tmp_path),
+                           capture_output=True, timeout=60, preexec_fn=cap)
+        assert (p.returncode, p.stderr.decode()) == (
+            1, "ws_print: error writing %s: File too large (the file was "
+            "removed)\n" % path)
+        assert not (tmp_path / path).exists()
+    with open(str(tmp_path / "out.csv"), "wb") as f:
+        p = subprocess.run([PRINT, "--csv", src], stdout=f,
+                           stderr=subprocess.PIPE, timeout=60,
+                           preexec_fn=cap)
+    assert (p.returncode, p.stderr) == (
+        1, b"ws_print: error writing standard output: File too large\n")
+
+
 @pytest.mark.parametrize("labels,legend", [
     (1, "Time axis: [ start, ] stop, | both, marks a, * several:"),
     (5, "Time axis: [ start, ] stop, | both, marks a-e, * several:"),

@@ -11,7 +11,10 @@ never signals, blocks or changes the program because of its own files.
 - --ws-file=/dev/full (every write fails, ENOSPC): one line, status 0,
   the summary says the file is incomplete;
 - an output file that reaches the program's RLIMIT_FSIZE (ulimit -f): no
-  SIGXFSZ (the program was killed with status 153), one line;
+  SIGXFSZ (the program was killed with status 153), one line; the file
+  ends in a whole line, as do the miss profile and a dump file cut short
+  the same way (the reliability review's third round: they ended in half
+  a line);
 - a 550 kB VALGRIND_MONITOR_COMMAND("ws mark ..."): refused with one
   line, no overflow of Valgrind's stack.
 """
@@ -98,10 +101,41 @@ def test_file_size_limit(tmp_path):
     assert err.count("ws: writing the output file '%s' failed (the file "
                      "reached the size limit (ulimit -f)); ws writes nothing "
                      "more to it" % (tmp_path / "ws.out")) == 1, err
-    assert os.path.getsize(str(tmp_path / "ws.out")) == 20 << 10
-    out = wslib.parse_output(open(str(tmp_path / "ws.out")).read(),
-                             complete=False)
+    text = open(str(tmp_path / "ws.out")).read()
+    assert len(text) <= 20 << 10 and text.endswith("\n"), text[-200:]
+    out = wslib.parse_output(text, complete=False)
     assert not out.complete and len(out.samples) > 100
+
+
+def test_every_file_cut_by_the_size_limit_ends_in_a_whole_line(tmp_path):
+    """ulimit -f at 3,000 bytes, less than each of ws's files would be:
+    the output file, the miss profile and a dump file (`ws dump FILE`)
+    each stop short, in a whole line, and ws says so once for each.  The
+    program keeps SIGXFSZ's default action (it would be killed by one) and
+    ends as under --tool=none."""
+    limit = 3000
+
+    def cap():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    argv = [HANDS, "dumpfile", str(tmp_path / "dump.txt")]
+    none = subprocess.run([wslib.VG_IN_PLACE, "--tool=none", "-q"] + argv,
+                          cwd=str(tmp_path), capture_output=True,
+                          timeout=300, preexec_fn=cap)
+    p = ws(argv, tmp_path, ["--ws-file=ws.out", "--ws-every=1000",
+                            "--ws-miss-file=miss.out"], preexec_fn=cap)
+    err = p.stderr.decode()
+    assert (p.returncode, p.stdout) == (none.returncode, none.stdout) \
+        == (0, b"ok\n"), err
+    for what, name in (("output file", "ws.out"), ("miss profile", "miss.out"),
+                       ("dump file", "dump.txt")):
+        path = str(tmp_path / name)
+        assert err.count("ws: writing the %s '%s' failed (the file reached "
+                         "the size limit (ulimit -f))" % (what, path)) == 1, err
+        data = open(path, "rb").read()
+        assert 0 < len(data) <= limit and data.endswith(b"\n"), (
+            name, data[-200:])
+    wslib.parse_output(open(str(tmp_path / "ws.out")).read(), complete=False)
 
 
 def test_monitor_command_of_550_kB(tmp_path):

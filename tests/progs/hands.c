@@ -34,6 +34,9 @@
      bigmark N            VALGRIND_MONITOR_COMMAND("ws mark xxx...") with
                           N x's; prints "ok"
      dumpheap             mallocs, WS_DUMP("heap"), frees, prints "ok"
+     dumpfile FILE        touches 256 pages it mallocs, then
+                          VALGRIND_MONITOR_COMMAND("ws dump FILE");
+                          prints "ok"
      unsetfork VAR        unsetenv(VAR), forks; the child exits 7, the
                           parent checks it and exits 0
      bigwrite             write(pipe, buf, 1 << 40) on a 16-byte buffer;
@@ -177,6 +180,20 @@ static int dumpheap(void)
    return 0;
 }
 
+static int dumpfile(const char *file)
+{
+   char cmd[4200];
+   char *p = malloc(256 * 4096);
+   if (!p || strlen(file) > 4096)
+      return 3;
+   memset(p, 1, 256 * 4096);
+   snprintf(cmd, sizeof cmd, "ws dump %s", file);
+   VALGRIND_MONITOR_COMMAND(cmd);
+   free(p);
+   printf("ok\n");
+   return 0;
+}
+
 static int unsetfork(const char *var)
 {
    int status;
@@ -281,6 +298,8 @@ int main(int argc, char **argv)
       return bigmark(strtol(argv[2], NULL, 10));
    if (!strcmp(m, "dumpheap"))
       return dumpheap();
+   if (!strcmp(m, "dumpfile") && argc == 3)
+      return dumpfile(argv[2]);
    if (!strcmp(m, "unsetfork") && argc == 3)
       return unsetfork(argv[2]);
    if (!strcmp(m, "bigwrite"))

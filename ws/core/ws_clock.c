@@ -54,6 +54,13 @@ static ULong    clock        = 0;
 static ULong    next_event   = 0;     /* clock value of the next boundary */
 static ThreadId clock_thread = VG_INVALID_THREADID;
 
+/* While measurement is off the clock stands still at |frozen_at|.
+   Code instrumented while on may go on running then (ws_sampler.c,
+   "Starting and stopping"): it counts on in the shadow area, and
+   those instructions are not time. */
+static Bool     frozen       = False;
+static ULong    frozen_at;
+
 static ULong clock_now(void)
 {
    Long left;
@@ -102,7 +109,7 @@ void WS_(clock_from_thread)(ThreadId tid)
 
 ULong WS_(clock_insns)(void)
 {
-   return clock_now();
+   return frozen ? frozen_at : clock_now();
 }
 
 void WS_(clock_next_event)(ULong at)
@@ -117,6 +124,28 @@ Bool WS_(clock_due)(void)
    return clock_now() >= next_event;
 }
 
+/* Far enough that the countdown never runs out while off. */
+#define WS_NEVER (1ULL << 62)
+
+void WS_(clock_freeze)(void)
+{
+   ULong now = clock_now();
+   if (!frozen)
+      frozen_at = now;
+   frozen = True;
+   next_event = now + WS_NEVER;
+   clock_to_shadow(now);
+}
+
+void WS_(clock_thaw)(void)
+{
+   if (!frozen)
+      return;
+   frozen = False;
+   clock = frozen_at;
+   clock_to_shadow(frozen_at);
+}
+
 /*------------------------------------------------------------*/
 /*--- The millisecond timer                                ---*/
 /*------------------------------------------------------------*/
@@ -129,15 +158,25 @@ static UInt  ms_stopped_at;         /* timer value at the last stop */
    clock reads ms_stopped_at, so that its events, the reply and the
    time the clock stands at while off all agree. */
 static Bool  ms_held;
+/* The clock never reads less than this: a sample took the millisecond
+   after the one before it (WS_(clock_not_before)). */
+static ULong ms_floor;
 
 ULong WS_(now)(void)
 {
    if (WS_(clo).time_unit == WS_TimeMillis) {
-      UInt timer = WS_(measuring) && !ms_held
-                   ? VG_(read_millisecond_timer)() : ms_stopped_at;
-      return timer - ms_origin - ms_paused;
+      UInt  timer = WS_(measuring) && !ms_held
+                    ? VG_(read_millisecond_timer)() : ms_stopped_at;
+      ULong t = timer - ms_origin - ms_paused;
+      return t > ms_floor ? t : ms_floor;
    }
-   return clock_now();
+   return WS_(clock_insns)();
+}
+
+void WS_(clock_not_before)(ULong t)
+{
+   if (t > ms_floor)
+      ms_floor = t;
 }
 
 void WS_(clock_hold_start)(void)

@@ -81,11 +81,14 @@ void WS_(code_slot_stamp)(Addr page, Stamp s)
       WS_(code_slots)[*idx - 1].stamp = s;
 }
 
+/* Counts made while measurement is off (by code instrumented while
+   on, ws_sampler.c) are dropped. */
 void WS_(flush_code_counts)(void)
 {
    UInt i;
    for (i = 0; i < n_slots; i++) {
-      *slot_record[i] += WS_(code_slots)[i].accesses;
+      if (WS_(measuring))
+         *slot_record[i] += WS_(code_slots)[i].accesses;
       WS_(code_slots)[i].accesses = 0;
    }
 }

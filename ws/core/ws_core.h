@@ -282,6 +282,11 @@ void  WS_(clock_from_thread)(ThreadId tid);
 ULong WS_(clock_insns)(void);
 void  WS_(clock_next_event)(ULong at);
 Bool  WS_(clock_due)(void);
+/* Measurement stops: the clock stands still (whatever instrumented
+   code runs while off) and no boundary comes due, until it starts
+   again. */
+void  WS_(clock_freeze)(void);
+void  WS_(clock_thaw)(void);
 /* The current time in the user's time unit. */
 ULong WS_(now)(void);
 /* In ms mode, measurement starts or stops at one instant: from these
@@ -290,6 +295,9 @@ ULong WS_(now)(void);
 void  WS_(clock_hold_start)(void);
 void  WS_(clock_hold_stop)(void);
 void  WS_(clock_release)(void);
+/* In ms mode, the clock reads at least |t| from now on (a sample was
+   dated |t|: ws_sampler.c, record_sample). */
+void  WS_(clock_not_before)(ULong t);
 
 /* A new epoch now (e.g. another thread starts running); the data TLB
    is emptied. */
@@ -603,14 +611,21 @@ typedef struct {
    ULong data_elided;      /* data checks left out */
    ULong insn_checks;      /* inline code-page checks emitted */
    ULong insn_unslotted;   /* code pages that found no slot left */
+   ULong retranslations;   /* translations thrown away (start, stop) */
 } WS_Counters;
 extern WS_Counters WS_(counters);
 void WS_(print_counters)(void);
 
 /* Measurement on or off (WS_START / WS_STOP, "ws start" / "ws stop").
-   While off, code runs uninstrumented, the clock stands still and no
-   sample is taken. */
+   While off, the clock stands still, nothing is counted and no sample
+   is taken; code runs uninstrumented, or instrumented while starts and
+   stops come fast (ws_sampler.c says when). */
 extern Bool WS_(measuring);
+/* Whether a translation made now gets the core's IR; a translation
+   made without it, while off, although it should have had it (its
+   code page found no slot left: ws_instrument.c). */
+Bool WS_(instrumenting)(void);
+void WS_(instrumented_plain)(void);
 /* Both return the time of the change (the time of their events:
    WS_EvStart with a fresh window, WS_EvStop after the final sample). */
 ULong WS_(measure_start)(void);

@@ -112,10 +112,11 @@ static void forget_crossings(void)
 /*------------------------------------------------------------*/
 
 /* The accesses an entry counted go to its page's record before the
-   entry changes. */
+   entry changes; those counted while measurement is off (by code
+   instrumented while on, ws_sampler.c) are dropped. */
 static void settle_entry(WS_DtlbEntry* e)
 {
-   if (e->accesses != 0) {
+   if (e->accesses != 0 && WS_(measuring)) {
       Addr page = WS_DTLB_PAGE(e);
       if (page < WS_(beyond_user_space)()) {
          WS_(add_accesses)(page, e->accesses);
@@ -348,6 +349,16 @@ static void data_refill(Addr a, HWord site, WS_AccessKind kind)
          return;
       }
    }
+   if (!WS_(measuring)) {
+      /* Instrumented code running while off (the stop emptied the TLB,
+         so no crossing is remembered): the entry holds the page,
+         untrapped, so that the next access passes inline; nothing is
+         touched, and its count will be dropped.  The start empties the
+         TLB (a new epoch). */
+      dtlb_fill(last);
+      e->tag[0] = e->tag[1] = e->tag[2] = WS_DTLB_PAGE(e);
+      return;
+   }
    /* Before the pages' stamps change, which the watcher reads (heap
       usage, for the allocator's accesses).  Accesses of more than a
       page are rare: they may cover pages between the two ends. */
@@ -360,7 +371,7 @@ static void data_refill(Addr a, HWord site, WS_AccessKind kind)
       share_out(r, a);
    else
       e->accesses += weight;
-   if (c != NULL && WS_(measuring))
+   if (c != NULL)
       remember_crossing(c, site, r, a);
 }
 
@@ -459,10 +470,23 @@ const WS_DataRefill* WS_(data_refill_of_size)(UInt size, UInt weight,
 /*--- Re-stamping a code page                              ---*/
 /*------------------------------------------------------------*/
 
-VG_REGPARM(1) void WS_(insn_restamp)(Addr a)
+/* Instrumented code running while off (ws_sampler.c) touches
+   nothing: the page's slot takes the current stamp, so that its check
+   passes inline until the start, whose new epoch makes it stale
+   again.  The page table, which stays the truth, is left as it is. */
+static void touch_code(Addr page, Addr ip, Addr a)
 {
    WS_(counters).insn_restamps++;
-   WS_(touch_page)(WS_Insn, a >> WS_(page_shift)(), a, a);
+   if (!WS_(measuring)) {
+      WS_(code_slot_stamp)(page, WS_(cur_stamp));
+      return;
+   }
+   WS_(touch_page)(WS_Insn, page, ip, a);
+}
+
+VG_REGPARM(1) void WS_(insn_restamp)(Addr a)
+{
+   touch_code(a >> WS_(page_shift)(), a, a);
 }
 
 void WS_(insn_restamp_at_ip)(void)
@@ -473,8 +497,7 @@ void WS_(insn_restamp_at_ip)(void)
 VG_REGPARM(1) void WS_(insn_restamp_straddling)(Addr ip)
 {
    Addr page = (ip >> WS_(page_shift)()) + 1;
-   WS_(counters).insn_restamps++;
-   WS_(touch_page)(WS_Insn, page, ip, page << WS_(page_shift)());
+   touch_code(page, ip, page << WS_(page_shift)());
 }
 
 /*--------------------------------------------------------------------*/

@@ -772,8 +772,21 @@ IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    /* The platform's words (ws_core.h, at the top). */
    tl_assert(gWordTy == Ity_I64 && hWordTy == Ity_I64);
    /* While measurement is off, code runs as it is (as callgrind's
-      does when collection is off). */
-   sb = WS_(measuring) ? measure(sbIn, layout, vge) : sbIn;
+      does when collection is off), unless toggles come fast
+      (ws_sampler.c).  Code instrumented while off must count nothing
+      in the pages' records, as a code page without a slot does: a
+      superblock that finds none then runs as it is, and the start
+      makes every translation again. */
+   if (WS_(instrumenting)()) {
+      ULong unslotted = WS_(counters).insn_unslotted;
+      sb = measure(sbIn, layout, vge);
+      if (!WS_(measuring) && WS_(counters).insn_unslotted != unslotted) {
+         sb = sbIn;
+         WS_(instrumented_plain)();
+      }
+   } else {
+      sb = sbIn;
+   }
    for (i = 0; i < n_passes; i++)
       sb = passes[i](sb, layout, vge);
    return sb;

@@ -29,6 +29,7 @@
 
 #include "pub_tool_basics.h"
 #include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
 #include "pub_tool_transtab.h"
 
 #include "ws_core.h"
@@ -78,21 +79,38 @@ static void remember_sample(ULong t, const ULong sizes[2])
    series_count++;
 }
 
-/* The instruction count at the last sample since measurement
-   (re)started, if any: a final sample with no instruction executed since
-   would repeat it (in ms mode the time moves on all the same, say from
-   the last thread's exit to ws_fini). */
+/* The last sample, if any: its time, and the instruction count then.
+   A final sample with no instruction executed since would repeat it (in
+   ms mode the time moves on all the same, say from the last thread's
+   exit to ws_fini), also across a stop and a start with none between
+   them (monitor commands while the program waits). */
+static Bool  sampled = False;
+static ULong last_sample_t;
 static ULong last_sample_insns;
-static Bool  sampled_since_start = False;
 
 /* Counts and tells the sample at |t| over the current window; a final
-   sample is marked as one. */
+   sample is marked as one.
+
+   Sample times increase strictly, in both time units.  In instructions
+   a sample comes after an instruction, or is not taken.  In ms mode a
+   final sample (a stop, the end) may fall in the millisecond of the
+   sample before it, all the more as time off does not count: a region
+   shorter than a millisecond begins and ends in one.  Such a sample is
+   dated the next millisecond, and the clock reads at least that from
+   then on, so that nothing after it is dated before it: the clock moves
+   on by a millisecond at least at every sample (docs/manual.md,
+   section 1, "Time"). */
 ULong WS_(sample_seq) = 0;
 
 static void record_sample(ULong t, Bool final)
 {
-   WS_Event ev = { .what = WS_EvSample, .t = t, .final = final };
+   WS_Event ev = { .what = WS_EvSample, .final = final };
    Int kind;
+   if (sampled && t <= last_sample_t) {
+      t = last_sample_t + 1;
+      WS_(clock_not_before)(t);
+   }
+   ev.t = t;
    WS_(current_sizes)(ev.sizes);
    WS_(sample_seq)++;
    WS_(stats).samples++;
@@ -104,7 +122,8 @@ static void record_sample(ULong t, Bool final)
    }
    remember_sample(t, ev.sizes);
    last_sample_insns = WS_(clock_insns)();
-   sampled_since_start = True;
+   last_sample_t = t;
+   sampled = True;
    WS_(tell)(&ev);
 }
 
@@ -153,9 +172,16 @@ static ULong first_window_after(ULong t)
 
 void WS_(boundary)(void)
 {
-   ULong t = WS_(now)();
+   ULong t;
 
    WS_(counters).boundaries++;
+   if (!WS_(measuring)) {
+      /* Instrumented code running while off, in a thread whose
+         countdown was handed out before the stop. */
+      WS_(clock_freeze)();
+      return;
+   }
+   t = WS_(now)();
    if (next_window_j * every - tau <= t) {
       WS_(new_stamp)();
       next_window_j = first_window_after(t);
@@ -214,7 +240,8 @@ static void set_interval(ULong* param, ULong value)
    catch_up();
    *param = value;
    WS_(new_stamp)();
-   reschedule();
+   if (WS_(measuring))
+      reschedule();
 }
 
 void WS_(set_every)(ULong value)
@@ -227,11 +254,72 @@ void WS_(set_tau)(ULong value)
    set_interval(&tau, value);
 }
 
-/* Code runs uninstrumented while measurement is off (as callgrind
-   does), so a toggle throws away every translation made so far. */
+/* Starting and stopping.  Code runs uninstrumented while measurement
+   is off (as callgrind's does while collection is off), at
+   --tool=none's speed, and every translation is made again when it
+   changes.  That costs milliseconds (the discard, then a translation
+   of every superblock the program runs next): a program that toggles
+   thousands of times a second (regions around short calls, threads
+   that start and stop at will) would do nothing else.  So a stop
+   keeps the instrumented code when the previous stop that threw it
+   away is less than WS_REPLAIN_MS ago: it runs on while off, its
+   helpers and the clock told that nothing counts (the clock frozen,
+   the counts made inline while off dropped: ws_dtlb.c,
+   ws_codeslots.c), and the next start needs no retranslation either.
+   Translations are then thrown away at most twice in WS_REPLAIN_MS
+   (once at the stop, once at the start after it), whatever the rate
+   of toggling, and a program that stops for long runs uninstrumented
+   as before, unless it stopped within WS_REPLAIN_MS of the last such
+   stop (it then runs as fast as measured code until the next start).
+
+   Instrumented code may run while off only if it counts nothing
+   directly in the pages' records: a code page with no slot left is
+   counted there, so once the slots have run out every stop throws
+   the translations away. */
+#define WS_REPLAIN_MS 100
+
+static Bool plain_code = False;     /* a translation may lack ws's IR */
+static Bool replained_ever = False;
+static UInt replained_at;           /* ms timer at the last stop that
+                                       threw the translations away */
+
 static void retranslate_all(void)
 {
+   WS_(counters).retranslations++;
    VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "ws");
+}
+
+Bool WS_(instrumenting)(void)
+{
+   return WS_(measuring) || !plain_code;
+}
+
+void WS_(instrumented_plain)(void)
+{
+   plain_code = True;
+}
+
+/* At a stop (measurement just went off): throw the instrumented code
+   away, unless toggles come fast (above). */
+static void stopped_code(void)
+{
+   UInt now = VG_(read_millisecond_timer)();
+   if (WS_(counters).insn_unslotted == 0 && replained_ever
+       && now - replained_at < WS_REPLAIN_MS)
+      return;
+   replained_ever = True;
+   replained_at = now;
+   plain_code = True;
+   retranslate_all();
+}
+
+/* At a start (measurement just went on). */
+static void started_code(void)
+{
+   if (!plain_code)
+      return;
+   plain_code = False;
+   retranslate_all();
 }
 
 /* When measurement stops (WS_STOP, "ws stop", exit, a fatal signal),
@@ -249,7 +337,7 @@ void WS_(final_sample)(void)
       return;
    catch_up();
    t = WS_(now)();
-   if (sampled_since_start && last_sample_insns == WS_(clock_insns)())
+   if (sampled && last_sample_insns == WS_(clock_insns)())
       return;
    record_sample(t, True);
 }
@@ -270,15 +358,16 @@ ULong WS_(measure_start)(void)
    if (WS_(measuring))
       return WS_(now)();
    /* Discarding the translations made while off is part of the time
-      off. */
-   retranslate_all();
+      off, and so are the counts that code made inline. */
+   started_code();
+   WS_(flush_access_counts)();
    WS_(clock_hold_start)();
+   WS_(clock_thaw)();
    WS_(measuring) = True;
    /* A fresh window: pages touched before do not count. */
    WS_(new_stamp)();
    WS_(windows_advance)(WS_(cur_stamp));
    reschedule();
-   sampled_since_start = False;
    tell_now(&ev);
    WS_(region_open)();
    t = WS_(now)();
@@ -305,9 +394,15 @@ ULong WS_(measure_stop)(void)
    WS_(final_sample)();
    tell_now(&ev);
    WS_(region_close)();
+   /* What was counted inline while on goes to the records now (the TLB
+      emptied, which forgets the crossings too): from here on, inline
+      counts are dropped. */
+   WS_(dtlb_flush)();
+   WS_(flush_code_counts)();
    WS_(measuring) = False;
+   WS_(clock_freeze)();
    WS_(clock_release)();
-   retranslate_all();
+   stopped_code();
    return WS_(now)();
 }
 
@@ -328,6 +423,10 @@ void WS_(sampler_init)(void)
    WS_(windows_init)();
    WS_(dtlb_init)();
    reschedule();
+   if (!WS_(measuring)) {
+      plain_code = True;
+      WS_(clock_freeze)();
+   }
 }
 
 /* A forked child writes a file of its own, which holds none of the
@@ -357,6 +456,8 @@ void WS_(print_counters)(void)
              "%'llu boundaries\n", c->data_refills, c->insn_restamps,
              c->boundaries);
    VG_(dmsg)("ws: epochs: %u\n", WS_(cur_stamp));
+   VG_(dmsg)("ws: translations thrown away at a start or stop: %'llu "
+             "times\n", c->retranslations);
 }
 
 /*--------------------------------------------------------------------*/

@@ -36,10 +36,11 @@
    - text reaches the file in whole lines (a run killed even by SIGKILL
      leaves lines that parse);
    - a write that fails is reported once, and that file is written no
-     more; it never raises a signal in the program (a pipe whose reader
-     went away, a file past the program's RLIMIT_FSIZE), and never waits
-     for long (a reader that stops reading: ten seconds, then the file is
-     given up);
+     more; what it wrote of a line is cut off again (a full disk, the
+     file-size limit), so that the file ends in a whole line; it never
+     raises a signal in the program (a pipe whose reader went away, a
+     file past the program's RLIMIT_FSIZE), and never waits for long (a
+     reader that stops reading: ten seconds, then the file is given up);
    - names are checked and %q{VAR} expanded once, when the name is
      first given, so that a program changing its environment cannot
      make a later expansion (in a forked child) fail.
@@ -69,12 +70,13 @@
 /*--- What the public API lacks                            ---*/
 /*------------------------------------------------------------*/
 
-/* Three things a file of ws's needs are not in pub_tool_*.h: where the
+/* Four things a file of ws's needs are not in pub_tool_*.h: where the
    descriptors that Valgrind keeps for itself begin, fcntl() to move a
-   descriptor there with close-on-exec, and sigaction() to discard a
-   signal a failed write raised (write_out).  Rather than declare the
-   core's own VG_(fd_hard_limit), VG_(fcntl) and VG_(sigaction), which a
-   Valgrind update could change without a word, ws asks the kernel:
+   descriptor there with close-on-exec, sigaction() to discard a signal
+   a failed write raised and ftruncate() to cut off the part of a line
+   it wrote (write_out).  Rather than declare the core's own
+   VG_(fd_hard_limit), VG_(fcntl) and VG_(sigaction), which a Valgrind
+   update could change without a word, ws asks the kernel:
 
    - The core raises the kernel's soft RLIMIT_NOFILE by the descriptors
      it keeps for itself (N_RESERVED_FDS in coregrind/m_main.c: 12 on
@@ -85,8 +87,9 @@
      tests/test_descriptors.py sees a file of ws's put below the
      program's limit: the program's descriptors would differ from
      --tool=none's.
-   - fcntl and rt_sigaction are system calls of their own here, as the
-     core makes them (the kernel's interface; amd64 only, for now). */
+   - fcntl, rt_sigaction and ftruncate are system calls of their own
+     here, as the core makes them (the kernel's interface; amd64 only,
+     for now). */
 #define WS_CORE_FDS  12
 
 static Long sys4(Long no, Long a1, Long a2, Long a3, Long a4)
@@ -475,7 +478,7 @@ Bool WS_(file_create)(WS_File* f, const HChar* name, HChar* why,
 
    tl_assert(f->fd < 0 && !f->to_monitor);
    f->failed = False;
-   f->used = f->lines = 0;
+   f->used = f->lines = f->partial = 0;
    existed = !sr_isError(VG_(stat)(name, &st));
    if (existed && (busy = in_use(f, &st, why, why_size)) != NULL) {
       if (busy != why)
@@ -655,6 +658,29 @@ static void add_signal(vki_sigset_t* set, Int sig)
    set->sig[(sig - 1) / _VKI_NSIG_BPW] |= 1UL << ((sig - 1) % _VKI_NSIG_BPW);
 }
 
+/* |done| more bytes from the front of the buffer reached the file. */
+static void note_written(WS_File* f, UInt done)
+{
+   UInt k = done;
+   while (k > 0 && f->buf[k - 1] != '\n')
+      k--;
+   f->partial = k > 0 ? done - k : f->partial + done;
+}
+
+/* A write failed after part of a line reached the file (a full disk,
+   the file-size limit): that part is cut off, so that the file ends in
+   a whole line.  Not possible for a pipe or a terminal, whose reader
+   has what it read; those fail whole (a reader gone) or stay. */
+static void cut_partial_line(WS_File* f)
+{
+   Off64T end;
+   if (f->partial == 0)
+      return;
+   end = VG_(lseek)(f->fd, 0, VKI_SEEK_CUR);
+   if (end >= (Off64T)f->partial)
+      sys4(__NR_ftruncate, f->fd, end - f->partial, 0, 0);
+}
+
 /* Writes |len| bytes from the front of the buffer.  Two failures make
    the kernel signal the writing thread, which would kill the program: a
    pipe whose reader has gone (SIGPIPE) and a file that reached the
@@ -689,6 +715,9 @@ static void write_out(WS_File* f, UInt len)
    else if (err == VKI_EFBIG)
       discard_pending(VKI_SIGXFSZ);
    VG_(sigprocmask)(VKI_SIG_SETMASK, &saved_mask, NULL);
+   note_written(f, done);
+   if (err != 0)
+      cut_partial_line(f);
    VG_(memmove)(f->buf, f->buf + done, f->used - done);
    f->used -= done;
    f->lines = f->lines > done ? f->lines - done : 0;

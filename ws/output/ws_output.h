@@ -69,6 +69,7 @@ typedef struct _WS_File {
    HChar*           buf;
    UInt             size, used;
    UInt             lines;      /* bytes of buf that are whole lines */
+   UInt             partial;    /* bytes written since the last '\n' */
    struct _WS_File* next;       /* ws's open files */
 } WS_File;
 #define WS_FILE(what)     { what, -1, False, NULL }
