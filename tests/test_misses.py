@@ -224,8 +224,13 @@ def test_format(miss_run):
                                        prof) in run.stderr.splitlines()
     # the program's functions by their names, in the program's object,
     # at its source file (with its directory) and the lines of the code
+    # (main's misses are the windows in which its code or stack page
+    # comes back first through main rather than through the functions it
+    # calls: that depends on where the windows' edges fall, which moves
+    # with start-up's instruction count, and so with the environment's
+    # size; the marked lines alone touch their pages)
     ours = [c for c in p.costs if c.ob == MISS]
-    assert {"main", "fresh_touch", "hot_touch"} <= {c.fn for c in ours}
+    assert {"fresh_touch", "hot_touch"} <= {c.fn for c in ours}
     for c in ours:
         if c.fn in ("main", "fresh_touch", "hot_touch"):
             assert same_file(c.fl, MISS_SRC) and c.line > 0, c
