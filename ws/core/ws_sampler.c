@@ -86,12 +86,13 @@ static ULong last_sample_insns;
 static Bool  sampled_since_start = False;
 
 /* Counts and tells the sample at |t| over the current window; a final
-   sample is marked as one. */
+   sample is marked as one, with its window's length. */
 ULong WS_(sample_seq) = 0;
 
-static void record_sample(ULong t, Bool final)
+static void record_sample(ULong t, Bool final, ULong window)
 {
-   WS_Event ev = { .what = WS_EvSample, .t = t, .final = final };
+   WS_Event ev = { .what = WS_EvSample, .t = t, .final = final,
+                   .window = window };
    Int kind;
    WS_(current_sizes)(ev.sizes);
    WS_(sample_seq)++;
@@ -123,7 +124,7 @@ static void take_sample(ULong t, ULong k)
          first++;
    }
    WS_(windows_advance)(first);
-   record_sample(t, False);
+   record_sample(t, False, tau);
 }
 
 static void schedule_next(void)
@@ -234,14 +235,31 @@ static void retranslate_all(void)
    VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "ws");
 }
 
+/* The window of a final sample at |t|: the epochs that began at or
+   after t - tau, so that it is (s, t] for the time s the first of them
+   began, at most tau long and exact.  When none did (tau < T, between
+   two windows) an epoch begins now and the window is empty.  Returns
+   its length, t - s. */
+static ULong final_window(ULong t)
+{
+   ULong from  = t > tau ? t - tau : 0;
+   Stamp first = WS_(window_first_stamp)();
+   while (first <= WS_(cur_stamp) && WS_(stamp_time)(first) < from)
+      first++;
+   if (first > WS_(cur_stamp)) {
+      WS_(new_stamp)();
+      first = WS_(cur_stamp);
+   }
+   WS_(windows_advance)(first);
+   return t - WS_(stamp_time)(first);
+}
+
 /* When measurement stops (WS_STOP, "ws stop", exit, a fatal signal),
    the accesses since the last sample would otherwise go unseen: a
-   final sample is taken now, over the window the last sample's began
-   (the current window counters: the epochs that began at or after
-   k*T - tau for the last multiple k*T the clock passed, or at the
-   start of measurement if that came later).  It holds every page of
-   (t - tau, t] and is between tau and tau + T long; docs/manual.md,
-   "Final samples", says why this window and not the exact one. */
+   final sample is taken now.  Its window is no longer than the
+   others' (docs/manual.md, "Final samples"): ws knows of a page only
+   the epoch of its latest access, so the window starts where an epoch
+   did, at or after t - tau. */
 void WS_(final_sample)(void)
 {
    ULong t;
@@ -251,7 +269,7 @@ void WS_(final_sample)(void)
    t = WS_(now)();
    if (sampled_since_start && last_sample_insns == WS_(clock_insns)())
       return;
-   record_sample(t, True);
+   record_sample(t, True, final_window(t));
 }
 
 /* Tells a start or a stop (|ev|), at the time the clock reads now. */
