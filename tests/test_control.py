@@ -621,7 +621,9 @@ def test_vgdb_help_and_abbreviations(server):
     assert server.vgdb("ws help") == "\n" + ours
     syntax = [l for l in ours.split("\n") if l.startswith("  ws ")]
     assert syntax == ["  ws help", "  ws status", "  ws dump [<filename>]",
-                      "  ws series [<n>]", "  ws peaks", "  ws set tau <n>",
+                      "  ws series [<n>]", "  ws peaks",
+                      "  ws break [<cond>|delete <n>|delete all]",
+                      "  ws set tau <n>",
                       "  ws set every <n>", "  ws set peak-thresh <n>",
                       "  ws start", "  ws stop", "  ws mark <label>",
                       "  ws hot [<n>] [insn|data]",
@@ -650,6 +652,8 @@ arg dump 1 optional file
 command series
 arg series 1 optional number 1 1024
 command peaks
+command break
+arg break 1 optional text
 command set
 arg set 1 required param
 arg set 2 required value
@@ -720,7 +724,7 @@ STATUS_LINES = [
      r"peak-thresh'\n"),
     ("st", "refused", r"st can match status start stop\n"),
     ("frobnicate", "refused", r"frobnicate does not match any of 'help "
-     r"status dump series peaks set start stop mark hot heap'\n"),
+     r"status dump series peaks break set start stop mark hot heap'\n"),
     ("", "refused", r"ws: the command is missing; 'ws help' lists them\n"),
     ("ws status", "refused", r"ws does not match any of .*\n"),
     ("v.info n_errs_found", "refused", r"v.info does not match any of .*\n"),
@@ -738,6 +742,9 @@ STATUS_LINES = [
     ("peaks x", "refused", r"ws peaks: unexpected argument 'x'; nothing "
      r"changed\n"),
     ("peaks", "ok", r"ws peaks at t=[0-9]+: .*"),
+    ("break data>=", "refused", r"ws break: 'data>=': the number of pages "
+     r"is missing; nothing changed\n"),
+    ("break", "ok", r"ws break: the conditions set:\n  none\n"),
     ("mark status lines", "ok", r"ws mark: 'status lines' at t=[0-9]+\n"),
     ("stop", "ok", r"ws stop: measurement off at t=[0-9]+\n"),
     ("stop", "refused", r"ws stop: measurement is already off; nothing "

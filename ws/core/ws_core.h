@@ -790,6 +790,9 @@ typedef enum {
    WS_EvThreadExit,  /* thread tid ends (after the last one's final
                         sample) */
    WS_EvThreadRuns,  /* thread tid is about to run client code */
+   WS_EvSettled,     /* the boundary handler the IR called is done (its
+                        sample taken, the next planned): the program
+                        may be stopped here (t) */
    WS_N_EVENTS
 } WS_EventKind;
 

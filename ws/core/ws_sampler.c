@@ -152,7 +152,7 @@ static ULong first_window_after(ULong t)
    return (t + tau) / every + 1;
 }
 
-void WS_(boundary)(void)
+static void boundary(void)
 {
    ULong t = WS_(now)();
 
@@ -168,6 +168,18 @@ void WS_(boundary)(void)
       plan_misses();
    }
    schedule_next();
+}
+
+/* The IR's call: once the sample or the epoch is done and the next
+   one planned, the program stands between two superblocks with its
+   registers in the guest state, where a listener may stop it. */
+void WS_(boundary)(void)
+{
+   boundary();
+   if (WS_(heard)(WS_EvSettled)) {
+      WS_Event ev = { .what = WS_EvSettled, .t = WS_(now)() };
+      WS_(tell)(&ev);
+   }
 }
 
 ULong WS_(series)(ULong n, WS_Sample* out)
@@ -200,7 +212,7 @@ static void reschedule(void)
 static void catch_up(void)
 {
    if (WS_(measuring) && WS_(clock_due)())
-      WS_(boundary)();
+      boundary();
 }
 
 /* T or tau to |value| from now on: a new epoch, so that the windows
