@@ -281,13 +281,15 @@ static int changed(struct wsp_again *a)
    return -1;
 }
 
-/* `event T final`: the sample before is final. */
+/* `event T final [W]`: the sample before is final. */
 static int final_event(struct wsp_str line)
 {
    struct cur c = { line.s, line.len, 0 };
-   uint64_t t;
+   uint64_t t, window;
    return cur_lit(&c, "event ") && cur_u64(&c, &t) > 0
-          && cur_lit(&c, " final") && cur_end(&c);
+          && cur_lit(&c, " final")
+          && (cur_end(&c) || (cur_lit(&c, " ") && cur_u64(&c, &window) > 0
+                              && cur_end(&c)));
 }
 
 /* The samples of the lines the first reading accepted, each given to

@@ -245,10 +245,16 @@ int event_line(struct reader *r)
       if (nargs != 0)
          return fail(p, "a region-start event takes no arguments");
    } else if (wsp_str_is(kind, "final") && f->version >= 4) {
+      struct cur w = { a1.s, a1.len, 0 };
       e.kind = WSP_EV_FINAL;
-      if (nargs != 0 || !b->prev_sample || e.t != b->last_sample_t)
+      if (!b->prev_sample || e.t != b->last_sample_t)
          return fail(p, "'event T final' follows the final sample, at its "
                      "time");
+      /* `final W`, W its window's length (`final` alone before ws gave it) */
+      if (nargs > 1 || (nargs == 1 && ((k = cur_u64(&w, &e.num)) <= 0
+                                       || !cur_end(&w))))
+         return num_fail(p, nargs == 1 && k < 0 ? k : 0, "a final event "
+                         "gives its window's length, one number");
       wsp_series_final(f);
    } else if (wsp_str_is(kind, "peak") && f->version >= 4) {
       return fail(p, "version 4 lists the peaks in the trailer ('peak' "

@@ -156,6 +156,34 @@ def scene_gdb(sc, docs):
                             if l.startswith("  insn 0x")][0]}
 
 
+def scene_break(sc, docs):
+    """control.md, "Stopping at a spike": tests/progs/spike stopped by
+    --ws-break=data>=1000 at its burst; what ws says, then gdb's bt and
+    continue."""
+    sc.copy_in("tests/progs/spike",
+               os.path.join(sc.builddir, "tests", "progs", "spike"))
+    line = "valgrind --tool=ws --ws-break=data>=1000 tests/progs/spike spike"
+    p = sc.start(line, stdin=subprocess.DEVNULL)
+    end = time.time() + TIMEOUT
+    while "target remote" not in sc.stderr_of(p) and time.time() < end:
+        time.sleep(0.05)
+    err = sc.stderr_of(p).rstrip("\n").split("\n")
+    (i,) = [k for k, l in enumerate(err) if "ws: break 1 " in l]
+    pid = p.pid
+    shown = gdb_transcript(sc, "tests/progs/spike",
+                           ["target remote | vgdb --pid=%d" % pid, "bt",
+                            "continue"])
+    p.stdout.read()
+    assert p.wait(timeout=TIMEOUT) == 0
+    # the arguments gdb shows are addresses (of the mapping, of argv on
+    # the stack) and the sweep's byte, which move with the machine
+    shown = [re.sub(r" \((?:base|argc)=.*\) at ", " (…) at ", l)
+             for l in shown]
+    return {"stop": sc.normalise("\n".join(["$ " + line, "..."] + err[i:]),
+                                 [pid]),
+            "gdb": sc.normalise("\n".join(shown), [pid])}
+
+
 def scene_gdbws(sc, docs):
     """control.md, "From gdb: the `ws` command": gdb/ws-gdb.py against
     ctl_server after a few sweeps (gdb's `complete` shows what Tab
@@ -421,4 +449,4 @@ SCENES = {"miss": scene_miss, "manual": scene_manual, "phases": scene_phases,
           "session": scene_session, "gdb": scene_gdb,
           "monitor": scene_monitor, "gdbws": scene_gdbws,
           "unreachable": scene_unreachable, "prompt": scene_prompt,
-          "format": scene_format, "heap": scene_heap}
+          "format": scene_format, "heap": scene_heap, "break": scene_break}

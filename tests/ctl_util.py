@@ -29,9 +29,12 @@ def read_output(path):
 
 
 def events(out, kind=None):
-    """(t, kind, args) of the events, or of one kind."""
-    return [(e.t, e.kind, " ".join(e.args)) for e in out.events
-            if kind is None or e.kind == kind]
+    """(t, kind, args) of the events, or of one kind.  A final event's
+    window is checked here (wslib.check_final_windows: exact where the
+    file says when its epoch began) and left out of its args."""
+    wslib.check_final_windows(out)
+    return [(e.t, e.kind, "" if e.kind == "final" else " ".join(e.args))
+            for e in out.events if kind is None or e.kind == kind]
 
 
 def on_intervals(out):

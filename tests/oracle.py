@@ -23,7 +23,9 @@ the last instruction that touched it, separately for instruction fetches
 and data accesses.  At each requested time t it counts the pages whose
 last touch lies in a window ending at t:
 
-    exact:  window (t - tau, t], the definition of WS(t, tau);
+    exact:  window (t - tau, t], the definition of WS(t, tau), or for a
+            final sample (t - w, t], w the length of its window (at most
+            tau: it starts where an epoch of ws's began);
     hi/lo:  the bounds of what ws may report for the sample it took at t.
             ws takes the k-th sample at the first superblock boundary at or
             after k*T, and starts that sample's window at the first
@@ -230,10 +232,13 @@ class _Lives:
 
 
 def compute(lines, times, tau, pagesize, every, accesses=False,
-            count_rep="once"):
+            count_rep="once", finals=None):
     """Working sets from the lackey trace `lines` (an iterable of text
     lines) at each time in `times` (increasing instruction counts, each
     t with k*every <= t < (k+1)*every for its k).  Returns OracleResult.
+    `finals` ({t: w}) names the final samples among the times, each with
+    the length w of its window (t - w, t]: the oracle counts that window
+    exactly, and its bounds are that count.
     Lines that start with '=' (Valgrind's own messages) are skipped, lines
     of --trace-syscalls=yes (starting with SYSCALL, or for the rest of one
     cut by another message, with ' ...' or ' -->') are read for munmap and
@@ -251,6 +256,7 @@ def compute(lines, times, tau, pagesize, every, accesses=False,
     if count_rep not in ("once", "each"):
         raise ValueError("count_rep is 'once' or 'each'")
     collapse = count_rep == "once"
+    finals = finals or {}
     shift = pagesize.bit_length() - 1
     times = list(times)
     if any(b <= a for a, b in zip(times, times[1:])):
@@ -278,8 +284,12 @@ def compute(lines, times, tau, pagesize, every, accesses=False,
     def take(t):
         k = t // every
         # thresholds for the window starts, largest window first:
-        # hi (k*T - tau), exact (t - tau), lo (k*T - tau + SB_MAX)
-        bounds = (k * every - tau, t - tau, k * every - tau + SB_MAX)
+        # hi (k*T - tau), exact (t - tau), lo (k*T - tau + SB_MAX); a
+        # final sample's window (t - w, t] is exact, its start an epoch's
+        if t in finals:
+            bounds = (t - finals[t],) * 3
+        else:
+            bounds = (k * every - tau, t - tau, k * every - tau + SB_MAX)
         ihi, iex, ilo = _count_after(insn_last, bounds)
         dhi, dex, dlo = _count_after(data_last, bounds)
         out.append(OracleSample(t, k, (iex, ilo, ihi, dex, dlo, dhi)))
@@ -395,13 +405,13 @@ def lackey_command(vg_in_place, argv, log_fd, extra_options=()):
 
 def run(vg_in_place, argv, times, tau, pagesize, every, *, cwd,
         extra_options=(), stdin=subprocess.DEVNULL, env=None, timeout=600,
-        accesses=False, count_rep="once"):
+        accesses=False, count_rep="once", finals=None):
     """Run argv under lackey through vg_in_place (so that the client sees
     the same environment as under ws), stream the trace through a pipe
     into compute(), and return its OracleResult."""
     return stream(vg_in_place, argv,
                   lambda f: compute(f, times, tau, pagesize, every, accesses,
-                                    count_rep),
+                                    count_rep, finals),
                   cwd=cwd, extra_options=extra_options, stdin=stdin, env=env,
                   timeout=timeout)
 

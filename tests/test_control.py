@@ -136,17 +136,27 @@ def test_macros_samples_only_while_on(macros_run):
     assert len(out.samples) == 14, wslib.show(out.samples)
     assert sorted(out.finals) == [b for _, b in ivs]
     # while a region's loop runs, its window holds its loop page and its
-    # pages: 50, then 20, then 10; the final sample at the stop has
-    # region()'s code and stack pages too (its window reaches from the
-    # last sample's window start to the stop)
+    # pages: 50, then 20, then 10
     per_interval = [[s for s in out.samples if a < s.t <= b] for a, b in ivs]
     assert [len(x) for x in per_interval] == [6, 4, 4]
-    assert [(s.insn, s.data) for s in per_interval[0][1:]] == \
-        [(1, 50)] * 4 + [(2, 51)]
-    assert [(s.insn, s.data) for s in per_interval[1]] == \
-        [(1, 20)] * 3 + [(2, 21)]
-    assert [(s.insn, s.data) for s in per_interval[2]] == \
-        [(1, 10)] * 3 + [(2, 11)]
+    assert [(s.insn, s.data) for s in per_interval[0][1:-1]] == [(1, 50)] * 4
+    assert [(s.insn, s.data) for s in per_interval[1][:-1]] == [(1, 20)] * 3
+    assert [(s.insn, s.data) for s in per_interval[2][:-1]] == [(1, 10)] * 3
+    # the final sample at each stop covers (t - w, t], w at most tau (the
+    # manual's "Final samples"): at the first stop (tau = T) the w
+    # instructions since the last sample: region()'s code and stack pages,
+    # the loop's page and the last of its pages, one every PER_PAGE = 25
+    # instructions (w // 25, or one less for the few instructions of the
+    # return and the WS_STOP); after tau = 50,000 < T the stops come more
+    # than tau after the last window start (each region runs 300,000
+    # instructions from a start just after a multiple of T), so the
+    # window is empty
+    finals = [x[-1] for x in per_interval]
+    w = out.final_windows[finals[0].t]
+    assert 0 < w <= out.tau and finals[0].insn == 2, (w, finals[0])
+    assert w // 25 <= finals[0].data <= w // 25 + 1, (w, finals[0])
+    assert [(s.insn, s.data, out.final_windows[s.t]) for s in finals[1:]] \
+        == [(0, 0, 0)] * 2
     # the first window of the first region holds everything since WS_START
     assert (per_interval[0][0].insn, per_interval[0][0].data) == (2, 51)
     wslib.check_trailer(run)
@@ -203,9 +213,10 @@ def test_macros_region_summaries(macros_run):
                      r"==\d+==   Insn avg/peak/total: %.1f/%d/%d pages .*\n"
                      r"==\d+==   Data avg/peak/total: %.1f/%d/%d pages "
                      % (alpha.insn + alpha.data), err), err[-2000:]
+    # beta: 20 pages three times, and its final sample's empty window
     assert re.search(r"Region 'beta' \(1 region, 4 samples\):\n"
-                     r"==\d+==   Insn avg/peak/total: 1.3/2/2 pages .*\n"
-                     r"==\d+==   Data avg/peak/total: 20.3/21/21 pages ", err)
+                     r"==\d+==   Insn avg/peak/total: 0.8/1/2 pages .*\n"
+                     r"==\d+==   Data avg/peak/total: 15.0/20/21 pages ", err)
 
 
 def test_region_when_measurement_was_already_on(tmp_path):
@@ -629,7 +640,9 @@ def test_vgdb_help_and_abbreviations(server):
     assert server.vgdb("ws help") == "\n" + ours
     syntax = [l for l in ours.split("\n") if l.startswith("  ws ")]
     assert syntax == ["  ws help", "  ws status", "  ws dump [<filename>]",
-                      "  ws series [<n>]", "  ws peaks", "  ws set tau <n>",
+                      "  ws series [<n>]", "  ws peaks",
+                      "  ws break [<cond>|delete <n>|delete all]",
+                      "  ws set tau <n>",
                       "  ws set every <n>", "  ws set peak-thresh <n>",
                       "  ws start", "  ws stop", "  ws mark <label>",
                       "  ws hot [<n>] [insn|data]",
@@ -658,6 +671,8 @@ arg dump 1 optional file
 command series
 arg series 1 optional number 1 1024
 command peaks
+command break
+arg break 1 optional text
 command set
 arg set 1 required param
 arg set 2 required value
@@ -728,7 +743,7 @@ STATUS_LINES = [
      r"peak-thresh'\n"),
     ("st", "refused", r"st can match status start stop\n"),
     ("frobnicate", "refused", r"frobnicate does not match any of 'help "
-     r"status dump series peaks set start stop mark hot heap'\n"),
+     r"status dump series peaks break set start stop mark hot heap'\n"),
     ("", "refused", r"ws: the command is missing; 'ws help' lists them\n"),
     ("ws status", "refused", r"ws does not match any of .*\n"),
     ("v.info n_errs_found", "refused", r"v.info does not match any of .*\n"),
@@ -746,6 +761,9 @@ STATUS_LINES = [
     ("peaks x", "refused", r"ws peaks: unexpected argument 'x'; nothing "
      r"changed\n"),
     ("peaks", "ok", r"ws peaks at t=[0-9]+: .*"),
+    ("break data>=", "refused", r"ws break: 'data>=': the number of pages "
+     r"is missing; nothing changed\n"),
+    ("break", "ok", r"ws break: the conditions set:\n  none\n"),
     ("mark status lines", "ok", r"ws mark: 'status lines' at t=[0-9]+\n"),
     ("stop", "ok", r"ws stop: measurement off at t=[0-9]+\n"),
     ("stop", "refused", r"ws stop: measurement is already off; nothing "

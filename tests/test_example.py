@@ -78,7 +78,7 @@ def test_figures_in_the_prose(example):
         "at %.1f M (peak %d, the largest" % (big.t / 1e6, big.n),
         "`WS_STOP` came at t = {:,}".format(final),
         "the last {:,} instructions".format(final - final // T * T),
-        "`event %d final`" % final,
+        "`event %d final %d`" % (final, out.final_windows[final]),
         "`peak 2 data %d %d %d largest,region,detected rise %d 0`" % (
             big.t, big.size, big.baseline, big.stack),
         "`stack %d`'s `frame` lines" % big.stack,

@@ -811,7 +811,7 @@ def test_worked_example_figures(heap_example):
     assert len({r * 32 // 10000 % 32 for r in range(1000)}) == 4
     assert sessions["chunks"] - sessions["never"] == 4 + 1
     # section 3: the most prominent peak the detector flagged, and the
-    # largest data sample, the final one at WS_STOP
+    # largest data sample, the last before the final one at WS_STOP
     data = [p for p in out.peaks if p.kind == "data"]
     flagged = [p for p in data if "largest" not in p.why][0]
     shown = "  #%d  %d pages" % (flagged.n, flagged.size)
@@ -826,7 +826,9 @@ def test_worked_example_figures(heap_example):
     assert "of the {:,} bytes of sessions, {:,}".format(
         *windows["open_sessions"]) in prose
     (largest,) = [p for p in data if "largest" in p.why]
-    assert largest.t in out.finals and largest.t == out.samples[-1].t
+    assert out.samples[-1].t in out.finals
+    assert largest.t == out.samples[-2].t
+    assert out.samples[-1].data < largest.size
     freed = [pages for pages, o in largest.owners
              if o.kind == "freed" and o.stack == cache.stack]
     assert "holds %d pages of the freed cache" % freed[0] in prose

@@ -28,9 +28,10 @@ ws runs with --ws-syscalls=no.
 Totals must be equal: the oracle counts a page again when it is touched
 after munmap or a brk shrink gave it back, as ws must.
 
-The final sample at exit is checked like the others: its window is the one
-the last sample's began, up to the exit, and the oracle's bounds for
-k = t // T are exactly those of that window.
+The final sample at exit is checked exactly: its window (t - w, t] is at
+most tau long, begins where one of ws's epochs began, and the file states
+its length w (`event t final w`); the oracle counts that window, and ws's
+counts must be equal to it.
 """
 
 import os
@@ -146,6 +147,23 @@ def test_oracle_unmaps_by_the_kernels_rule():
     assert (res.insn_total, res.data_total) == (1, 11)
     res = _compute(trace, [3], tau=3, pagesize=2 << 20)
     assert (res.insn_total, res.data_total) == (1, 1)
+
+
+def test_oracle_counts_a_final_window_exactly():
+    # code page n and data page 0x100 + n at instruction n
+    trace = "".join("I  %08x,4\n S %08x,8\n" % (n << 12, 0x100000 + (n << 12))
+                    for n in range(1, 11))
+    # t=10 with T = tau = 4: a regular sample's bounds are those of
+    # k = 2's window, a final one's the window it states, (10 - 1, 10]
+    res = _compute(trace, [8, 10], tau=4, every=4)
+    s = res.samples[1]
+    assert (s.insn, s.insn_lo, s.insn_hi) == (4, 0, 6)
+    res = oracle.compute(trace.splitlines(True), [8, 10], 4, 4096, 4,
+                         finals={10: 2})
+    s = res.samples[1]
+    assert (s.insn, s.insn_lo, s.insn_hi, s.data, s.data_lo, s.data_hi) \
+        == (2, 2, 2, 2, 2, 2)
+    assert (res.samples[0].insn, res.samples[0].insn_hi) == (4, 4)
 
 
 def test_oracle_counts_a_rep_instruction_once_or_each_time():
@@ -325,15 +343,16 @@ def test_ws_agrees_with_oracle(tmp_path, name):
     res = _run_with_stdin(
         lambda f: oracle.run(wslib.VG_IN_PLACE, argv, times, tau, pagesize, T,
                              cwd=str(tmp_path), stdin=f, accesses=True,
-                             env=env, count_rep=count_rep),
+                             env=env, count_rep=count_rep,
+                             finals=out.final_windows),
         stdin_path)
 
     # ws and lackey must have run the same instructions: as many samples
     # as multiples of T fit in lackey's instruction count (the last may
     # fall after the last superblock boundary), and the final sample at
     # exit, at lackey's count (unless a sample was taken right then).
-    # The final sample's window is the last sample's, up to the exit: the
-    # oracle's bounds for k = t // T are that window's.
+    # The final sample's window is the one its event states, at most tau:
+    # the oracle counts it exactly.
     regular = [t for t in times if t not in out.finals]
     assert res.instructions // T - 1 <= len(regular) <= \
         res.instructions // T, (
@@ -368,6 +387,16 @@ def test_ws_agrees_with_oracle(tmp_path, name):
              res.insn_total, res.data_total))
     assert not bad, "%d of %d samples outside the oracle's bounds:\n%s" % (
         len(bad), len(times), "\n".join(bad[:20]))
+    # the final sample: no longer than the others', exactly the oracle's
+    for w, o in zip(out.samples, res.samples):
+        if w.t in out.finals:
+            window = out.final_windows[w.t]
+            assert window is not None and window <= tau, (w.t, window, tau)
+            assert (w.insn, w.data) == (o.insn, o.data), (
+                "final sample at t=%d over (t - %d, t]: ws %d/%d, oracle %r"
+                % (w.t, window, w.insn, w.data, o))
+            print("%s: final sample at t=%d, window %d, insn %d data %d"
+                  % (name, w.t, window, w.insn, w.data))
     # totals: distinct pages, a page touched again after munmap or a brk
     # shrink counting again (the oracle follows those system calls)
     assert (out.summary["insn"][2], out.summary["data"][2]) == (

@@ -268,18 +268,28 @@ def test_pageramp_tops(ws):
 # ----------------------------------------------------------------------
 # Final samples
 
+# endburst's final windows: at least 3T long (below)
+BURST_TAU = "--ws-tau=400000"
+
+
 @pytest.mark.parametrize("build", ["endburst", "endburst_o2"])
 def test_burst_before_exit_is_a_final_sample(ws, build):
     """A burst of 2,000 pages in the last ~10,000 instructions before main
     returns: no sample comes due after it, the final sample at exit holds
     it, and it is the largest data peak, its stack final_burst <- main
-    (an inline line at -O2), final_burst the program's own line."""
-    r = ws([wslib.prog(build), "exit", "2000"])
+    (an inline line at -O2), final_burst the program's own line.  tau =
+    4T: a final window starts where an epoch began at or after t - tau
+    (every T), so it is at least 3T long and holds the whole burst
+    wherever the last sample fell (with tau = T it would hold only what
+    came after that sample)."""
+    r = ws([wslib.prog(build), "exit", "2000"], BURST_TAU)
     out = r.output
     check_model(out)
     exits = [e.t for e in out.events if e.kind == "thread-exit"]
     (t,) = list(out.finals)
     assert [t] == exits[-1:], (out.finals, exits)
+    wslib.check_final_windows(out)
+    assert 300000 < out.final_windows[t] <= 400000, out.final_windows
     last = out.samples[-1]
     assert last.t == t and last.data >= 2000
     assert max(s.data for s in out.samples[:-1]) < 200
@@ -299,7 +309,7 @@ def test_burst_before_ws_stop_is_the_regions_peak(ws):
     region's data peak is that sample, listed as the region's largest;
     the 2,000 pages touched after the stop are not measured."""
     r = ws([wslib.prog("endburst"), "stop", "2000"],
-           "--ws-instr-atstart=no")
+           "--ws-instr-atstart=no", BURST_TAU)
     out = r.output
     check_model(out)
     stops = [e.t for e in out.events if e.kind == "stop"]
@@ -320,7 +330,7 @@ def test_burst_before_a_fatal_signal(tmp_path):
     holds the burst."""
     out_path = str(tmp_path / "ws.out")
     run = wslib.run_ws([wslib.prog("endburst"), "fatal", "2000"],
-                       out_path=out_path, check=False)
+                       (BURST_TAU,), out_path=out_path, check=False)
     assert run.returncode == -signal.SIGSEGV, run.stderr[-2000:]
     out = run.output
     check_model(out)

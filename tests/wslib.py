@@ -391,7 +391,10 @@ class WsOutput:
     found:    version 4: how many peaks the detector found (`peaks N
               found M`)
     finals:   the samples that are final samples (version 4: an
-              `event T final` follows each), by time
+              `event T final W` follows each), by time
+    final_windows: {t: W}, each final sample's window length W, at most
+              the tau in effect (None in files written before the event
+              gave it)
     summary:  {'insn': (avg, peak, total), 'data': (...)} from the trailer
     nsamples: the trailer's `samples` count (None if the file was cut)
     complete: True if the file ends with the trailer's `end`
@@ -415,6 +418,7 @@ class WsOutput:
         self.npeaks = None
         self.found = None
         self.finals = {}
+        self.final_windows = {}
         self.summary = {}
         self.nsamples = None
         self.complete = False
@@ -724,6 +728,20 @@ class _Reader:
                 _bad(lineno, line, "a dump event is 'dump label LABEL', "
                      "'dump file /PATH' or 'dump monitor'")
 
+    def final_window(self, lineno, line, args):
+        """`final W`: the final sample's window, 0 <= W <= the tau in
+        effect (files written before it was given say `final` alone)."""
+        if not args:
+            return None
+        tau = self.out.tau
+        for e in self.out.events:
+            if e.kind == "set" and e.args[0] == "tau":
+                tau = int(e.args[1])
+        if len(args) != 1 or not _INT.match(args[0]) or int(args[0]) > tau:
+            _bad(lineno, line, "a final event gives the window's length, "
+                 "at most tau (%d)" % tau)
+        return int(args[0])
+
     def label_ok(self, lineno, line, label):
         if not re.match(_LABEL + r"\Z", label) or "  " in label \
                 or len(label.encode()) > 255:
@@ -820,10 +838,12 @@ class _Reader:
                  "('peak' lines), not as events")
         if kind == "final" and self.v4:
             s = self.last_sample
-            if args or not self.after_sample or s.t != t:
+            if not self.after_sample or s.t != t:
                 _bad(lineno, line, "'event T final' follows the final "
                      "sample, at its time")
             self.out.finals[t] = s
+            self.out.final_windows[t] = self.final_window(lineno, line,
+                                                          args)
         if kind == "peak" and self.v3:
             self.peak_event(lineno, line, t, args)
         else:
@@ -1407,6 +1427,68 @@ def run_ws(argv, options=(), *, tmpdir=None, out_path=None, timeout=300,
 
 # ----------------------------------------------------------------------
 # Checks shared by several tests
+
+def final_window_range(out, t, sb_max=oracle.SB_MAX):
+    """(lo, hi): the lengths the window of the final sample at t may have
+    (docs/manual.md, "Final samples"), for a run of one thread in
+    instruction time.  The window starts where the first epoch that
+    began at or after t - tau began, or is empty (an epoch begins at t)
+    when none did.  Epochs begin exactly at the start of measurement
+    (which also ends the windows before it), a region's start and a
+    change of T or tau (the events), and at the
+    first superblock boundary at or after each j*T - tau after the last
+    of those (up to sb_max instructions late).  lo == hi where the file
+    tells exactly when that epoch began."""
+    every, tau = out.every, out.tau
+    starts = [] if out.header["instr-atstart"] == "no" else [(0, 0)]
+    nominal = []                    # (first j*T - tau after a, T, tau)
+    a = 0
+    for e in out.events:
+        if e.t > t or (e.t == t and e.kind == "final"):
+            break
+        interval = e.kind == "set" and e.args[0] in ("every", "tau")
+        if e.kind == "start":
+            # a fresh window: no epoch before it is in any window
+            starts, nominal = [], []
+        elif interval:
+            nominal.append((a, e.t, every, tau))
+        if interval or e.kind == "start":
+            # the schedule starts again from here (a region's start
+            # begins an epoch but leaves the schedule as it was)
+            a = e.t
+        if interval and e.args[0] == "every":
+            every = int(e.args[1])
+        elif interval:
+            tau = int(e.args[1])
+        if interval or e.kind in ("start", "region-start"):
+            starts.append((e.t, e.t))
+    nominal.append((a, t + 1, every, tau))
+    for a, b, T, tu in nominal:
+        j = (a + tu) // T + 1
+        while j * T - tu < b:
+            starts.append((j * T - tu, j * T - tu + sb_max - 1))
+            j += 1
+    # the first epoch that began at or after t - tau: it began between
+    # the earliest candidate's earliest time (not before t - tau) and
+    # the latest time of the first that certainly began after t - tau;
+    # none certain: perhaps none, and the window is empty
+    cands = [(lo, min(hi, t)) for lo, hi in starts
+             if lo <= t and min(hi, t) >= t - tau]
+    if not cands:
+        return 0, 0
+    earliest = max(t - tau, min(lo for lo, _ in cands))
+    latest = min([hi for lo, hi in cands if lo >= t - tau], default=t)
+    return t - latest, t - earliest
+
+
+def check_final_windows(out, sb_max=oracle.SB_MAX):
+    """Each final sample's stated window as final_window_range allows."""
+    for t, window in out.final_windows.items():
+        lo, hi = final_window_range(out, t, sb_max)
+        assert lo <= window <= hi, (
+            "final sample at t=%d: window %r, expected %d..%d"
+            % (t, window, lo, hi))
+
 
 def check_sample_times(out, sb_max=oracle.SB_MAX):
     """Samples in instruction time: the k-th sample (k = 1, 2, ...) is taken

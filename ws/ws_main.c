@@ -285,7 +285,8 @@ static void ws_post_clo_init(void)
       each in this order: the output file's lines first; the peaks hear
       of a sample before the heap forgets the blocks freed since the
       one before (their breakdowns look them up), and of a stop before
-      the regions close theirs. */
+      the regions close theirs; the breaks hear of a sample after the
+      peaks have judged it. */
    WS_(output_init)();
    WS_(stacks_init)();
    WS_(peaks_init)();
@@ -293,6 +294,7 @@ static void ws_post_clo_init(void)
    WS_(owners_init)();
    WS_(heap_init)();
    WS_(heapuse_init)();
+   WS_(breaks_init)();
    WS_(out_header)();
    VG_(atfork)(NULL, NULL, ws_after_fork_child);
 }

@@ -106,6 +106,16 @@ void  WS_(peaks_after_fork)(void);
 void  WS_(peaks_region_closed)(const HChar* label);
 /* The "peaks:" lines of --stats=yes. */
 void  WS_(peaks_print_stats)(void);
+/* The last sample of |kind| as the detector saw it (all zero before
+   the first, and with --ws-peak-detect=no): flagged as standing out,
+   the mean it was compared with, the stack where its window rose
+   (NULL: it did not rise that far). */
+typedef struct {
+   Bool        flagged;
+   Double      baseline;
+   ExeContext* rise;
+} WS_PeakSample;
+void  WS_(peak_last_sample)(WS_Kind kind, WS_PeakSample* out);
 
 /*------------------------------------------------------------*/
 /*--- Hot pages (ws_hot.c)                                 ---*/

@@ -162,6 +162,7 @@ typedef struct {
    PeakRec*    open_largest;
    ULong       rise_step;    /* pages coming in to the next mark */
    ExeContext* rise_stack;
+   WS_PeakSample last;       /* what the last sample was to the detector */
 } KindState;
 
 static KindState kinds[2];
@@ -459,6 +460,9 @@ static PeakRec* sample_kind(WS_Kind kind, ULong t, ULong size)
          k->run_rec = r;
       }
    }
+   k->last.flagged = flagged;
+   k->last.baseline = k->mean;
+   k->last.rise = k->rise_stack;
    k->in_peak = flagged;
    if (!flagged)
       k->run_rec = NULL;
@@ -516,6 +520,11 @@ static void peaks_started(const WS_Event* ev)
       return;
    rise_from(WS_Insn);
    rise_from(WS_Data);
+}
+
+void WS_(peak_last_sample)(WS_Kind kind, WS_PeakSample* out)
+{
+   *out = kinds[kind].last;
 }
 
 /* The records of the final sample are broken down now. */

@@ -18,7 +18,8 @@
 
 /* The control layer's header: the command line (ws_options.c), the
    one control API (ws_control.c) and its doors, the client requests
-   (ws_clientreq.c) and the monitor commands (ws_monitor.c).  It sits
+   (ws_clientreq.c) and the monitor commands (ws_monitor.c), and the
+   break conditions that stop the program in gdb (ws_break.c).  It sits
    on the analyses (ws_analyses.h), which sit on the output layer and
    the core. */
 
@@ -40,6 +41,40 @@ Bool WS_(process_cmd_line_option)(const HChar* arg);
 void WS_(print_usage)(void);
 void WS_(print_debug_usage)(void);
 void WS_(post_clo_check)(void);
+
+/*------------------------------------------------------------*/
+/*--- Break conditions (ws_break.c)                        ---*/
+/*------------------------------------------------------------*/
+
+/* At most this many at once; N up to the pages of 64 bytes in 47 bits. */
+#define WS_MAX_BREAKS      8
+#define WS_BREAK_MAX_PAGES (1ULL << 41)
+typedef enum {
+   WS_Break_OK,
+   WS_Break_Empty,        /* no condition */
+   WS_Break_Unknown,      /* not data>=, insn>=, rise>= or peak */
+   WS_Break_NoNumber,     /* data>= and nothing after */
+   WS_Break_BadNumber,    /* N not from 1 to WS_BREAK_MAX_PAGES */
+   WS_Break_TooMany,      /* WS_MAX_BREAKS set already */
+   WS_Break_NoGdb,        /* --vgdb=no: nothing could stop the program */
+   WS_Break_NoDetector    /* peak with --ws-peak-detect=no */
+} WS_BreakResult;
+/* Adds the condition |text| (data>=N, insn>=N, rise>=N or peak); its
+   number into |*n| (if not NULL).  Nothing changes unless WS_Break_OK. */
+WS_BreakResult WS_(break_add)(const HChar* text, UInt* n);
+/* Why a condition was refused, in words (no newline). */
+const HChar*   WS_(break_why)(WS_BreakResult r);
+/* Whether a peak condition is set (it needs --ws-peak-detect=yes,
+   known only once every option is). */
+Bool WS_(break_needs_detector)(void);
+/* Removes break |n| (False: there is none), or all (how many). */
+Bool WS_(break_delete)(UInt n);
+UInt WS_(break_delete_all)(void);
+/* "  <n>  <cond>" per break into |f|; how many. */
+UInt WS_(break_list)(WS_File* f);
+/* At start-up, after the peaks': registers for the samples and the
+   boundaries' ends. */
+void WS_(breaks_init)(void);
 
 /*------------------------------------------------------------*/
 /*--- Control (ws_control.c, ws_clientreq.c, ws_monitor.c) ---*/

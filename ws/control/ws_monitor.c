@@ -121,6 +121,7 @@ static Bool cmd_stop(Words* w);
 static Bool cmd_mark(Words* w);
 static Bool cmd_hot(Words* w);
 static Bool cmd_heap(Words* w);
+static Bool cmd_break(Words* w);
 
 /* In the order "ws help" lists them.  A new command is one row here
    and its handler above. */
@@ -141,6 +142,12 @@ static const Command commands[] = {
    { "peaks", { { Arg_None } },
      "shows the peaks so far with their stacks, one stack at a time",
      { 0 }, cmd_peaks },
+   { "break", { { Arg_Text, True, "<cond>|delete <n>|delete all" } },
+     "stops the program in gdb at the first sample where <cond> holds\n"
+     "(again once it did not): data>=N or insn>=N (pages in the\n"
+     "window), rise>=N (data pages more than the sample before), peak\n"
+     "(the detector flags a data peak); alone, lists the conditions",
+     { 0 }, cmd_break },
    { "set", { { Arg_Param, False, "<param>" },
               { Arg_Value, False, "<n>" } },
      NULL, { 0 }, cmd_set },
@@ -633,6 +640,58 @@ static Bool cmd_heap(Words* w)
    if (!no_more_words(w))
       return False;
    WS_(heapsites_monitor)(n, (WS_HeapKey)key);
+   return True;
+}
+
+/* "ws break delete <n>|all" */
+static Bool break_delete(Words* w)
+{
+   HChar* arg = next_word(w);
+   ULong  n;
+   if (arg == NULL) {
+      VG_(gdb_printf)("ws break delete: say which, a number 'ws break' "
+                      "lists or all; nothing changed\n");
+      return False;
+   }
+   if (!no_more_words(w))
+      return False;
+   if (VG_STREQ(arg, "all")) {
+      VG_(gdb_printf)("ws break delete: %u deleted\n",
+                      WS_(break_delete_all)());
+      return True;
+   }
+   if (!WS_(whole_number)(arg, 1, ~0U, &n) || !WS_(break_delete)((UInt)n)) {
+      VG_(gdb_printf)("ws break delete: '%s' is no break 'ws break' lists; "
+                      "nothing changed\n", arg);
+      return False;
+   }
+   VG_(gdb_printf)("ws break delete: %llu deleted\n", n);
+   return True;
+}
+
+static Bool cmd_break(Words* w)
+{
+   HChar* arg = next_word(w);
+   UInt   n;
+   WS_BreakResult r;
+   if (arg == NULL) {
+      VG_(gdb_printf)("ws break: the conditions set:\n");
+      if (WS_(break_list)(WS_(monitor_file)()) == 0)
+         VG_(gdb_printf)("  none\n");
+      return True;
+   }
+   if (VG_STREQ(arg, "delete"))
+      return break_delete(w);
+   if (!no_more_words(w))
+      return False;
+   r = WS_(break_add)(arg, &n);
+   if (r != WS_Break_OK) {
+      VG_(gdb_printf)("ws break: '%s': %s; nothing changed\n", arg,
+                      WS_(break_why)(r));
+      return False;
+   }
+   VG_(gdb_printf)("ws break: %u (%s): the program stops in gdb at the "
+                   "first sample where it holds\n", n, arg);
    return True;
 }
 

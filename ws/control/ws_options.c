@@ -35,6 +35,7 @@
    "1e3" are refused), and its messages say what each option takes. */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcprint.h"
 #include "pub_tool_options.h"
@@ -145,6 +146,31 @@ static void image(const HChar* arg, const HChar* val)
    WS_(clo).image_miss = end[3] == '1';
 }
 
+/* --ws-break=<cond>[,<cond>...]: each condition added to the break
+   conditions (ws_break.c), in the order given; the option may be
+   repeated.  A peak condition is checked against --ws-peak-detect once
+   every option is known. */
+static void add_breaks(const HChar* arg, const HChar* value)
+{
+   SizeT len = VG_(strlen)(value);
+   HChar conds[len + 1];
+   HChar* save;
+   HChar* cond;
+   WS_BreakResult r;
+   VG_(strcpy)(conds, value);
+   if (len == 0 || conds[0] == ',' || conds[len - 1] == ','
+       || VG_(strstr)(conds, ",,") != NULL)
+      VG_(fmsg_bad_option)(arg, "--ws-break: %s, separated by commas\n",
+                           WS_(break_why)(WS_Break_Empty));
+   for (cond = VG_(strtok_r)(conds, ",", &save); cond != NULL;
+        cond = VG_(strtok_r)(NULL, ",", &save)) {
+      r = WS_(break_add)(cond, NULL);
+      if (r != WS_Break_OK)
+         VG_(fmsg_bad_option)(arg, "--ws-break: '%s': %s\n", cond,
+                              WS_(break_why)(r));
+   }
+}
+
 /*------------------------------------------------------------*/
 /*--- Parsing                                              ---*/
 /*------------------------------------------------------------*/
@@ -220,6 +246,7 @@ Bool WS_(process_cmd_line_option)(const HChar* arg)
    else if VG_STR_CLO(arg, "--ws-miss-file", value)
       file_name(arg, "--ws-miss-file", value, &WS_(clo).miss_file);
    else if VG_STR_CLO(arg, "--ws-image", value)     image(arg, value);
+   else if VG_STR_CLO(arg, "--ws-break", value)     add_breaks(arg, value);
    else if YES_NO("--ws-per-thread", per_thread) {}
    else if YES_NO("--ws-syscalls", syscalls) {}
    else if YES_NO("--ws-instr-atstart", instr_atstart) {}
@@ -250,6 +277,11 @@ void WS_(post_clo_check)(void)
       shift++;
    WS_(clo).page_shift = shift;
    WS_(clo).heap_usage = WS_(clo).heap && WS_(clo).heap_usage;
+   if (!WS_(clo).peak_detect && WS_(break_needs_detector)()) {
+      VG_(fmsg)("Bad option: --ws-break=peak: %s\n",
+                WS_(break_why)(WS_Break_NoDetector));
+      VG_(exit)(1);
+   }
 }
 
 void WS_(print_usage)(void)
@@ -274,6 +306,11 @@ void WS_(print_usage)(void)
 "    --ws-peak-window=<n>      peak detector window, in samples [30]\n"
 "    --ws-peak-thresh=<n>      peak detector threshold, lower is more\n"
 "                              sensitive [5]\n"
+"    --ws-break=<cond>[,...]   stop in gdb at the first sample where a\n"
+"                              condition holds (again once it did not):\n"
+"                              data>=N, insn>=N (pages), rise>=N (data pages\n"
+"                              more than the sample before) or peak (the\n"
+"                              detector flags a data peak) [none]\n"
 "    --ws-peaks=<n>            peaks of each kind reported with stacks and\n"
 "                              owners: the largest samples, then the most\n"
 "                              prominent the detector found [10]\n"

@@ -794,7 +794,7 @@ typedef enum {
    WS_EvRose,        /* the pages that entered it reached the mark set
                         by WS_(notify_rise) (kind, ip) */
    WS_EvEpoch,       /* an epoch began (stamp, t) */
-   WS_EvSample,      /* a sample was taken (t, sizes, final) */
+   WS_EvSample,      /* a sample was taken (t, sizes, final, window) */
    WS_EvStart,       /* measurement started with a fresh window
                         (fresh), or a region began while it was on;
                         told before the core opens the region (t) */
@@ -805,6 +805,9 @@ typedef enum {
    WS_EvThreadExit,  /* thread tid ends (after the last one's final
                         sample) */
    WS_EvThreadRuns,  /* thread tid is about to run client code */
+   WS_EvSettled,     /* the boundary handler the IR called is done (its
+                        sample taken, the next planned): the program
+                        may be stopped here (t) */
    WS_N_EVENTS
 } WS_EventKind;
 
@@ -818,6 +821,8 @@ typedef struct {
    Stamp        stamp;      /* Epoch */
    ULong        sizes[2];   /* Sample: the window's pages per kind */
    Bool         final;      /* Sample: the one a stop or exit takes */
+   ULong        window;     /* Sample: its window's length (tau, or
+                               at most tau for a final one) */
    Bool         fresh;      /* Start: a fresh window */
    Bool         end;        /* Stop: the program ends */
    ThreadId     tid, parent;

@@ -89,7 +89,7 @@ static ULong last_sample_t;
 static ULong last_sample_insns;
 
 /* Counts and tells the sample at |t| over the current window; a final
-   sample is marked as one.
+   sample is marked as one, with its window's length.
 
    Sample times increase strictly, in both time units.  In instructions
    a sample comes after an instruction, or is not taken.  In ms mode a
@@ -102,15 +102,22 @@ static ULong last_sample_insns;
    section 1, "Time"). */
 ULong WS_(sample_seq) = 0;
 
-static void record_sample(ULong t, Bool final)
+/* |t|, or the time just after the last sample when |t| is not later. */
+static ULong after_last_sample(ULong t)
 {
-   WS_Event ev = { .what = WS_EvSample, .final = final };
-   Int kind;
    if (sampled && t <= last_sample_t) {
       t = last_sample_t + 1;
       WS_(clock_not_before)(t);
    }
-   ev.t = t;
+   return t;
+}
+
+static void record_sample(ULong t, Bool final, ULong window)
+{
+   WS_Event ev = { .what = WS_EvSample, .final = final,
+                   .window = window };
+   Int kind;
+   ev.t = after_last_sample(t);
    WS_(current_sizes)(ev.sizes);
    WS_(sample_seq)++;
    WS_(stats).samples++;
@@ -142,7 +149,7 @@ static void take_sample(ULong t, ULong k)
          first++;
    }
    WS_(windows_advance)(first);
-   record_sample(t, False);
+   record_sample(t, False, tau);
 }
 
 static void schedule_next(void)
@@ -170,7 +177,7 @@ static ULong first_window_after(ULong t)
    return (t + tau) / every + 1;
 }
 
-void WS_(boundary)(void)
+static void boundary(void)
 {
    ULong t;
 
@@ -193,6 +200,18 @@ void WS_(boundary)(void)
       plan_misses();
    }
    schedule_next();
+}
+
+/* The IR's call: once the sample or the epoch is done and the next
+   one planned, the program stands between two superblocks with its
+   registers in the guest state, where a listener may stop it. */
+void WS_(boundary)(void)
+{
+   boundary();
+   if (WS_(heard)(WS_EvSettled)) {
+      WS_Event ev = { .what = WS_EvSettled, .t = WS_(now)() };
+      WS_(tell)(&ev);
+   }
 }
 
 ULong WS_(series)(ULong n, WS_Sample* out)
@@ -225,7 +244,7 @@ static void reschedule(void)
 static void catch_up(void)
 {
    if (WS_(measuring) && WS_(clock_due)())
-      WS_(boundary)();
+      boundary();
 }
 
 /* T or tau to |value| from now on: a new epoch, so that the windows
@@ -322,24 +341,42 @@ static void started_code(void)
    retranslate_all();
 }
 
+/* The window of a final sample at |t|: the epochs that began at or
+   after t - tau, so that it is (s, t] for the time s the first of them
+   began, at most tau long and exact.  When none did (tau < T, between
+   two windows) an epoch begins now and the window is empty.  Returns
+   its length, t - s. */
+static ULong final_window(ULong t)
+{
+   ULong from  = t > tau ? t - tau : 0;
+   Stamp first = WS_(window_first_stamp)();
+   while (first <= WS_(cur_stamp) && WS_(stamp_time)(first) < from)
+      first++;
+   if (first > WS_(cur_stamp)) {
+      WS_(new_stamp)();
+      first = WS_(cur_stamp);
+   }
+   WS_(windows_advance)(first);
+   /* (an epoch begun just now may be dated a millisecond after |t|) */
+   return t > WS_(stamp_time)(first) ? t - WS_(stamp_time)(first) : 0;
+}
+
 /* When measurement stops (WS_STOP, "ws stop", exit, a fatal signal),
    the accesses since the last sample would otherwise go unseen: a
-   final sample is taken now, over the window the last sample's began
-   (the current window counters: the epochs that began at or after
-   k*T - tau for the last multiple k*T the clock passed, or at the
-   start of measurement if that came later).  It holds every page of
-   (t - tau, t] and is between tau and tau + T long; docs/manual.md,
-   "Final samples", says why this window and not the exact one. */
+   final sample is taken now.  Its window is no longer than the
+   others' (docs/manual.md, "Final samples"): ws knows of a page only
+   the epoch of its latest access, so the window starts where an epoch
+   did, at or after t - tau. */
 void WS_(final_sample)(void)
 {
    ULong t;
    if (!WS_(measuring))
       return;
    catch_up();
-   t = WS_(now)();
    if (sampled && last_sample_insns == WS_(clock_insns)())
       return;
-   record_sample(t, True);
+   t = after_last_sample(WS_(now)());
+   record_sample(t, True, final_window(t));
 }
 
 /* Tells a start or a stop (|ev|), at the time the clock reads now. */

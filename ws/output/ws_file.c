@@ -727,12 +727,21 @@ static void write_out(WS_File* f, UInt len)
       give_up(f, errno_text(err));
 }
 
+/* gdb's output and Valgrind's log take each line as it is made. */
+static Bool lines_out(const WS_File* f)
+{
+   return f->to_monitor || f->to_log;
+}
+
 void WS_(file_flush)(WS_File* f)
 {
-   if (f->to_monitor) {
+   if (lines_out(f)) {
       if (f->used > 0) {
          f->buf[f->used] = '\0';
-         VG_(gdb_printf)("%s", f->buf);
+         if (f->to_log)
+            VG_(umsg)("%s", f->buf);
+         else
+            VG_(gdb_printf)("%s", f->buf);
       }
       f->used = f->lines = 0;
       return;
@@ -749,14 +758,14 @@ UInt WS_(file_pending)(const WS_File* f)
 void WS_(file_put_char)(HChar c, void* opaque)
 {
    WS_File* f = opaque;
-   if (f->fd < 0 && !f->to_monitor)
+   if (f->fd < 0 && !lines_out(f))
       return;
    if (f->buf == NULL) {
-      f->size = f->to_monitor ? 1024 : WS_FILE_BUF;
+      f->size = lines_out(f) ? 1024 : WS_FILE_BUF;
       f->buf = VG_(malloc)("ws.file.buf", f->size + 1);
    }
    if (f->used == f->size) {
-      if (f->to_monitor || f->lines > 0) {
+      if (lines_out(f) || f->lines > 0) {
          WS_(file_flush)(f);
       } else if (f->size < WS_LINE_MAX) {
          /* One line longer than the buffer: keep it whole. */
@@ -772,7 +781,7 @@ void WS_(file_put_char)(HChar c, void* opaque)
    f->buf[f->used++] = c;
    if (c == '\n') {
       f->lines = f->used;
-      if (f->to_monitor)
+      if (lines_out(f))
          WS_(file_flush)(f);
    }
 }
@@ -805,9 +814,15 @@ WS_File* WS_(monitor_file)(void)
    return &gdb_output;
 }
 
+WS_File* WS_(log_file)(void)
+{
+   static WS_File log = { "Valgrind's log", -1, False, NULL, .to_log = True };
+   return &log;
+}
+
 Bool WS_(file_writing)(const WS_File* f)
 {
-   return f->to_monitor || f->fd >= 0;
+   return lines_out(f) || f->fd >= 0;
 }
 
 /*------------------------------------------------------------*/

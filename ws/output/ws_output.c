@@ -111,7 +111,7 @@ void WS_(out_event)(const HChar* format, ...)
 
 /* A sample's line: "t insn data", with --ws-per-thread=yes the shared
    pages and each live thread's sizes; a final sample is marked by the
-   event after it. */
+   event after it, which gives its window's length. */
 static void write_sample(const WS_Event* ev)
 {
    ThreadId tid;
@@ -127,7 +127,7 @@ static void write_sample(const WS_Event* ev)
    }
    WS_(out_end_line)();
    if (ev->final)
-      WS_(out_event)("final");
+      WS_(out_event)("final %llu", ev->window);
    WS_(out_maybe_flush)();
 }
 

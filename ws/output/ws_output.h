@@ -56,7 +56,8 @@ extern UInt WS_(image);
 
 #define WS_FILE_BUF (64 * 1024)
 
-/* A file ws writes, or the gdb/vgdb output (to_monitor).  Zero but
+/* A file ws writes, the gdb/vgdb output (to_monitor) or Valgrind's
+   log (to_log).  Zero but
    for |what| and |fd| (-1) when nothing is open. */
 typedef struct _WS_File {
    const HChar*     what;       /* "output file", ... for messages */
@@ -71,10 +72,13 @@ typedef struct _WS_File {
    UInt             lines;      /* bytes of buf that are whole lines */
    UInt             partial;    /* bytes written since the last '\n' */
    struct _WS_File* next;       /* ws's open files */
+   Bool             to_log;     /* lines go to Valgrind's log (stderr) */
 } WS_File;
 #define WS_FILE(what)     { what, -1, False, NULL }
 /* The gdb/vgdb output: what the monitor commands reply. */
 WS_File* WS_(monitor_file)(void);
+/* Valgrind's log, line by line (what a break stop reports). */
+WS_File* WS_(log_file)(void);
 
 /* Creates (truncates) |name| for writing; False with the reason in
    |why| if it cannot, or if it is a file ws, Valgrind or the program
