@@ -43,15 +43,15 @@ def test_histogram_run_lengths():
 
 
 @pytest.mark.parametrize("text,function,location", [
-    ("0x1091A9: site_a (heap_offsets.c:61)", "site_a", "heap_offsets.c:61"),
-    ("0x48D28CB: _IO_file_doallocate (filedoalloc.c:101)",
+    ("0x401000: site_a (heap_offsets.c:61)", "site_a", "heap_offsets.c:61"),
+    ("0x401000: _IO_file_doallocate (filedoalloc.c:101)",
      "_IO_file_doallocate", "filedoalloc.c:101"),
-    ("0x4846C60: memalign (in /usr/libexec/valgrind/"
+    ("0x401000: memalign (in /usr/libexec/valgrind/"
      "vgpreload_dhat-amd64-linux.so)", "memalign",
      "(vgpreload_dhat-amd64-linux.so)"),
-    ("0x4A2B3C: ??? (in /usr/lib/x86_64-linux-gnu/libstdc++.so.6.0.30)",
+    ("0x401000: ??? (in /usr/lib/x86_64-linux-gnu/libstdc++.so.6.0.30)",
      "???", "(libstdc++.so.6.0.30)"),
-    ("0x10A2F0: void std::vector<long, std::allocator<long> >::"
+    ("0x401000: void std::vector<long, std::allocator<long> >::"
      "_M_realloc_insert<long const&>(__gnu_cxx::__normal_iterator<long*, "
      "std::vector<long, std::allocator<long> > >, long const&) "
      "(vector.tcc:453)",
@@ -70,9 +70,9 @@ def test_frames_as_ws_writes_them(text, function, location):
 def test_replacement_frames_are_left_out():
     data = minimal([{"fs": [1, 2, 3]}])
     data["ftbl"] = ["[root]",
-                    "0x48417B4: malloc (in /x/vgpreload_dhat-amd64-linux.so)",
-                    "0x1091C1: site_b (heap_offsets.c:66)",
-                    "0x1092B1: main (heap_offsets.c:109)"]
+                    "0x401000: malloc (in /x/vgpreload_dhat-amd64-linux.so)",
+                    "0x401000: site_b (heap_offsets.c:66)",
+                    "0x401000: main (heap_offsets.c:109)"]
     s = dh.Profile(data).sites[0]
     assert s.key() == (("site_b", "heap_offsets.c:66"),
                        ("main", "heap_offsets.c:109"))
