@@ -295,6 +295,7 @@ static void ws_post_clo_init(void)
    WS_(heap_init)();
    WS_(heapuse_init)();
    WS_(breaks_init)();
+   WS_(clientreq_init)();
    WS_(out_header)();
    VG_(atfork)(NULL, NULL, ws_after_fork_child);
 }

@@ -26,7 +26,12 @@
    be used changes nothing and gives one warning per kind of problem (a
    program may repeat the same mistake in a loop).  Monitor commands
    sent from inside the program (VALGRIND_MONITOR_COMMAND) pass through
-   here to ws_monitor.c. */
+   here to ws_monitor.c.
+
+   Starts and stops also hand the run over to the other threads soon
+   (below): a request costs the tool microseconds, so threads that
+   toggle in a loop would otherwise hold Valgrind's lock for the whole
+   of their time slices. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
@@ -38,6 +43,7 @@
 #include "pub_tool_options.h"
 #include "pub_tool_signals.h"
 #include "pub_tool_stacktrace.h"
+#include "pub_tool_tooliface.h"
 #include "pub_tool_vki.h"
 
 #include "valgrind/ws.h"      /* the request codes */
@@ -145,6 +151,67 @@ static void label_request(ThreadId tid, const HChar* what, Addr a,
 }
 
 /*------------------------------------------------------------*/
+/*--- Handing the run over after a start or a stop         ---*/
+/*------------------------------------------------------------*/
+
+/* Valgrind lets one thread run at a time and hands over only at a
+   blocking system call or when a time slice of 100,000 superblocks
+   ends; its default lock is not fair, so the thread that gives it up
+   usually takes it straight back.  A start or a stop costs ws tens of
+   microseconds (the final sample, the records), so a thread toggling in
+   a loop holds the lock for seconds between two chances for the others,
+   where under --tool=none it holds it for milliseconds: two such
+   threads kept a main thread from ever reaching exit.  A start or stop
+   (and every other request of ws's, and a monitor command the program
+   sends) therefore asks for the next superblock that ends in a client
+   request to yield, as a spinning `pause' does: it leaves before its first
+   statement (so nothing in it has run or been counted) and the
+   scheduler cuts the thread's slice to 300 superblocks.  Only such
+   superblocks carry the test; the hot path has none. */
+static UInt yield_wanted = 0;
+
+static void yield_given(void)
+{
+   yield_wanted = 0;
+}
+
+static IRSB* yield_at_requests(IRSB* sb, const VexGuestLayout* layout,
+                               const VexGuestExtents* vge)
+{
+   IRSB*    out;
+   IRTemp   flag, wanted;
+   IRDirty* clear;
+   Int      i;
+
+   if (sb->jumpkind != Ijk_ClientReq)
+      return sb;
+   out = deepCopyIRSBExceptStmts(sb);
+   flag = newIRTemp(out->tyenv, Ity_I32);
+   wanted = newIRTemp(out->tyenv, Ity_I1);
+   addStmtToIRSB(out, IRStmt_WrTmp(flag,
+      IRExpr_Load(Iend_LE, Ity_I32, mkIRExpr_HWord((HWord)&yield_wanted))));
+   addStmtToIRSB(out, IRStmt_WrTmp(wanted,
+      IRExpr_Binop(Iop_CmpNE32, IRExpr_RdTmp(flag),
+                   IRExpr_Const(IRConst_U32(0)))));
+   clear = unsafeIRDirty_0_N(0, "yield_given",
+                             VG_(fnptr_to_fnentry)(yield_given),
+                             mkIRExprVec_0());
+   clear->guard = IRExpr_RdTmp(wanted);
+   addStmtToIRSB(out, IRStmt_Dirty(clear));
+   addStmtToIRSB(out, IRStmt_Exit(IRExpr_RdTmp(wanted), Ijk_Yield,
+                                  IRConst_U64(vge->base[0]),
+                                  layout->offset_IP));
+   for (i = 0; i < sb->stmts_used; i++)
+      addStmtToIRSB(out, sb->stmts[i]);
+   return out;
+}
+
+void WS_(clientreq_init)(void)
+{
+   WS_(add_instrument_pass)(yield_at_requests);
+}
+
+/*------------------------------------------------------------*/
 /*--- Requests                                             ---*/
 /*------------------------------------------------------------*/
 
@@ -179,6 +246,7 @@ Bool WS_(handle_client_request)(ThreadId tid, UWord* arg, UWord* ret)
 
    if (arg[0] == VG_USERREQ__GDB_MONITOR_COMMAND) {
       Bool handled = WS_(handle_monitor_command)((const HChar*)arg[1]);
+      yield_wanted = 1;
       *ret = handled ? 1 : 0;
       return handled;
    }
@@ -214,6 +282,9 @@ Bool WS_(handle_client_request)(ThreadId tid, UWord* arg, UWord* ret)
       /* A request from a newer ws.h than this tool knows. */
       return False;
    }
+   /* Even the two that only read the sizes: a program may poll them in
+      a loop while another thread waits for the lock. */
+   yield_wanted = 1;
    return True;
 }
 

@@ -183,6 +183,9 @@ WS_DumpResult WS_(ctl_dump_file)(const HChar* name, WS_DumpFile* d);
 /* Registered with VG_(needs_client_requests): the WS_* requests of
    include/valgrind/ws.h and VG_USERREQ__GDB_MONITOR_COMMAND. */
 Bool WS_(handle_client_request)(ThreadId tid, UWord* arg, UWord* ret);
+/* At start-up: the instrumentation pass that lets a start or a stop
+   hand the run over to the other threads. */
+void WS_(clientreq_init)(void);
 /* True if |req| was a ws command (answered, even if refused). */
 Bool WS_(handle_monitor_command)(const HChar* req);
 
