@@ -679,7 +679,6 @@ arg series 1 optional number 1 1024
 command peaks
 command break
 arg break 1 optional choice data>= insn>= rise>= peak delete
-arg break 2 optional choice all
 command set
 arg set 1 required param
 arg set 2 required value

@@ -153,8 +153,7 @@ static const Command commands[] = {
      "shows the peaks so far with their stacks, one stack at a time",
      { 0 }, cmd_peaks },
    { "break", { { Arg_Choice, True, "<cond>|delete <n>|delete all", 0, 0,
-                  "data>= insn>= rise>= peak delete" },
-                { Arg_Choice, True, "", 0, 0, "all" } },
+                  "data>= insn>= rise>= peak delete" } },
      "stops the program in gdb at the first sample where <cond> holds\n"
      "(again once it did not): data>=N or insn>=N (pages in the\n"
      "window), rise>=N (data pages more than the sample before), peak\n"
