@@ -22,7 +22,7 @@
    sites on one line, its most accessed pages), and "ws since", the
    data pages that entered the window since the last look (a dump, a
    "ws since", a break stop), by owner, with the source lines whose
-   accesses brought them in.  The complete listings stay
+   accesses brought the largest owners' pages in.  The complete listings stay
    ws_monitor.c's ("ws dump full") and ws_control.c's (dump files).
 
    A page's latest entry into the window is numbered by the core
@@ -44,7 +44,9 @@
 #define WS_SUMMARY_CODE_OWNERS 4
 #define WS_SUMMARY_HOT_DATA    5
 #define WS_SUMMARY_HOT_INSN    3
-/* "ws since": the lines shown under each owner. */
+/* "ws since": the owners whose lines it shows, the lines under each;
+   with the owners (at most WS_BREAKDOWN_LINES), 23 lines at most. */
+#define WS_SINCE_OWNERS_LINED  3
 #define WS_SINCE_LINES         3
 
 /*------------------------------------------------------------*/
@@ -297,7 +299,8 @@ void WS_(screen_since)(void)
          WS_(file_printf)(f, "other owners\n");
       else
          WS_(show_owner_line)(f, &b->lines[k].owner, False);
-      show_brought(f, lines[k]);
+      if (k < WS_SINCE_OWNERS_LINED)
+         show_brought(f, lines[k]);
       VG_(deleteXA)(lines[k]);
    }
    WS_(breakdown_free)(b);
