@@ -139,7 +139,9 @@ static void show_hot(WS_File* f, const Summary* s, WS_Kind kind)
                     "so far):\n", kind == WS_Data ? "data" : "instruction");
    for (i = 0; i < s->n_hot[kind]; i++) {
       const HotPage* h = &s->hot[kind][i];
-      WS_(file_printf)(f, "  0x%lx %10llu  ", h->addr, h->accesses);
+      HChar addr[24];
+      VG_(snprintf)(addr, sizeof addr, "0x%lx", h->addr);
+      WS_(file_printf)(f, "  %-14s %10llu  ", addr, h->accesses);
       if (kind == WS_Data)
          WS_(show_owner_line)(f, &h->owner, True);
       else
