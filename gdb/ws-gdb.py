@@ -17,6 +17,10 @@
 # internal").  docs/control.md (installed into $(docdir)/docs) describes
 # the commands.
 #
+# It also adds the convenience functions $_ws_data() and $_ws_insn(), the
+# current working-set sizes in pages, so that a breakpoint can test them:
+# "break f if $_ws_data() > 1000".
+#
 # gdb's own "ws" is an alias of "while-stepping", used only in tracepoint
 # action lists; this command takes its place, so spell that one out.
 
@@ -198,15 +202,62 @@ nothing.  See %s.""" % _control_doc()
             if command is None:
                 return gdb.COMPLETE_NONE
             candidates, file_name = _after(command, words[1:index])
-        if file_name and not candidates:
-            # A file name is one word, '/' and '.' included.
+        if file_name:
+            # A file name is one word, '/' and '.' included; a word of
+            # the argument before it ("full" of "ws dump") comes first.
             if word is None:
                 return gdb.COMPLETE_FILENAME
-            return _file_names(word)
+            return [c for c in candidates if c.startswith(word)] \
+                or _file_names(word)
         if word is None or not ours.endswith(word):
             word = ours
         return [word + c[len(ours):] for c in candidates or []
                 if c.startswith(ours)]
 
 
+class _WsSize(gdb.Function):
+    """The current size of a working set, in pages, from the ws tool of
+    the program ("monitor ws status"), so that a breakpoint condition can
+    test it: break f if $_ws_data() > 1000.  Outside a program running
+    under ws it is an error."""
+
+    def __init__(self, name, line):
+        super(_WsSize, self).__init__(name)
+        self._name = name
+        self._line = line
+
+    def invoke(self):
+        try:
+            text = gdb.execute("monitor ws status", to_string=True)
+        except gdb.error as e:
+            raise gdb.GdbError("$%s: gdb is not connected to a program "
+                               "running under Valgrind's ws (%s)"
+                               % (self._name, e))
+        for line in text.split("\n"):
+            w = line.split(":")
+            if len(w) == 2 and w[0].strip() == self._line \
+                    and w[1].strip().isdigit():
+                return int(w[1])
+        raise gdb.GdbError("$%s: 'monitor ws status' gave no '%s' line"
+                           % (self._name, self._line))
+
+
+class WsData(_WsSize):
+    """$_ws_data(): the pages of the current data working set (ws status,
+    "data pages").  Usage: break f if $_ws_data() > 1000"""
+
+    def __init__(self):
+        super(WsData, self).__init__("_ws_data", "data pages")
+
+
+class WsInsn(_WsSize):
+    """$_ws_insn(): the pages of the current instruction working set (ws
+    status, "insn pages").  Usage: break f if $_ws_insn() > 100"""
+
+    def __init__(self):
+        super(WsInsn, self).__init__("_ws_insn", "insn pages")
+
+
 WsCommand()
+WsData()
+WsInsn()

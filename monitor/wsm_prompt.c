@@ -88,14 +88,16 @@ static char **complete(const char *text, int start, int end)
       return rl_completion_matches(text, candidates);
    }
    args = argument_candidates(words + first, lens + first, n - first, &file);
-   if (args == NULL && file) {
-      rl_attempted_completion_over = 0;
-      return NULL;                   /* readline completes file names */
-   }
    cand_lists[0] = args;
    cand_lists[1] = NULL;
    matches = args ? rl_completion_matches(text, candidates) : NULL;
    free(args);
+   if (matches == NULL && file) {
+      /* no word of an argument before a file name ("full" of "ws
+         dump") fits: readline completes file names */
+      rl_attempted_completion_over = 0;
+      return NULL;
+   }
    return matches;
 }
 

@@ -225,26 +225,6 @@ def excerpt(lines, keep):
     return out
 
 
-def elide_dump(lines, first=6, last=2):
-    """A `ws dump` reply's page lines (with their owners) cut to the
-    first and the last few, the rest as '...'."""
-    out, i = [], 0
-    while i < len(lines):
-        out.append(lines[i])
-        if lines[i].startswith("ws dump at t="):
-            j = i + 2
-            while j < len(lines) and lines[j].startswith("  "):
-                j += 1
-            page = lines[i + 2:j]
-            out += [lines[i + 1]] + (page if len(page) <= first + last + 1
-                                     else page[:first] + ["..."]
-                                     + page[-last:])
-            i = j
-            continue
-        i += 1
-    return out
-
-
 def ws_tail(stderr):
     """The summary ws ends its run with: from the Insn line to the end,
     without Valgrind's closing blank ==N== line."""

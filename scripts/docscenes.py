@@ -10,7 +10,7 @@ import re
 import subprocess
 import time
 
-from docrun import (SRCDIR, TIMEOUT, Terminal, compile_program, elide_dump,
+from docrun import (SRCDIR, TIMEOUT, Terminal, compile_program,
                     excerpt, finish, gdb_transcript, output_lines,
                     screen_text, server, stack_block, tell, transcript,
                     vgdb, ws_tail)
@@ -130,14 +130,14 @@ def scene_gdb(sc, docs):
                 "continue", "monitor ws status", "monitor ws dump",
                 "monitor ws series 3", "monitor ws set tau 50000",
                 "continue"]
-    full = gdb_transcript(sc, "./" + exe, commands)
-    heap_pages = sum(1 for l in full if l.startswith("    owner: heap block"))
-    assert heap_pages, ("scene_gdb: no 'owner: heap block' line in the "
-                        "dump: has the reply's wording changed?\n"
-                        + "\n".join(full))
-    shown = elide_dump(full)
-    assert "..." in shown, ("scene_gdb: the dump was not cut short "
-                            "(docrun.elide_dump looks for 'ws dump at t=')")
+    shown = gdb_transcript(sc, "./" + exe, commands)
+    heap = [re.match(r" +([0-9]+) pages? \(.*\): heap blocks from ", l)
+            for l in shown]
+    heap = [int(m.group(1)) for m in heap if m]
+    assert len(heap) == 1, ("scene_gdb: not one 'heap blocks from' line in "
+                            "the dump: has the reply's wording changed?\n"
+                            + "\n".join(shown))
+    heap_pages = heap[0]
     assert p.wait(timeout=TIMEOUT) == 0
     while re.fullmatch(r"==[0-9]+== ?", startup[-1]):
         startup.pop()
@@ -152,8 +152,9 @@ def scene_gdb(sc, docs):
             # which moves with the machine's /etc/ld.so.cache
             "fact.code": "the window holds the page of `main` and `fill` "
                          "(%s) and the page of libc's `memset`;"
-                         % [hex(int(l.split()[1], 16)) for l in full
-                            if l.startswith("  insn 0x")][0]}
+                         % [l.split()[0] for l in shown
+                            if re.match(r"  0x[0-9a-f]+ .* first at main ",
+                                        l)][0]}
 
 
 def scene_break(sc, docs):
@@ -184,6 +185,50 @@ def scene_break(sc, docs):
             "gdb": sc.normalise("\n".join(shown), [pid])}
 
 
+def scene_spikegdb(sc, docs):
+    """control.md, "A worked example: reindex's spike in gdb": demo/reindex
+    started for gdb, a break set from gdb at the rise of the working set,
+    the stop at the first rebuild (bt, ws since, ws dump), the stop at the
+    second, the largest (ws since), continue."""
+    for rel, top in (("demo/reindex", sc.builddir),
+                     ("demo/reindex.cc", SRCDIR)):
+        sc.copy_in(rel, os.path.join(top, rel))
+    line = ("valgrind --tool=ws --ws-instr-atstart=no --vgdb-error=0 "
+            "demo/reindex")
+    p = sc.start(line, stdin=subprocess.DEVNULL)
+    end = time.time() + TIMEOUT
+    while "target remote" not in sc.stderr_of(p) and time.time() < end:
+        time.sleep(0.05)
+    pid = p.pid
+    shown = gdb_transcript(
+        sc, "demo/reindex",
+        ["target remote | vgdb --pid=%d" % pid, "monitor ws break rise>=2000",
+         "continue", "bt", "monitor ws since", "monitor ws dump", "continue",
+         "monitor ws since", "continue"])
+    p.stdout.read()
+    assert p.wait(timeout=TIMEOUT) == 0
+    err = sc.stderr_of(p).rstrip("\n").split("\n")
+    stops = [k for k, l in enumerate(err) if " ws: break 1 " in l]
+    assert len(stops) == 2, err
+    # addresses in the libraries' mappings and the heap after them (where
+    # the program waits before its first instruction, the hottest pages)
+    # move with the machine's libraries: shown as 0x…
+    def masked(l):
+        return re.sub(r"\b0x0*[45][0-9a-fA-F]{6}\b", "0x…", l)
+    shown = [masked(l) for l in shown]
+    first = [masked(l) for l in err[stops[0]:stops[0] + 3]] + ["..."]
+    since = [l for l in shown if l.startswith("ws since t=")]
+    return {"valgrind": sc.normalise("\n".join(["$ " + line, "..."]
+                                               + first), [pid]),
+            "gdb": sc.normalise("\n".join(shown), [pid]),
+            "fact.stops": "stops twice, at t={} and t={}".format(
+                *[int(re.search(r" at t=([0-9]+)", err[k]).group(1))
+                  for k in stops]),
+            "fact.since": "{} of the {} data pages".format(
+                *re.search(r": ([0-9]+) of the ([0-9]+) data pages",
+                           since[-1]).groups())}
+
+
 def scene_gdbws(sc, docs):
     """control.md, "From gdb: the `ws` command": gdb/ws-gdb.py against
     ctl_server after a few sweeps (gdb's `complete` shows what Tab
@@ -197,7 +242,8 @@ def scene_gdbws(sc, docs):
     shown = gdb_transcript(
         sc, "tests/progs/ctl_server",
         ["target remote | vgdb --pid=%d" % p.pid, "complete ws se",
-         "ws series 2", "ws set tau 20000", "ws st"],
+         "complete ws break ", "ws series 2", "print $_ws_data()",
+         "ws set tau 20000", "ws st"],
         before=["source gdb/ws-gdb.py"], after=["detach"])
     finish(p)
     # what gdb says about where the program is stopped (in libc's read,
@@ -449,4 +495,5 @@ SCENES = {"miss": scene_miss, "manual": scene_manual, "phases": scene_phases,
           "session": scene_session, "gdb": scene_gdb,
           "monitor": scene_monitor, "gdbws": scene_gdbws,
           "unreachable": scene_unreachable, "prompt": scene_prompt,
-          "format": scene_format, "heap": scene_heap, "break": scene_break}
+          "format": scene_format, "heap": scene_heap, "break": scene_break,
+          "spikegdb": scene_spikegdb}

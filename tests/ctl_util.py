@@ -5,7 +5,7 @@ program under ws from outside with vgdb and gdb.
 - read_output(): wslib's reading of an output file ws wrote, with
   wslib.check_written_events.
 - parse_status(), parse_monitor_dump(): the replies to `ws status` and
-  `ws dump` (the dump as a wslib.Dump).
+  `ws dump full` (the dump as a wslib.Dump).
 - Server: tests/progs/ctl_server (or another program) under ws with
   vgdb on, its standard input a pipe the test writes to; vgdb() sends
   it monitor commands.  tests/conftest.py gives the `server` and
@@ -228,7 +228,7 @@ _MON_DUMP_PAGE = re.compile(r"  (insn|data) 0x([1-9a-f][0-9a-f]*)  last "
 
 
 def parse_monitor_dump(text):
-    """The reply to `ws dump` (no file): a wslib.Dump whose counts come
+    """The reply to `ws dump full`: a wslib.Dump whose counts come
     from the first line, each data page's owner the reply's words for it;
     every page line is checked."""
     lines = [l for l in text.split("\n") if l != ""]

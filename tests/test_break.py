@@ -171,6 +171,54 @@ def test_stop_at_the_spike_then_continue(tmp_path, stopped_factory):
         _file_without(plain.out_path, r"$^")
 
 
+def test_at_the_stop_dump_and_since(tmp_path, stopped_factory):
+    """At the stop of data>=1000 on spike, `monitor ws since` lists what
+    entered the window since the sample before the one that fired (a
+    break stop is a look taken there): the burst's anonymous pages, every
+    one brought in by burst's store (the line after the "burst: begin"
+    marker), at least as many as the window rose by; asked again, nothing
+    entered since; `monitor ws dump` sums up the sample's window on one
+    screen (its data pages those the break reports)."""
+    from test_peaks import SPIKE_SRC, marker_line
+    argv = [SPIKE, "spike"]
+    plain = _run_plain(tmp_path, argv)
+    samples = [s for s in plain.output.samples
+               if s.t not in plain.output.finals]
+    (first,) = _first_at_or_above(samples, 1000)
+    before = samples[samples.index(first) - 1]
+    s = stopped_factory(tmp_path, argv, "data>=1000")
+    s.wait()
+    rc, out, gerr = s.gdb(["monitor ws since", "monitor ws since",
+                           "monitor ws dump", "continue"])
+    assert rc == 0 and "exited normally" in out, (out, gerr)
+    rc, stdout = s.finish()
+    assert (rc, stdout) == (plain.returncode, plain.stdout)
+    dump = gerr[gerr.index("ws dump at t="):]
+    assert dump.startswith("ws dump at t=%d: " % first.t), dump
+    assert re.match(r"ws dump at t=[0-9]+: [0-9]+ insn pages, %d data "
+                    r"pages in the window\n" % first.data, dump), dump
+    assert len(dump.strip("\n").split("\n")) <= 40, dump
+    since = gerr[gerr.index("ws since t="):gerr.index("ws dump at t=")]
+    since = since.split("\n")
+    m = re.match(r"ws since t=([0-9]+) \(the sample before break 1\): "
+                 r"([0-9]+) of the ([0-9]+) data pages in the window entered "
+                 r"it since; by owner:\Z", since[0])
+    assert m, since
+    t, entered, window = (int(g) for g in m.groups())
+    assert (t, window) == (before.t, first.data), (since[0], before)
+    assert first.data - before.data <= entered <= window, (since[0], before)
+    anon = re.match(r" +([0-9]+) pages \([0-9.]+%\): anonymous memory\Z",
+                    since[1])
+    assert anon, since
+    store = marker_line(SPIKE_SRC, "burst: begin") + 2
+    assert since[2] == "%14d brought in by burst (spike.c:%d)" % (
+        int(anon.group(1)), store), since
+    again = [l for l in since if l.startswith("ws since t=")][1]
+    assert re.match(r"ws since t=%d \(ws since\): 0 of the %d data pages "
+                    r"in the window entered it since\Z" % (first.t, window),
+                    again), since
+
+
 def test_each_stretch_stops_once(tmp_path, stopped_factory):
     """memspike's three memsets, data>=1000: three stops, each at the
     first sample of a stretch where it holds; three `continue`s finish the

@@ -371,7 +371,7 @@ def test_vgdb_status_dump_series(server):
     assert sorted(callers) == ["fgets", "printf"], d.stacks
 
     # ws dump to the vgdb output: the same pages
-    md = ctl_util.parse_monitor_dump(server.vgdb("ws dump"))
+    md = ctl_util.parse_monitor_dump(server.vgdb("ws dump full"))
     assert md.t == d.t and [(p.kind, p.addr, p.since) for p in md.pages] \
         == [(p.kind, p.addr, p.since) for p in d.pages]
     # and where each was first accessed, and the heap blocks that own
@@ -521,7 +521,7 @@ def test_vgdb_stop_start_mark(server):
     # a fresh window: nothing in it yet
     st = server.status()
     assert (st["insn"], st["data"]) == (0, 0)
-    assert ctl_util.parse_monitor_dump(server.vgdb("ws dump")).pages == []
+    assert ctl_util.parse_monitor_dump(server.vgdb("ws dump full")).pages == []
     assert server.vgdb("ws mark  phase   two ") == \
         "ws mark: 'phase two' at t=%d\n" % t0
     # what a monitor command changed is in the file when it returns
@@ -534,7 +534,7 @@ def test_vgdb_stop_start_mark(server):
     # everything since then; of the program's mapping, exactly the 20
     # pages touched since (not the 200 touched while off)
     assert st["samples"] == samples0
-    md = ctl_util.parse_monitor_dump(server.vgdb("ws dump"))
+    md = ctl_util.parse_monitor_dump(server.vgdb("ws dump full"))
     mapping = [a for a in md.addresses("data")
                if server.base <= a < server.base + 2000 * PAGE]
     assert mapping == [server.base + i * PAGE for i in range(20)]
@@ -600,6 +600,9 @@ BAD_COMMANDS = [
     ("ws hot 0", "ws hot: '0' is not a number of pages"),
     ("ws hot 5 code", "ws hot: 'code' is neither a number of pages"),
     ("ws peaks now", "ws peaks: unexpected argument 'now'"),
+    ("ws since now", "ws since: unexpected argument 'now'"),
+    ("ws dump full now", "ws dump: unexpected argument 'now'"),
+    ("ws break data>= x", "ws break: 'data>=x': the number of pages is not"),
     ("ws set peak-thresh 0", "'0' is not a whole number from 1 to 1000"),
     ("v.clo --ws-tau=abc", "Bad option: --ws-tau=abc"),
     ("v.clo --ws-every=", "Bad option: --ws-every="),
@@ -639,7 +642,8 @@ def test_vgdb_help_and_abbreviations(server):
     ours = reply[i + 1:]
     assert server.vgdb("ws help") == "\n" + ours
     syntax = [l for l in ours.split("\n") if l.startswith("  ws ")]
-    assert syntax == ["  ws help", "  ws status", "  ws dump [<filename>]",
+    assert syntax == ["  ws help", "  ws status",
+                      "  ws dump [full|<filename>]", "  ws since",
                       "  ws series [<n>]", "  ws peaks",
                       "  ws break [<cond>|delete <n>|delete all]",
                       "  ws set tau <n>",
@@ -667,12 +671,14 @@ ws-internal 1
 command help
 command status
 command dump
-arg dump 1 optional file
+arg dump 1 optional choice full
+arg dump 2 optional file
+command since
 command series
 arg series 1 optional number 1 1024
 command peaks
 command break
-arg break 1 optional text
+arg break 1 optional choice data>= insn>= rise>= peak delete
 command set
 arg set 1 required param
 arg set 2 required value
@@ -743,7 +749,7 @@ STATUS_LINES = [
      r"peak-thresh'\n"),
     ("st", "refused", r"st can match status start stop\n"),
     ("frobnicate", "refused", r"frobnicate does not match any of 'help "
-     r"status dump series peaks break set start stop mark hot heap'\n"),
+     r"status dump since series peaks break set start stop mark hot heap'\n"),
     ("", "refused", r"ws: the command is missing; 'ws help' lists them\n"),
     ("ws status", "refused", r"ws does not match any of .*\n"),
     ("v.info n_errs_found", "refused", r"v.info does not match any of .*\n"),
@@ -821,7 +827,7 @@ def test_gdb_breakpoint_monitor_dump_and_status(tmp_path):
             ctl_util.SERVER, srv.prefix,
             ["break ctl_checkpoint", "continue",
              "print &ctl_checkpoint",
-             "monitor ws status", "monitor ws dump",
+             "monitor ws status", "monitor ws dump full",
              "monitor ws mark in gdb", "continue"])
         assert rc == 0, (out, err)
         assert srv.p.wait(timeout=60) == 0

@@ -142,8 +142,8 @@ def test_ws_monitor_listing_under_memcheck(live_server):
     # all of them when there are fewer than 20
     (["series", "20"], 0, r"ws series: the last ([0-9]+) of ([0-9]+) samples "
      r"\(t insn data\):\n([0-9]+ [0-9]+ [0-9]+\n)+"),
-    (["dump"], 0, r"ws dump at t=[0-9]+: [0-9]+ insn pages, [0-9]+ data pages "
-     r"in the window\n.*"),
+    (["dump", "full"], 0, r"ws dump at t=[0-9]+: [0-9]+ insn pages, [0-9]+ "
+     r"data pages in the window\n.*"),
     (["help"], 0, r"\nws monitor commands .*"),
     (["set", "tau", "0"], 1, r"ws set tau: '0' is not a whole number from 1 "
      r"to 1000000000000000; nothing changed\n"),
@@ -160,7 +160,7 @@ def test_ws_monitor_one_shot_under_memcheck(live_server, words, want, reply):
     if words[0] == "series":
         n, total = int(m.group(1)), int(m.group(2))
         assert n == min(20, total) and out.count("\n") == n + 1, out
-    if words == ["dump"]:
+    if words == ["dump", "full"]:
         ctl_util.parse_monitor_dump(out)
 
 

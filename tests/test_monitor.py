@@ -752,7 +752,8 @@ def test_gdb_command(server):
         ctl_util.SERVER, server.prefix,
         ["source " + GDB_SCRIPT, "ws status", "ws set tau 0", "complete ws st",
          "complete ws set e", "complete ws se", "complete ws hot 3 i",
-         "complete ws hot d", "help ws", "detach"])
+         "complete ws hot d", "complete ws break d", "complete ws sin",
+         "complete ws dump f", "help ws", "detach"])
     assert rc == 0, err
     both = out + err
     m = re.search(r"ws status \(pid %d\):\n(  .*\n){10}" % server.pid, both)
@@ -761,6 +762,8 @@ def test_gdb_command(server):
     assert "ws start\nws status\nws stop\nws set every\nws series\nws set\n" \
         in out, out
     assert "ws hot 3 insn\nws hot data\n" in out, out
+    assert "ws break data>=\nws break delete\nws since\nws dump full\n" \
+        in out, out
     assert "Send a command to the ws tool of the program" in out
     server.wait_blocked()
     assert monitor(server, "status")[0] == 0
@@ -770,6 +773,45 @@ def test_gdb_command(server):
                        stdin=subprocess.DEVNULL)
     assert "ws: gdb is not connected to a program running under Valgrind" \
         in p.stderr.decode(), p.stderr
+
+
+def test_gdb_functions_test_the_working_set(server_factory):
+    """$_ws_data() and $_ws_insn() are the current sizes `monitor ws
+    status` gives, so a breakpoint can test them: with `break
+    ctl_checkpoint if $_ws_data() > 200`, the checkpoint after 20 pages
+    does not stop the program, the one after 300 more does.  The window
+    is longer than the run, so it holds every page touched since the
+    start: the start-up's (about 80 here) and those of the touches."""
+    srv = server_factory(vgdb_error=0, options=("--ws-tau=1000000000",
+                                                "--ws-every=1000000000"))
+    try:
+        srv.p.stdin.write(b"touch 0 20 1\ncheckpoint\ntouch 20 300 1\n"
+                          b"checkpoint\n")
+        srv.p.stdin.close()
+        rc, out, err = ctl_util.gdb_batch(
+            ctl_util.SERVER, srv.prefix,
+            ["source " + GDB_SCRIPT,
+             "break ctl_checkpoint if $_ws_data() > 200", "continue",
+             "print $_ws_data()", "print $_ws_insn()", "monitor ws status",
+             "info breakpoints", "continue"])
+        assert rc == 0, (out, err)
+        assert srv.p.wait(timeout=60) == 0
+    finally:
+        srv.kill()
+    assert out.count("Breakpoint 1, ") == 1, out
+    assert "breakpoint already hit 1 time\n" in out, out
+    assert "exited normally" in out, out
+    i = err.index("ws status (pid")
+    st = ctl_util.parse_status("\n".join(err[i:].split("\n")[:11]))
+    got = re.findall(r"^\$[12] = ([0-9]+)$", out, re.M)
+    assert [int(v) for v in got] == [st["data"], st["insn"]], (out, st)
+    assert st["data"] > 320, st
+
+    p = subprocess.run(["gdb", "-batch", "-nx", "-ex", "source " + GDB_SCRIPT,
+                        "-ex", "print $_ws_data()"], capture_output=True,
+                       timeout=60, stdin=subprocess.DEVNULL)
+    assert "$_ws_data: gdb is not connected to a program running under " \
+        "Valgrind's ws" in p.stderr.decode(), p.stderr
 
 
 def test_gdb_command_completes_what_ws_lists(server):

@@ -200,7 +200,7 @@ def test_commands_racing_stop_start(busy_factory):
             st = ctl_util.parse_status(b.vgdb("ws status"))
             assert st["measurement"] in ("on", "off")
         else:
-            reply = b.vgdb("ws dump")
+            reply = b.vgdb("ws dump full")
             ctl_util.parse_monitor_dump(reply)
     run = b.run()
     wslib.check_trailer(run)

@@ -20,7 +20,7 @@
        memory in which no block ever was, owner `heap-other`;
      - maps PAGES anonymous pages, writes a byte to each, and unmaps
        them: owner `unknown`;
-   then dumps the working set (WS_DUMP("owners"), and "ws dump" and
+   then dumps the working set (WS_DUMP("owners"), and "ws dump full" and
    "ws hot 2" through VALGRIND_MONITOR_COMMAND) and prints on stdout
    one line per region, "file ADDR", "freed ADDR", "raw ADDR",
    "unmapped ADDR": the
@@ -69,7 +69,7 @@ int main(int argc, char **argv)
    }
    WS_DUMP("owners");
    /* the same pages as a person sees them, on Valgrind's log */
-   VALGRIND_MONITOR_COMMAND("ws dump");
+   VALGRIND_MONITOR_COMMAND("ws dump full");
    VALGRIND_MONITOR_COMMAND("ws hot 2");
    printf("file %p\nfreed %p\nraw %p\nunmapped %p\n", (void *)file,
           (void *)block, (void *)raw, (void *)gone);

@@ -59,6 +59,14 @@ void WS_(write_where)(struct _WS_File* f, Addr ip);
    to mark as the first in the program's code, or -1). */
 void WS_(show_stack)(struct _WS_File* f, ExeContext* ec,
                      const HChar* indent, Int own);
+/* Code on one line for people, interned: "function (file:line)",
+   "function (in object)", or for code without a symbol its object and
+   its address inside it, "liblzma.so.5+0x1c2f0" (ws_stacks.c says
+   why).  code_line names the innermost level at |ip|; site_line names
+   a stack by one of its levels: the first in the program's own code
+   (WS_(own_level)) if it has a name, else the innermost. */
+const HChar* WS_(code_line)(Addr ip);
+const HChar* WS_(site_line)(ExeContext* ec);
 /* Finds the program's executable, at start-up. */
 void WS_(stacks_init)(void);
 /* The running thread's stack at code address |ip| (0: where the guest
@@ -209,6 +217,11 @@ void WS_(write_owner_line)(WS_StackFile* sf, const HChar* prefix,
 /* The "owner:" line under a page's line for people, and a heap
    block's stack. */
 void WS_(show_owner)(struct _WS_File* f, const WS_Owner* o);
+/* One line for people: what lives there; a heap owner by its
+   allocation site on one line (WS_(site_line)), with the block's
+   address and size if |with_block|. */
+void WS_(show_owner_line)(struct _WS_File* f, const WS_Owner* o,
+                          Bool with_block);
 /* A window's pages by owner: for data pages what lives there, for code
    pages the object file and function; the largest first, at most
    WS_BREAKDOWN_LINES groups, the last of them "rest" when there are
@@ -232,6 +245,10 @@ typedef struct {
    then (live, or freed by then), everything else as it is now. */
 WS_Breakdown* WS_(breakdown)(WS_Kind kind, const struct _XArray* pages,
                              ULong sample);
+/* The same, and the line of the breakdown that counts each of |pages|
+   into |page_line| (as many as |pages|). */
+WS_Breakdown* WS_(breakdown_pages)(WS_Kind kind, const struct _XArray* pages,
+                                   ULong sample, UInt* page_line);
 void WS_(breakdown_free)(WS_Breakdown* b);
 /* The "owner <n> <pages> <owner>" lines of peak |n|, and for people. */
 void WS_(write_breakdown)(WS_StackFile* sf, ULong n, const WS_Breakdown* b);

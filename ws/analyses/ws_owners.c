@@ -282,10 +282,26 @@ static Bool show_owner_name(WS_File* f, const WS_Owner* o)
       WS_(file_printf)(f, "unknown\n");
       break;
    case WS_OwnCode:
-      WS_(file_printf)(f, "%s in %s\n", o->name, o->object);
+      if (VG_STREQ(o->name, "???"))
+         WS_(file_printf)(f, "code without symbols in %s\n", o->object);
+      else
+         WS_(file_printf)(f, "%s in %s\n", o->name, o->object);
       break;
    }
    return True;
+}
+
+void WS_(show_owner_line)(WS_File* f, const WS_Owner* o, Bool with_block)
+{
+   const HChar* what = o->kind == WS_OwnHeap ? "heap" : "freed";
+   if (show_owner_name(f, o))
+      return;
+   if (with_block)
+      WS_(file_printf)(f, "%s block %#lx (%lu bytes) from %s\n", what,
+                       o->block, o->size, WS_(site_line)(o->site));
+   else
+      WS_(file_printf)(f, "%s blocks from %s\n", what,
+                       WS_(site_line)(o->site));
 }
 
 /* For people, under a page's line: one "owner:" line indented by four
@@ -312,6 +328,7 @@ void WS_(show_owner)(WS_File* f, const WS_Owner* o)
 typedef struct {
    WS_Owner owner;
    ULong    pages;
+   UInt     line;      /* its line in the breakdown, once sorted */
 } Group;
 
 static UWord group_key(const WS_Owner* o)
@@ -348,14 +365,14 @@ typedef struct {
    Addr    block, block_end;
 } BreakdownWalk;
 
-static void count_page(BreakdownWalk* w, Addr page)
+static Group* count_page(BreakdownWalk* w, Addr page)
 {
    Addr a = page << WS_(page_shift)();
    Group key;
    Group* g;
    if (w->block_group != NULL && a >= w->block && a < w->block_end) {
       w->block_group->pages++;
-      return;
+      return w->block_group;
    }
    if (w->kind == WS_Insn)
       code_owner(naming_byte(WS_Insn, page), &key.owner);
@@ -376,6 +393,7 @@ static void count_page(BreakdownWalk* w, Addr page)
       w->block = key.owner.block;
       w->block_end = key.owner.block + key.owner.size;
    }
+   return g;
 }
 
 static UInt site_number(const WS_Owner* o)
@@ -431,12 +449,13 @@ static void heap_lines_in_window(WS_Breakdown* b, const XArray* pages)
       }
 }
 
-WS_Breakdown* WS_(breakdown)(WS_Kind kind, const XArray* pages,
-                             ULong sample)
+WS_Breakdown* WS_(breakdown_pages)(WS_Kind kind, const XArray* pages,
+                                   ULong sample, UInt* page_line)
 {
    BreakdownWalk w;
    WS_Breakdown* b = VG_(calloc)("ws.owners.breakdown", 1, sizeof *b);
    Group** sorted;
+   Group** page_group = NULL;
    Group* g;
    Word i, n_pages = VG_(sizeXA)(pages);
    UInt n_groups;
@@ -446,8 +465,14 @@ WS_Breakdown* WS_(breakdown)(WS_Kind kind, const XArray* pages,
    w.kind = kind;
    w.sample = sample;
    w.block_group = NULL;
-   for (i = 0; i < n_pages; i++)
-      count_page(&w, *(const Addr*)VG_(indexXA)(pages, i));
+   if (page_line != NULL)
+      page_group = VG_(malloc)("ws.owners.pagegroup",
+                               (n_pages + 1) * sizeof *page_group);
+   for (i = 0; i < n_pages; i++) {
+      g = count_page(&w, *(const Addr*)VG_(indexXA)(pages, i));
+      if (page_group != NULL)
+         page_group[i] = g;
+   }
 
    n_groups = VG_(OSetGen_Size)(w.groups);
    sorted = VG_(malloc)("ws.owners.sorted", (n_groups + 1) * sizeof *sorted);
@@ -458,6 +483,7 @@ WS_Breakdown* WS_(breakdown)(WS_Kind kind, const XArray* pages,
    VG_(ssort)(sorted, n_groups, sizeof *sorted, cmp_pages_down);
    for (i = 0; i < n_groups; i++) {
       WS_OwnerPages* line = &b->lines[b->n];
+      sorted[i]->line = b->n;
       if (n_groups > WS_BREAKDOWN_LINES && i >= WS_BREAKDOWN_LINES - 1) {
          line->rest = True;
          line->pages += sorted[i]->pages;
@@ -469,11 +495,21 @@ WS_Breakdown* WS_(breakdown)(WS_Kind kind, const XArray* pages,
    }
    if (n_groups > WS_BREAKDOWN_LINES)
       b->n++;
+   for (i = 0; page_group != NULL && i < n_pages; i++)
+      page_line[i] = page_group[i]->line;
+   if (page_group != NULL)
+      VG_(free)(page_group);
    VG_(free)(sorted);
    VG_(OSetGen_Destroy)(w.groups);
    if (kind == WS_Data)
       heap_lines_in_window(b, pages);
    return b;
+}
+
+WS_Breakdown* WS_(breakdown)(WS_Kind kind, const XArray* pages,
+                             ULong sample)
+{
+   return WS_(breakdown_pages)(kind, pages, sample, NULL);
 }
 
 void WS_(breakdown_free)(WS_Breakdown* b)

@@ -611,6 +611,109 @@ void WS_(show_stack)(WS_File* f, ExeContext* ec, const HChar* indent,
       for_each_level(ep, fr.ips[i], False, show_level, &m);
 }
 
+/*------------------------------------------------------------*/
+/*--- One line of code for people                          ---*/
+/*------------------------------------------------------------*/
+
+/* Code without a symbol: its object's base name and its address inside
+   the object, which is the address minus the object's load bias: it
+   does not move with where the object loads, and it is what addr2line
+   and objdump take for that object.  Two pieces of code never share a
+   name this way, as they all would share "???".  Code in no object
+   (made at run time) has only its address. */
+static const DebugInfo* object_of(DiEpoch ep, Addr ip)
+{
+   const DebugInfo* di = VG_(find_DebugInfo)(ep, ip);
+   const HChar* object;
+   if (di != NULL || !VG_(get_objname)(ep, ip, &object))
+      return di;
+   /* outside the object's text (its PLT): found by its name */
+   for (di = VG_(next_DebugInfo)(NULL); di; di = VG_(next_DebugInfo)(di))
+      if (VG_(DebugInfo_get_filename)(di) != NULL
+          && VG_STREQ(VG_(DebugInfo_get_filename)(di), object))
+         return di;
+   return NULL;
+}
+
+static void unnamed_code(DiEpoch ep, Addr ip, HChar* buf, SizeT size)
+{
+   const DebugInfo* di = object_of(ep, ip);
+   const HChar* file = di ? VG_(DebugInfo_get_filename)(di) : NULL;
+   if (file == NULL) {
+      VG_(snprintf)(buf, size, "0x%lx (in no object)", ip);
+      return;
+   }
+   VG_(snprintf)(buf, size, "%s+0x%lx", base_name(file),
+                 ip - (Addr)VG_(DebugInfo_get_text_bias)(di));
+}
+
+static void level_line(DiEpoch ep, Addr ip, const Level* l, HChar* buf,
+                       SizeT size)
+{
+   if (VG_STREQ(l->function, "???") || l->function[0] == '\0')
+      unnamed_code(ep, ip, buf, size);
+   else if (l->file)
+      VG_(snprintf)(buf, size, "%s (%s:%u)", l->function,
+                    base_name(l->file), l->line);
+   else if (l->object)
+      VG_(snprintf)(buf, size, "%s (in %s)", l->function,
+                    base_name(l->object));
+   else
+      VG_(snprintf)(buf, size, "%s", l->function);
+}
+
+/* Room for a function's name cut short, and its place. */
+#define WS_CODE_LINE_MAX 512
+
+typedef struct {
+   DiEpoch ep;
+   Int     want;       /* the level to name */
+   Bool    named_only; /* only if it has a name */
+   Int     level;
+   HChar*  buf;        /* "" until named */
+} SiteLine;
+
+static void site_level(Addr ip, const Level* l, void* opaque)
+{
+   SiteLine* s = opaque;
+   if (s->level == s->want && s->buf[0] == '\0'
+       && !(s->named_only && VG_STREQ(l->function, "???")))
+      level_line(s->ep, ip, l, s->buf, WS_CODE_LINE_MAX);
+   s->level++;
+}
+
+const HChar* WS_(code_line)(Addr ip)
+{
+   HChar    buf[WS_CODE_LINE_MAX] = "";
+   SiteLine s = { VG_(current_DiEpoch)(), 0, False, 0, buf };
+   for_each_level(s.ep, ip, True, site_level, &s);
+   return WS_(intern)(buf);
+}
+
+/* The program's own level if it has a name; else the innermost frame,
+   which names the code that called the allocation function: in a
+   stripped program the program's own frame would be the same for all
+   the blocks that one of its calls into a library allocated, and a
+   library's frames further out (below main) say nothing. */
+const HChar* WS_(site_line)(ExeContext* ec)
+{
+   HChar    buf[WS_CODE_LINE_MAX] = "";
+   Addr     ips[VG_(get_ExeContext_n_ips)(ec)];
+   Frames   f = { ips, 0 };
+   SiteLine s = { VG_(get_ExeContext_epoch)(ec), WS_(own_level)(ec), True,
+                  0, buf };
+   UInt     i;
+   VG_(apply_ExeContext)(collect_ip, &f, ec);
+   for (i = 0; i < f.n && s.want >= 0 && buf[0] == '\0'; i++)
+      for_each_level(s.ep, f.ips[i], False, site_level, &s);
+   if (buf[0] == '\0' && f.n > 0) {
+      s.want = s.level = 0;
+      s.named_only = False;
+      for_each_level(s.ep, f.ips[0], True, site_level, &s);
+   }
+   return WS_(intern)(buf[0] ? buf : "???");
+}
+
 /*--------------------------------------------------------------------*/
 /*--- end                                              ws_stacks.c ---*/
 /*--------------------------------------------------------------------*/

@@ -70,7 +70,12 @@ static struct {
    Bool     due;
    Break    b;
    ULong    t, size, rise;
+   ULong    t_before, entries_before;   /* at the sample before */
 } fired;
+
+/* The last sample's time and data entries (WS_(entries)), for the
+   look a stop is (WS_(since_mark)). */
+static ULong last_t = 0, last_entries = 0;
 
 /*------------------------------------------------------------*/
 /*--- Conditions                                           ---*/
@@ -240,11 +245,15 @@ static void breaks_sample(const WS_Event* ev)
             fired.t = ev->t;
             fired.size = ev->sizes[b->kind == Cond_Insn ? WS_Insn : WS_Data];
             fired.rise = rise;
+            fired.t_before = last_t;
+            fired.entries_before = last_entries;
          }
       }
       b->was_true = now;
    }
    last_data = ev->sizes[WS_Data];
+   last_t = ev->t;
+   last_entries = WS_(entries)[WS_Data];
 }
 
 static void breaks_started(const WS_Event* ev)
@@ -300,6 +309,7 @@ static void report(void)
 static void breaks_settled(const WS_Event* ev)
 {
    ThreadId tid;
+   HChar    what[48];
    if (!fired.due)
       return;
    fired.due = False;
@@ -307,6 +317,11 @@ static void breaks_settled(const WS_Event* ev)
    /* What a user watching the output file sees is there when it stops. */
    WS_(out_flush)();
    report();
+   /* "ws since" at the stop says what made the window jump: the stop
+      is a look taken at the sample before the one that fired */
+   VG_(snprintf)(what, sizeof what, "the sample before break %u",
+                 fired.b.n);
+   WS_(since_mark)(fired.entries_before, fired.t_before, what);
    VG_(gdbserver)(tid);
    VG_(umsg)("ws: continuing after break %u\n", fired.b.n);
 }

@@ -77,6 +77,24 @@ UInt WS_(break_list)(WS_File* f);
 void WS_(breaks_init)(void);
 
 /*------------------------------------------------------------*/
+/*--- The window on one screen (ws_screen.c)               ---*/
+/*------------------------------------------------------------*/
+
+/* "ws dump": event "dump monitor", then on the gdb/vgdb output a
+   summary of the current window in at most 40 lines (its sizes, its
+   largest owners, its most accessed pages); a look, as below. */
+void WS_(screen_dump)(void);
+/* "ws since": the data pages that entered the window since the last
+   look and are in it now, by owner, with the lines that brought them
+   in; a look itself. */
+void WS_(screen_since)(void);
+/* A look, named |what| ("ws dump", ...): "ws since" counts the data
+   entries after the |entry|th (WS_(entries)), taken at time |t|; a look
+   now. */
+void WS_(since_mark)(ULong entry, ULong t, const HChar* what);
+void WS_(since_look)(const HChar* what);
+
+/*------------------------------------------------------------*/
 /*--- Control (ws_control.c, ws_clientreq.c, ws_monitor.c) ---*/
 /*------------------------------------------------------------*/
 

@@ -81,7 +81,8 @@ typedef struct {
    ArgKind      kind;
    Bool         optional;
    const HChar* shown;     /* in "ws help" (<n>, <label>); NULL: the
-                              choices, as "a|b" */
+                              choices, as "a|b"; "": the argument
+                              before shows this one too */
    ULong        lo, hi;    /* Arg_Number */
    const HChar* choices;   /* Arg_Choice: the words, one blank apart */
 } Arg;
@@ -113,6 +114,7 @@ struct _Words {
 static Bool cmd_help(Words* w);
 static Bool cmd_status(Words* w);
 static Bool cmd_dump(Words* w);
+static Bool cmd_since(Words* w);
 static Bool cmd_series(Words* w);
 static Bool cmd_peaks(Words* w);
 static Bool cmd_set(Words* w);
@@ -132,17 +134,26 @@ static const Command commands[] = {
      "time, tau, T, page size, measurement on or off, current\n"
      "working-set sizes, samples and peaks so far and the output file",
      { 0 }, cmd_status },
-   { "dump", { { Arg_File, True, "<filename>" } },
-     "lists every page in the current window and when it was last\n"
-     "accessed, here or into <filename> (%%p, %%q{VAR}, %%n expanded)",
+   { "dump", { { Arg_Choice, True, "full|<filename>", 0, 0, "full" },
+               { Arg_File, True, "" } },
+     "sums up the current window on a screen: its sizes, its largest\n"
+     "owners and its most accessed pages; full: lists every page and\n"
+     "when it was last accessed; <filename>: lists them into that file\n"
+     "(%%p, %%q{VAR}, %%n expanded)",
      { 0 }, cmd_dump },
+   { "since", { { Arg_None } },
+     "the data pages that entered the window since the last 'ws dump',\n"
+     "'ws since' or break stop, by owner, with the source lines whose\n"
+     "accesses brought them in",
+     { 0 }, cmd_since },
    { "series", { { Arg_Number, True, "<n>", 1, WS_SERIES_LEN } },
      "shows the last <n> samples (default %llu, at most %llu)",
      { WS_SERIES_DEFAULT, WS_SERIES_LEN }, cmd_series },
    { "peaks", { { Arg_None } },
      "shows the peaks so far with their stacks, one stack at a time",
      { 0 }, cmd_peaks },
-   { "break", { { Arg_Text, True, "<cond>|delete <n>|delete all" } },
+   { "break", { { Arg_Choice, True, "<cond>|delete <n>|delete all", 0, 0,
+                  "data>= insn>= rise>= peak delete" } },
      "stops the program in gdb at the first sample where <cond> holds\n"
      "(again once it did not): data>=N or insn>=N (pages in the\n"
      "window), rise>=N (data pages more than the sample before), peak\n"
@@ -228,6 +239,8 @@ static void describe(const HChar* format, ULong a, ULong b)
 
 static void print_arg(const Arg* a)
 {
+   if (a->shown && a->shown[0] == '\0')
+      return;
    VG_(gdb_printf)(" %s", a->optional ? "[" : "");
    if (a->shown) {
       VG_(gdb_printf)("%s", a->shown);
@@ -407,7 +420,7 @@ static void show_page(const WS_DumpPage* p, void* opaque)
       WS_(show_owner)(f, p->owner);
 }
 
-static Bool dump_here(void)
+static Bool dump_full(void)
 {
    WS_File*     f = WS_(monitor_file)();
    WS_CtlStatus st;
@@ -419,6 +432,7 @@ static Bool dump_here(void)
    WS_(file_printf)(f, "  (pages of %u bytes; t is when the epoch of the "
                     "page's last access began)\n", st.pagesize);
    WS_(ctl_dump_to)(show_page, f, n);
+   WS_(since_look)("ws dump full");
    return True;
 }
 
@@ -442,6 +456,7 @@ static Bool dump_into(const HChar* name)
    case WS_Dump_OK:
       VG_(gdb_printf)("ws dump: %llu insn pages, %llu data pages written "
                       "to %s\n", d.n[WS_Insn], d.n[WS_Data], d.path);
+      WS_(since_look)("ws dump <file>");
       done = True;
       break;
    }
@@ -450,12 +465,25 @@ static Bool dump_into(const HChar* name)
    return done;
 }
 
+/* "ws dump [full|<filename>]": a file named full is ./full. */
 static Bool cmd_dump(Words* w)
 {
-   HChar* file = next_word(w);
+   HChar* arg = next_word(w);
    if (!no_more_words(w))
       return False;
-   return file == NULL ? dump_here() : dump_into(file);
+   if (arg == NULL) {
+      WS_(screen_dump)();
+      return True;
+   }
+   return VG_STREQ(arg, "full") ? dump_full() : dump_into(arg);
+}
+
+static Bool cmd_since(Words* w)
+{
+   if (!no_more_words(w))
+      return False;
+   WS_(screen_since)();
+   return True;
 }
 
 static Bool cmd_series(Words* w)
@@ -672,6 +700,9 @@ static Bool break_delete(Words* w)
 static Bool cmd_break(Words* w)
 {
    HChar* arg = next_word(w);
+   const HChar* number;
+   HChar  cond[64];
+   SizeT  len;
    UInt   n;
    WS_BreakResult r;
    if (arg == NULL) {
@@ -682,6 +713,15 @@ static Bool cmd_break(Words* w)
    }
    if (VG_STREQ(arg, "delete"))
       return break_delete(w);
+   /* "data>= 500", as Tab completes it: one condition */
+   len = VG_(strlen)(arg);
+   number = len >= 2 && VG_STREQ(arg + len - 2, ">=") ? next_word(w) : NULL;
+   if (number != NULL) {
+      if (len + VG_(strlen)(number) >= sizeof cond)
+         number = "x";               /* too long to be a number */
+      VG_(snprintf)(cond, sizeof cond, "%s%s", arg, number);
+      arg = cond;
+   }
    if (!no_more_words(w))
       return False;
    r = WS_(break_add)(arg, &n);

@@ -382,11 +382,16 @@ void  WS_(region_close)(void);
 
 /* Beyond its stamp, per page of each kind: how often it was accessed,
    the instruction of its first access, and the byte through which it
-   last entered the window (what names its owner). */
+   last entered the window (what names its owner), the instruction that
+   reached it and the number of that entry among the kind's entries
+   (WS_(entries): "ws since" lists the pages whose entry came after a
+   given one). */
 typedef struct {
    ULong accesses;      /* exact once WS_(flush_access_counts) ran */
    Addr  first_ip;      /* 0: never touched */
    Addr  entry;
+   Addr  entry_ip;
+   ULong entry_number;  /* 0: never entered */
 } WS_PageRecord;
 
 /* The access counter of page |page|, at a fixed address (the IR adds
@@ -395,12 +400,19 @@ ULong* WS_(access_counter)(WS_Kind kind, Addr page);
 void   WS_(add_accesses)(Addr page, ULong n);
 /* Slow-path hooks of touch_page: the first touch ever of |page| by the
    instruction at |ip|; |page| entered the window (or was mapped anew)
-   through an access to byte |a| (for code, the instruction at |a|). */
+   through the access of the instruction at |ip| to byte |a| (for code,
+   the instruction's first byte on the page). */
 void   WS_(first_touch)(WS_Kind kind, Addr page, Addr ip);
-void   WS_(entered_window)(WS_Kind kind, Addr page, Addr a);
+void   WS_(entered_window)(WS_Kind kind, Addr page, Addr ip, Addr a);
+/* How many times pages of each kind entered a window so far: the number
+   of the latest entry. */
+extern ULong WS_(entries)[2];
 /* A page's entry byte, access count and first access; 0 if it has no
    record. */
 Addr   WS_(entry_byte)(WS_Kind kind, Addr page);
+/* The instruction of |page|'s latest entry into the window and its
+   number (both 0 if it never entered one). */
+Addr   WS_(entry_ip)(WS_Kind kind, Addr page, ULong* number);
 ULong  WS_(page_accesses)(WS_Kind kind, Addr page);
 Addr   WS_(page_first_ip)(WS_Kind kind, Addr page);
 /* |visit| on the record of every page of |kind| that has one, by

@@ -18,7 +18,8 @@
 
 /* Owns each page's record beyond its stamp (ws_core.h says what it
    holds): how often it was accessed, which instruction touched it
-   first, and the byte through which it last entered the window.  It
+   first, and the byte through which it last entered the window, the
+   instruction that reached it and which entry that was.  It
    ranks nothing (hot pages are ws_hot.c's) and names nothing (owners
    are ws_owners.c's).
 
@@ -74,15 +75,27 @@ void WS_(first_touch)(WS_Kind kind, Addr page, Addr ip)
       r->first_ip = ip;
 }
 
-void WS_(entered_window)(WS_Kind kind, Addr page, Addr a)
+ULong WS_(entries)[2];
+
+void WS_(entered_window)(WS_Kind kind, Addr page, Addr ip, Addr a)
 {
-   record(kind, page)->entry = a;
+   WS_PageRecord* r = record(kind, page);
+   r->entry = a;
+   r->entry_ip = ip;
+   r->entry_number = ++WS_(entries)[kind];
 }
 
 Addr WS_(entry_byte)(WS_Kind kind, Addr page)
 {
    const WS_PageRecord* r = record_if_any(kind, page);
    return r ? r->entry : 0;
+}
+
+Addr WS_(entry_ip)(WS_Kind kind, Addr page, ULong* number)
+{
+   const WS_PageRecord* r = record_if_any(kind, page);
+   *number = r ? r->entry_number : 0;
+   return r ? r->entry_ip : 0;
 }
 
 ULong WS_(page_accesses)(WS_Kind kind, Addr page)

@@ -87,7 +87,7 @@ void WS_(touch_page)(WS_Kind kind, Addr page, Addr ip, Addr a)
       the bytes this access reaches: what it holds may have changed
       since it was last in the window. */
    if ((old & WS_STAMP_MASK) < windows[kind].first || (old & WS_STAMP_DEAD))
-      WS_(entered_window)(kind, page, kind == WS_Insn ? ip : a);
+      WS_(entered_window)(kind, page, ip, kind == WS_Insn ? ip : a);
    if (old == WS_STAMP_NEVER || (old & WS_STAMP_DEAD))
       WS_(stats).total[kind]++;
    if (WS_(cur_stamp) >= WS_(miss_first)
