@@ -62,6 +62,7 @@ static void finish(const HChar* exec_path)
    WS_(regions_trailer)();
    WS_(hot_trailer)();
    WS_(heapsites_trailer)();
+   WS_(routines_trailer)();
    WS_(peaks_trailer)();
    WS_(out_trailer_end)();
    if (exec_path != NULL)
@@ -294,6 +295,7 @@ static void ws_post_clo_init(void)
    WS_(owners_init)();
    WS_(heap_init)();
    WS_(heapuse_init)();
+   WS_(routines_init)();
    WS_(breaks_init)();
    WS_(out_header)();
    VG_(atfork)(NULL, NULL, ws_after_fork_child);
