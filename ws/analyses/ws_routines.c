@@ -124,33 +124,34 @@ static void copy_mem_remap(Addr from, Addr to, SizeT len)
    cover(to, len);
 }
 
-/* Owners: thread serials (Valgrind reuses thread ids), 0 for none, in
-   chunks made on the slow path. */
-static UInt* owner_chunks[WS_RT_L1_ENTRIES];
+/* The slow path's tables of 4 bytes per line, in chunks made as they
+   are needed: each line's owner (a thread serial, 0 for none: Valgrind
+   reuses thread ids), its latest write by a thread that no longer owns
+   it or by the kernel (the kernel's stamps are odd), and the owner's
+   stamp that a kernel write set aside (<< 1 | 1; 0: none). */
+typedef struct {
+   UInt*        chunks[WS_RT_L1_ENTRIES];
+   const HChar* cc;
+} LineTable;
 
-static UInt* owner_of(Addr line)
+static LineTable owners = { { NULL }, "ws.routines.owners" };
+static LineTable writes = { { NULL }, "ws.routines.writes" };
+static LineTable held   = { { NULL }, "ws.routines.held" };
+
+static UInt* slot_in(LineTable* t, Addr line)
 {
    UInt k = l1_index(line);
-   if (owner_chunks[k] == NULL)
-      owner_chunks[k] = new_chunk("ws.routines.owners");
-   return &owner_chunks[k][line & ((1u << WS_RT_CHUNK_BITS) - 1)];
+   if (t->chunks[k] == NULL)
+      t->chunks[k] = new_chunk(t->cc);
+   return &t->chunks[k][line & ((1u << WS_RT_CHUNK_BITS) - 1)];
 }
 
-/* A line's stamp in a slow-path table: a thread's side table, or the
-   latest writes no owner's W holds. */
+/* A thread's side table: its latest access to each line it lost. */
 typedef struct _LineStamp {
    struct _LineStamp* next;
    UWord              key;     /* the line */
    UInt               stamp;
 } LineStamp;
-
-static VgHashTable* foreign_writes;
-
-static UInt table_get(VgHashTable* t, Addr line)
-{
-   LineStamp* s = VG_(HT_lookup)(t, line);
-   return s ? s->stamp : 0;
-}
 
 static UInt table_take(VgHashTable* t, Addr line)
 {
@@ -194,6 +195,11 @@ typedef struct _Routine {
 
 static VgHashTable* routines;
 static ULong closed;           /* activations closed */
+
+/* The routines of recent calls by entry, in front of the hash table
+   (every call looks its routine up). */
+#define CACHE_ENTRIES 4096
+static Routine* cache[CACHE_ENTRIES];
 
 static Routine* routine_of(Addr entry)
 {
@@ -304,6 +310,14 @@ static ULong insns_of(ThreadId tid)
                          : t->insns;
 }
 
+/* The same in a helper the IR called with the guest state |gs|. */
+static ULong insns_in(void* gs)
+{
+   RThread* t = &threads[running];
+   Long left = *(Long*)((UChar*)gs + shadow_base + WS_SHADOW_LEFT);
+   return t->insns + WS_(clock_at_countdown)(left) - t->resumed_at;
+}
+
 static UInt read_threshold(const RThread* t)
 {
    UInt s = t->f[t->n - 1].start;
@@ -397,23 +411,32 @@ static void account(RThread* t, UInt last, UInt wts)
 
 /* The slow path of an access to |line| by |t|, whose entry held |e|
    (the current stamp is stored already): the line changes owner if
-   another had it, and a read is accounted. */
+   another had it (or the kernel wrote it since), and a read is
+   accounted. */
 static void slow_access(RThread* t, Addr line, UInt e, Bool reads)
 {
-   UInt* owner = owner_of(line);
+   UInt* owner = slot_in(&owners, line);
+   UInt* aside = e == 0 ? slot_in(&held, line) : NULL;
    UInt  last, wts = 0;
-   if (*owner == t->serial) {
+   if (*owner == t->serial && (aside == NULL || *aside == 0)) {
       last = e >> 1;
    } else {
       Serial* s = *owner ? VG_(HT_lookup)(by_serial, *owner) : NULL;
-      last = table_take(t->side, line);
-      if (s != NULL && (e >> 1) != 0)
-         table_put(threads[s->tid].side, line, e >> 1);
-      if ((e & 1) && (e >> 1) > table_get(foreign_writes, line))
-         table_put(foreign_writes, line, e >> 1);
+      UInt    before = aside && *aside ? *aside >> 1 : e >> 1;
+      UInt*   w = slot_in(&writes, line);
+      if (*owner == t->serial)
+         last = before;
+      else {
+         last = table_take(t->side, line);
+         if (s != NULL && before != 0)
+            table_put(threads[s->tid].side, line, before);
+      }
+      if ((e & 1) && (e >> 1) > *w)
+         *w = e >> 1;
+      if (aside)
+         *aside = 0;
       *owner = t->serial;
-      if (reads)
-         wts = table_get(foreign_writes, line);
+      wts = *w;
    }
    if (reads)
       account(t, last, wts);
@@ -462,7 +485,8 @@ void WS_(rt_modify)(Addr a, UWord e, UWord size)
 
 /* The kernel reads for the thread (a read by its top activation), or
    writes, in a batch with one odd stamp: the line's owner loses it (its
-   stamp to its side table) and every next access takes the slow path. */
+   stamp set aside until the line's next access) and every next access
+   takes the slow path. */
 static void kernel_access(Addr a, SizeT size, WS_AccessKind kind,
                           ThreadId tid)
 {
@@ -483,14 +507,12 @@ static void kernel_access(Addr a, SizeT size, WS_AccessKind kind,
       return;
    }
    for (line = a >> WS_RT_LINE_SHIFT; line <= last; line++) {
-      UInt*   entry = entry_of(line);
-      UInt*   owner = owner_of(line);
-      Serial* s = *owner ? VG_(HT_lookup)(by_serial, *owner) : NULL;
-      if (s != NULL && (*entry >> 1) != 0)
-         table_put(threads[s->tid].side, line, *entry >> 1);
-      *owner = 0;
-      *entry = 0;
-      table_put(foreign_writes, line, count + 1);
+      UInt* entry = entry_of(line);
+      if (*entry != 0) {
+         *slot_in(&held, line) = (*entry >> 1) << 1 | 1;
+         *entry = 0;
+      }
+      *slot_in(&writes, line) = count + 1;
    }
    bump();
 }
@@ -531,17 +553,21 @@ void WS_(rt_call)(void* gs, Addr target, Addr sp)
       t->cap *= 2;
       t->f = VG_(realloc)("ws.routines.frames", t->f, t->cap * sizeof(Frame));
    }
-   r = VG_(HT_lookup)(routines, target);
-   if (r == NULL) {
-      r = routine_of(target);
-      r->stub = WS_(rt_is_stub)(target);
+   r = cache[(target >> 2) & (CACHE_ENTRIES - 1)];
+   if (r == NULL || r->key != target) {
+      r = VG_(HT_lookup)(routines, target);
+      if (r == NULL) {
+         r = routine_of(target);
+         r->stub = WS_(rt_is_stub)(target);
+      }
+      cache[(target >> 2) & (CACHE_ENTRIES - 1)] = r;
    }
    f = &t->f[t->n];
    f->r = r;
    f->nested = pending_in(t, r);
    f->sp = sp;
    f->start = count;
-   f->cost0 = insns_of(running);
+   f->cost0 = insns_in(gs);
    f->rms = f->trms = f->ti = f->si = 0;
    t->n++;
    r->pending++;
@@ -599,7 +625,7 @@ void WS_(rt_pop)(void* gs, Addr sp)
    if (running == VG_INVALID_THREADID)
       return;
    t = thread_of(running);
-   now = insns_of(running);
+   now = insns_in(gs);
    while (t->n > 1 && t->f[t->n - 1].sp < sp)
       close_top(t, now);
    shadow_to_guest(gs, t);
@@ -675,7 +701,6 @@ void WS_(routines_init)(void)
       WS_(rt_lines)[i] = unmapped_chunk;
    routines = VG_(HT_construct)("ws.routines");
    by_serial = VG_(HT_construct)("ws.routines.serials");
-   foreign_writes = VG_(HT_construct)("ws.routines.writes");
    VG_(track_new_mem_startup)(new_mem_startup);
    VG_(track_new_mem_mmap)(new_mem_startup);
    VG_(track_new_mem_brk)(new_mem_brk);

@@ -283,6 +283,9 @@ void  WS_(clock_from_thread)(ThreadId tid);
 /* Instructions executed so far; the next boundary (WS_(boundary)) at
    instruction |at|; whether the clock has reached it. */
 ULong WS_(clock_insns)(void);
+/* The same in a helper the IR called, given the countdown it reads in
+   the running thread's shadow area (WS_SHADOW_LEFT). */
+ULong WS_(clock_at_countdown)(Long left);
 void  WS_(clock_next_event)(ULong at);
 Bool  WS_(clock_due)(void);
 /* Measurement stops: the clock stands still (whatever instrumented
