@@ -5,7 +5,9 @@ exactly the reference model's (routine_model.py) fed with the lackey trace
 of the same run, and the answers the sources state; without the option
 the file has no routine records."""
 
+import os
 import re
+import subprocess
 
 import pytest
 
@@ -13,6 +15,7 @@ import routine_model as rm
 import routine_trace
 import wslib
 
+WS_PRINT = os.path.join(wslib.TOP_BUILDDIR, "print", "ws_print")
 ROUTINE = re.compile(r"routine (\d+) (\d+)((?: \S+ \S+)*)$")
 SIZE = re.compile(r"routine-size (\d+) (\d+) count (\d+) min (\d+) "
                   r"mean (\d+) max (\d+)$")
@@ -66,7 +69,15 @@ def model_records(acts):
 
 
 def ws_routines(ws, argv):
+    """The records, after the whole file has been read strictly by
+    wslib (and by ws_print, which must find the routines section)."""
     r = ws([wslib.prog(argv[0])] + argv[1:], "--ws-routines=yes")
+    out = wslib.read_output(r.out_path)
+    assert out.header["routines"] == "yes"
+    assert out.routines
+    text = subprocess.run([WS_PRINT, r.out_path], capture_output=True,
+                          check=True, timeout=120).stdout.decode()
+    assert "Routines: cost against input" in text
     return routine_records(r.out_path), r
 
 
@@ -165,6 +176,8 @@ def test_thread_induced(ws, b, r):
 
 def test_off_by_default(ws):
     r = ws([wslib.prog("rt_growth"), "lines", "1", "2"])
+    out = wslib.read_output(r.out_path)
+    assert "routines" not in out.header and out.routines == []
     with open(r.out_path) as f:
         assert not [x for x in f if x.startswith("routine")]
 
