@@ -646,7 +646,8 @@ def test_vgdb_help_and_abbreviations(server):
                       "  ws set every <n>", "  ws set peak-thresh <n>",
                       "  ws start", "  ws stop", "  ws mark <label>",
                       "  ws hot [<n>] [insn|data]",
-                      "  ws heap [<n>] [usage|useful|bytes|never]"], ours
+                      "  ws heap [<n>] [usage|useful|bytes|never]",
+                      "  ws routines [<n>]"], ours
     assert "not available" not in ours
     st = server.status()
     for abbrev in ("stat", "ws stat", "ws statu"):

@@ -188,3 +188,25 @@ def test_bad_value():
                      check=False)
     assert p.returncode == 1
     assert "--ws-routines" in p.stderr
+
+
+ROW = re.compile(r" +(\d+) +(-?\d+\.\d\d|-) +(\d\.\d\d|-) +(\d+) +[\d,]+ +"
+                 r"[\d,]+ +[\d,]+ +[\d,]+ +\d+/\d+ +(\S+)")
+
+
+def test_monitor(server_factory):
+    """'ws routines <n>' lists the first n routines closed so far, ranked as
+    the trailer will; refused without the option and for a bad n."""
+    s = server_factory(options=["--ws-routines=yes"])
+    reply = s.vgdb("ws routines 3")
+    lines = reply.strip().split("\n")
+    assert re.match(r"routines \(activations closed so far: \d+ of \d+ "
+                    r"routines\)$", lines[0]), reply
+    rows = [ROW.match(x) for x in lines[2:] if ROW.match(x)]
+    assert [int(m.group(1)) for m in rows] == [1, 2, 3], reply
+    assert s.vgdb("ws routines 0").startswith(
+        "ws routines: '0' is not a number of routines from 1 to 1000")
+    assert s.vgdb("ws routines x").startswith("ws routines: 'x' is not")
+    off = server_factory()
+    assert off.vgdb("ws routines").startswith(
+        "ws routines: routines are not followed in this run")
