@@ -124,7 +124,10 @@ static void plot(FILE *out, const struct wsp_file *f,
                                            (uint64_t)llround(exp(y0))));
       else
          fprintf(out, "%12s ", "");
-      fprintf(out, "|%s\n", grid[j]);
+      int end = cols;
+      while (end > 0 && grid[j][end - 1] == ' ')
+         end--;
+      fprintf(out, "|%.*s\n", end, grid[j]);
    }
    fprintf(out, "%12s +", "");
    for (int c = 0; c < cols; c++)

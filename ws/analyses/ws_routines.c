@@ -934,7 +934,7 @@ void WS_(routines_monitor)(ULong top)
 {
    UInt    n, i;
    Ranked* k = ranked(&n);
-   VG_(gdb_printf)("routines (activations closed so far: %llu of %u "
+   VG_(gdb_printf)("routines (activations closed so far: %'llu of %u "
                    "routines)\n", closed, n);
    VG_(gdb_printf)(" rank  exponent    r2  sizes        calls             "
                    "cost   rms-max  trms-max  induced thr/sys  routine\n");
