@@ -402,10 +402,11 @@ void  WS_(regions_summary)(void);
 
 /* With --ws-routines=yes: registers the IR hook and the events it
    needs; the trailer's routine records (pending activations close
-   first); "ws routines <n>". */
+   first); "ws routines <n>"; a forked child's fresh start. */
 void WS_(routines_init)(void);
 void WS_(routines_trailer)(void);
 void WS_(routines_monitor)(ULong top);
+void WS_(routines_after_fork)(ThreadId tid);
 
 /* Lines are 64 bytes; the line table has two levels, a chunk of
    2^WS_RT_CHUNK_BITS 4-byte entries (1 GiB of memory) per first-level

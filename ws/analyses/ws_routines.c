@@ -678,6 +678,35 @@ static void thread_exits(const WS_Event* ev)
       running = VG_INVALID_THREADID;
 }
 
+/* A forked child: its file starts afresh, so do the routines; the
+   forking thread keeps its pending activations, the other threads are
+   gone (Valgrind drops them without telling). */
+void WS_(routines_after_fork)(ThreadId tid)
+{
+   ThreadId t;
+   UInt     i;
+   Routine* r;
+   if (!WS_(clo).routines)
+      return;
+   for (t = 1; t < VG_N_THREADS; t++)
+      if (t != tid && threads[t].serial != 0) {
+         Serial* s = VG_(HT_remove)(by_serial, threads[t].serial);
+         for (i = 1; i < threads[t].n; i++)
+            threads[t].f[i].r->pending--;
+         VG_(free)(s);
+         VG_(HT_destruct)(threads[t].side, VG_(free));
+         threads[t].side = NULL;
+         threads[t].serial = 0;
+      }
+   VG_(HT_ResetIter)(routines);
+   while ((r = VG_(HT_Next)(routines))) {
+      VG_(HT_destruct)(r->rows, VG_(free));
+      r->rows = VG_(HT_construct)("ws.routines.rows");
+      r->calls = r->cost = r->rms_max = r->trms_max = r->ti = r->si = 0;
+   }
+   closed = 0;
+}
+
 /* A stop closes the pending activations with what they ran so far; a
    start begins with empty stacks. */
 static void measurement_stops(const WS_Event* ev)
