@@ -45,9 +45,20 @@ static void milli(char *buf, size_t n, int64_t m, int places)
                (unsigned long long)(a / 1000), (unsigned long long)(a % 1000));
 }
 
-static int flagged(const struct wsp_routine *r)
+/* As ws flags it (docs/manual.md, section 9): an exponent of 1.2 or
+   more, r2 0.8 or more, over 5 sizes or more that span a factor of 4. */
+static int flagged(const struct wsp_file *f, const struct wsp_routine *r)
 {
-   return r->fitted && r->n_rows >= 5 && r->exponent_milli >= 1200
+   const struct wsp_routine_row *rows = &f->routine_rows[r->first_row];
+   uint64_t lo = 0, hi = 0;
+   size_t n = 0;
+   for (size_t i = 0; i < r->n_rows; i++)
+      if (rows[i].size >= 1 && rows[i].max >= 1) {
+         lo = lo ? lo : rows[i].size;
+         hi = rows[i].size;
+         n++;
+      }
+   return r->fitted && n >= 5 && hi >= 4 * lo && r->exponent_milli >= 1200
           && r->r2_milli >= 800;
 }
 
@@ -166,7 +177,7 @@ void wsp_text_routines(FILE *out, const struct wsp_file *f, int width)
                   "sizes from %s to %s lines%s\n", e, q, r->n_rows,
                   wsp_commas(a, sizeof a, rows[0].size),
                   wsp_commas(b, sizeof b, rows[r->n_rows - 1].size),
-                  flagged(r) ? ": grows faster than its input" : "");
+                  flagged(f, r) ? ": grows faster than its input" : "");
       } else {
          wsp_wrap(out, width, 9, "       no fit: %zu size%s\n", r->n_rows,
                   r->n_rows == 1 ? "" : "s");

@@ -200,7 +200,7 @@ def test_monitor(server_factory):
     s = server_factory(options=["--ws-routines=yes"])
     reply = s.vgdb("ws routines 3")
     lines = reply.strip().split("\n")
-    assert re.match(r"routines \(activations closed so far: \d+ of \d+ "
+    assert re.match(r"routines \(activations closed so far: [\d,]+ of \d+ "
                     r"routines\)$", lines[0]), reply
     rows = [ROW.match(x) for x in lines[2:] if ROW.match(x)]
     assert [int(m.group(1)) for m in rows] == [1, 2, 3], reply

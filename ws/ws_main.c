@@ -88,6 +88,7 @@ static void ws_fini(Int exitcode)
       print_stats();
       WS_(heap_print_stats)();
       WS_(heapuse_print_stats)();
+      WS_(routines_print_stats)();
    }
 }
 

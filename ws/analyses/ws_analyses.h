@@ -402,11 +402,13 @@ void  WS_(regions_summary)(void);
 
 /* With --ws-routines=yes: registers the IR hook and the events it
    needs; the trailer's routine records (pending activations close
-   first); "ws routines <n>"; a forked child's fresh start. */
+   first); "ws routines <n>"; a forked child's fresh start; for
+   --stats=yes, how often its slow paths ran. */
 void WS_(routines_init)(void);
 void WS_(routines_trailer)(void);
 void WS_(routines_monitor)(ULong top);
 void WS_(routines_after_fork)(ThreadId tid);
+void WS_(routines_print_stats)(void);
 
 /* Lines are 64 bytes; the line table has two levels, a chunk of
    2^WS_RT_CHUNK_BITS 4-byte entries (1 GiB of memory) per first-level
@@ -416,11 +418,14 @@ void WS_(routines_after_fork)(ThreadId tid);
 #define WS_RT_L1_ENTRIES   (1u << (WS_ADDR_BITS - WS_RT_LINE_SHIFT \
                                    - WS_RT_CHUNK_BITS))
 extern UInt* WS_(rt_lines)[WS_RT_L1_ENTRIES];
-/* Sizes below this have a row each; the fit needs this many sizes; a
-   routine is flagged with an exponent of 1.2 or more, r2 of 0.8 or
-   more, over this many. */
+/* Sizes below this have a row each; the fit needs this many sizes; it
+   ranks routines by growth when its sizes span this factor (an
+   exponent over sizes from 30 to 40 says little); a routine is flagged
+   with an exponent of 1.2 or more, r2 of 0.8 or more, over this many
+   sizes that span that factor. */
 #define WS_RT_SIZE_EXACT   256
 #define WS_RT_FIT_MIN      3
+#define WS_RT_RANK_SPAN    4
 #define WS_RT_FLAG_SIZES   5
 
 /* The running thread's words in its shadow area (after the core's):

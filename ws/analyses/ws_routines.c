@@ -191,6 +191,8 @@ typedef struct _Routine {
    Bool         stub;          /* a PLT stub: its frame takes the
                                   routine it jumps to */
    VgHashTable* rows;
+   struct _Row* last_row;      /* the row of its latest close: most
+                                  routines close with few sizes */
 } Routine;
 
 static VgHashTable* routines;
@@ -227,13 +229,15 @@ static UWord size_key(ULong size)
 static void add_to_row(Routine* r, ULong size, ULong cost)
 {
    UWord key = size_key(size);
-   Row* row = VG_(HT_lookup)(r->rows, key);
+   Row* row = r->last_row && r->last_row->key == key
+                 ? r->last_row : VG_(HT_lookup)(r->rows, key);
    if (row == NULL) {
       row = VG_(calloc)("ws.routines.row", 1, sizeof *row);
       row->key = key;
       row->min = cost;
       VG_(HT_add_node)(r->rows, row);
    }
+   r->last_row = row;
    row->count++;
    row->sum += cost;
    if (cost < row->min)
@@ -272,6 +276,11 @@ typedef struct _Serial {
 } Serial;
 
 static RThread*     threads;           /* by thread id */
+
+/* For --stats=yes: how often each slow path ran. */
+static struct {
+   ULong calls, closes, reads, writes, kernel_lines, stub_jumps;
+} stats;
 static VgHashTable* by_serial;
 static UInt         next_serial = 1;
 static ThreadId     running = VG_INVALID_THREADID;
@@ -454,6 +463,10 @@ static void access_lines(Addr a, UInt e, SizeT size, WS_AccessKind kind)
    Bool     reads = (kind & WS_Read) != 0;
    if (exhausted || !WS_(measuring) || running == VG_INVALID_THREADID)
       return;
+   if (reads)
+      stats.reads++;
+   else
+      stats.writes++;
    t = thread_of(running);
    thr = reads ? read_threshold(t) : t->slice << 1;
    if (e < thr)
@@ -494,6 +507,7 @@ static void kernel_access(Addr a, SizeT size, WS_AccessKind kind,
    if (size == 0 || exhausted || !WS_(measuring))
       return;
    last = (a + size - 1) >> WS_RT_LINE_SHIFT;
+   stats.kernel_lines += last - (a >> WS_RT_LINE_SHIFT) + 1;
    if (kind == WS_Read) {
       RThread* t = thread_of(tid);
       UInt thr = read_threshold(t);
@@ -548,6 +562,7 @@ void WS_(rt_call)(void* gs, Addr target, Addr sp)
    Routine* r;
    if (exhausted || !WS_(measuring) || !bump())
       return;
+   stats.calls++;
    t = thread_of(running);
    if (t->n == t->cap) {
       t->cap *= 2;
@@ -588,6 +603,7 @@ void WS_(rt_stub_jump)(Addr stub, Addr target)
    top = &t->f[t->n - 1];
    if (top->r->key != stub || !top->r->stub)
       return;
+   stats.stub_jumps++;
    top->r->pending--;
    top->r = routine_of(target);
    top->nested = pending_in(t, top->r);
@@ -600,6 +616,7 @@ static void close_top(RThread* t, ULong now)
    Frame*   parent = &t->f[t->n - 1];
    Routine* r = f->r;
    ULong    cost = now - f->cost0;
+   stats.closes++;
    r->pending--;
    r->calls++;
    if (!f->nested)
@@ -702,6 +719,7 @@ void WS_(routines_after_fork)(ThreadId tid)
    while ((r = VG_(HT_Next)(routines))) {
       VG_(HT_destruct)(r->rows, VG_(free));
       r->rows = VG_(HT_construct)("ws.routines.rows");
+      r->last_row = NULL;
       r->calls = r->cost = r->rms_max = r->trms_max = r->ti = r->si = 0;
    }
    closed = 0;
@@ -741,6 +759,18 @@ void WS_(routines_init)(void)
    WS_(routines_instrument_init)();
 }
 
+void WS_(routines_print_stats)(void)
+{
+   if (!WS_(clo).routines)
+      return;
+   VG_(message)(Vg_DebugMsg, "ws routines: %llu calls, %llu activations "
+                "closed, %llu read and %llu write helper calls, %llu lines "
+                "the kernel accessed, %llu PLT stubs followed, %u routines, "
+                "stamps at %u\n", stats.calls, stats.closes, stats.reads,
+                stats.writes, stats.kernel_lines, stats.stub_jumps,
+                VG_(HT_count_nodes)(routines), count);
+}
+
 void WS_(routines_set_shadow_base)(Int base)
 {
    shadow_base = base;
@@ -775,6 +805,7 @@ static double ln_of(ULong x)
 typedef struct {
    Routine* r;
    Bool     fitted;
+   Bool     ranks;         /* fitted, over sizes that span enough */
    double   exponent, r2;
    UInt     sizes;         /* points of the fit */
    ULong    lo, hi;        /* their smallest and largest size */
@@ -848,9 +879,9 @@ static Int by_growth(const void* pa, const void* pb)
 {
    const Ranked* a = pa;
    const Ranked* b = pb;
-   if (a->fitted != b->fitted)
-      return a->fitted ? -1 : 1;
-   if (a->fitted && tenths(a->exponent) != tenths(b->exponent))
+   if (a->ranks != b->ranks)
+      return a->ranks ? -1 : 1;
+   if (a->ranks && tenths(a->exponent) != tenths(b->exponent))
       return tenths(a->exponent) > tenths(b->exponent) ? -1 : 1;
    if (a->r->cost != b->r->cost)
       return a->r->cost > b->r->cost ? -1 : 1;
@@ -885,6 +916,7 @@ static Ranked* ranked(UInt* n)
          out[i].name = "???";
       out[i].name = WS_(intern)(out[i].name);
       fit(&out[i]);
+      out[i].ranks = out[i].fitted && out[i].hi >= WS_RT_RANK_SPAN * out[i].lo;
       i++;
    }
    VG_(ssort)(out, i, sizeof *out, by_growth);
@@ -894,7 +926,7 @@ static Ranked* ranked(UInt* n)
 
 static Bool flagged(const Ranked* k)
 {
-   return k->fitted && k->sizes >= WS_RT_FLAG_SIZES
+   return k->ranks && k->sizes >= WS_RT_FLAG_SIZES
           && tenths(k->exponent) >= 12 && k->r2 >= 0.8;
 }
 
