@@ -44,7 +44,8 @@
    the compare, so that the slot's address dies there.  An access whose
    bytes an earlier check of the same exit-free stretch covered (off the
    same root; a write only by a write's) needs none; accesses of one
-   kind off one root spanning less than a line share one check.  The
+   kind off one root spanning less than a line share a check of each
+   end (the lines it reaches).  The
    load that gives a `ret` its target is no input, and is not checked. */
 
 #include "pub_tool_basics.h"
@@ -202,6 +203,15 @@ static void check(IRExpr* addr, Long size, WS_AccessKind kind, IRExpr* guard)
    }
 }
 
+/* Root temporary |root| (or an absolute address) plus |off|. */
+static IRExpr* at(Int root, Long off)
+{
+   return root == WS_ROOT_CONST
+             ? c64(off)
+             : bind(Ity_I64, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(root),
+                                          c64(off)));
+}
+
 static void access(IRSB* out, IRSB* sbIn, const WS_Access* all, Int i)
 {
    const WS_Access* a = &all[i];
@@ -227,11 +237,6 @@ static void access(IRSB* out, IRSB* sbIn, const WS_Access* all, Int i)
             hi = nhi;
          }
       }
-      if (lo != a->sym.off)
-         addr = a->sym.root == WS_ROOT_CONST
-                   ? c64(lo)
-                   : bind(Ity_I64, IRExpr_Binop(Iop_Add64,
-                          IRExpr_RdTmp(a->sym.root), c64(lo)));
       if (sb.n_done < MAX_DONE) {
          sb.done[sb.n_done].root = a->sym.root;
          sb.done[sb.n_done].lo = lo;
@@ -239,6 +244,14 @@ static void access(IRSB* out, IRSB* sbIn, const WS_Access* all, Int i)
          sb.done[sb.n_done].segment = a->segment;
          sb.done[sb.n_done].kind = a->kind;
          sb.n_done++;
+      }
+      if (lo != a->sym.off || hi != a->sym.off + a->size - 1) {
+         /* a group: it reaches two lines at most, those of its ends (a
+            check of its whole span would cross a line, and call the
+            helper, most of the time) */
+         check(at(a->sym.root, lo), 1, a->kind, NULL);
+         check(at(a->sym.root, hi), 1, a->kind, NULL);
+         return;
       }
    }
    check(addr, hi - lo + 1, a->kind, a->guard);
