@@ -125,10 +125,12 @@ static void copy_mem_remap(Addr from, Addr to, SizeT len)
 }
 
 /* The slow path's tables of 4 bytes per line, in chunks made as they
-   are needed: each line's owner (a thread serial, 0 for none: Valgrind
-   reuses thread ids), its latest write by a thread that no longer owns
-   it or by the kernel (the kernel's stamps are odd), and the owner's
-   stamp that a kernel write set aside (<< 1 | 1; 0: none). */
+   are needed: each line's owner (a thread serial, Valgrind reuses
+   thread ids; 0 for the first thread, so that the lines it had before a
+   second one started need no entry), its latest write by a thread that
+   no longer owns it or by the kernel (the kernel's stamps are odd), and
+   the owner's stamp that a kernel write set aside (<< 1 | 1; 0: none),
+   until the line's next access. */
 typedef struct {
    UInt*        chunks[WS_RT_L1_ENTRIES];
    const HChar* cc;
@@ -144,6 +146,13 @@ static UInt* slot_in(LineTable* t, Addr line)
    if (t->chunks[k] == NULL)
       t->chunks[k] = new_chunk(t->cc);
    return &t->chunks[k][line & ((1u << WS_RT_CHUNK_BITS) - 1)];
+}
+
+/* The same without making the chunk: NULL if the line has none. */
+static UInt* peek(const LineTable* t, Addr line)
+{
+   UInt* c = t->chunks[l1_index(line)];
+   return c ? &c[line & ((1u << WS_RT_CHUNK_BITS) - 1)] : NULL;
 }
 
 /* A thread's side table: its latest access to each line it lost. */
@@ -283,6 +292,7 @@ static struct {
 } stats;
 static VgHashTable* by_serial;
 static UInt         next_serial = 1;
+static Bool         multi = False;     /* a second thread has run */
 static ThreadId     running = VG_INVALID_THREADID;
 static UInt         count = 2;
 static Bool         exhausted = False;   /* the stamps ran out */
@@ -301,6 +311,8 @@ static RThread* thread_of(ThreadId tid)
       t->f[0].sp = ~(Addr)0;
       t->n = 1;
       t->serial = next_serial++;
+      if (t->serial > 1)
+         multi = True;
       t->slice = count;
       t->insns = 0;
       t->resumed_at = WS_(clock_insns)();
@@ -399,11 +411,14 @@ static Frame* ancestor(RThread* t, UInt stamp)
 static void account(RThread* t, UInt last, UInt wts)
 {
    Frame* top = &t->f[t->n - 1];
+   Frame* seen = NULL;          /* the activation that had the line */
    Bool first = last < top->start;
    if (first) {
       top->rms++;
-      if (last != 0)
-         ancestor(t, last)->rms--;
+      if (last != 0) {
+         seen = ancestor(t, last);
+         seen->rms--;
+      }
    }
    if (last < wts) {
       top->trms++;
@@ -413,39 +428,50 @@ static void account(RThread* t, UInt last, UInt wts)
          top->ti++;
    } else if (first) {
       top->trms++;
-      if (last != 0)
-         ancestor(t, last)->trms--;
+      if (seen)
+         seen->trms--;
    }
 }
 
 /* The slow path of an access to |line| by |t|, whose entry held |e|
    (the current stamp is stored already): the line changes owner if
-   another had it (or the kernel wrote it since), and a read is
-   accounted. */
+   another had it, its stamp comes back if a kernel write set it aside,
+   and a read is accounted.  While one thread has run it owns every
+   line, and the owners' table is not even made. */
 static void slow_access(RThread* t, Addr line, UInt e, Bool reads)
 {
-   UInt* owner = slot_in(&owners, line);
-   UInt* aside = e == 0 ? slot_in(&held, line) : NULL;
+   UInt* aside = e == 0 ? peek(&held, line) : NULL;
+   Bool  kernel = aside != NULL && *aside != 0;
    UInt  last, wts = 0;
-   if (*owner == t->serial && (aside == NULL || *aside == 0)) {
-      last = e >> 1;
-   } else {
-      Serial* s = *owner ? VG_(HT_lookup)(by_serial, *owner) : NULL;
-      UInt    before = aside && *aside ? *aside >> 1 : e >> 1;
-      UInt*   w = slot_in(&writes, line);
-      if (*owner == t->serial)
-         last = before;
-      else {
-         last = table_take(t->side, line);
-         if (s != NULL && before != 0)
-            table_put(threads[s->tid].side, line, before);
-      }
-      if ((e & 1) && (e >> 1) > *w)
-         *w = e >> 1;
-      if (aside)
+   if (!multi) {
+      last = kernel ? *aside >> 1 : e >> 1;
+      if (kernel) {
          *aside = 0;
-      *owner = t->serial;
-      wts = *w;
+         wts = *slot_in(&writes, line);
+      }
+   } else {
+      UInt* owner = slot_in(&owners, line);
+      UInt  mine = t->serial == 1 ? 0 : t->serial;
+      if (*owner == mine && !kernel) {
+         last = e >> 1;
+      } else {
+         UInt  before = kernel ? *aside >> 1 : e >> 1;
+         UInt* w = slot_in(&writes, line);
+         if (*owner == mine) {
+            last = before;
+         } else {
+            Serial* s = VG_(HT_lookup)(by_serial, *owner ? *owner : 1);
+            last = table_take(t->side, line);
+            if (s != NULL && before != 0)
+               table_put(threads[s->tid].side, line, before);
+         }
+         if ((e & 1) && (e >> 1) > *w)
+            *w = e >> 1;
+         if (kernel)
+            *aside = 0;
+         *owner = mine;
+         wts = *w;
+      }
    }
    if (reads)
       account(t, last, wts);
@@ -522,10 +548,10 @@ static void kernel_access(Addr a, SizeT size, WS_AccessKind kind,
    }
    for (line = a >> WS_RT_LINE_SHIFT; line <= last; line++) {
       UInt* entry = entry_of(line);
-      if (*entry != 0) {
-         *slot_in(&held, line) = (*entry >> 1) << 1 | 1;
-         *entry = 0;
-      }
+      UInt* aside = slot_in(&held, line);
+      if (*aside == 0)
+         *aside = (*entry >> 1) << 1 | 1;
+      *entry = 0;
       *slot_in(&writes, line) = count + 1;
    }
    bump();
