@@ -219,9 +219,19 @@ static Routine* routine_of(Addr entry)
       r = VG_(calloc)("ws.routines.routine", 1, sizeof *r);
       r->key = entry;
       r->rows = VG_(HT_construct)("ws.routines.rows");
+      r->stub = WS_(rt_is_stub)(entry);
       VG_(HT_add_node)(routines, r);
    }
    return r;
+}
+
+/* The routine at |entry|, through the cache. */
+static Routine* routine_at(Addr entry)
+{
+   Routine** slot = &cache[(entry >> 2) & (CACHE_ENTRIES - 1)];
+   if (*slot == NULL || (*slot)->key != entry)
+      *slot = routine_of(entry);
+   return *slot;
 }
 
 /* The row of input size |size|: its own below WS_RT_SIZE_EXACT, else
@@ -298,10 +308,11 @@ static UInt         count = 2;
 static Bool         exhausted = False;   /* the stamps ran out */
 static Int          shadow_base;         /* the shadow area's offset */
 
-static RThread* thread_of(ThreadId tid)
+/* Thread |tid|'s state, begun afresh for a thread not followed yet. */
+static RThread* new_thread(ThreadId tid)
 {
    RThread* t = &threads[tid];
-   if (t->serial == 0) {
+   {
       Serial* s = VG_(malloc)("ws.routines.serial", sizeof *s);
       if (t->f == NULL) {
          t->cap = 64;
@@ -322,6 +333,12 @@ static RThread* thread_of(ThreadId tid)
       VG_(HT_add_node)(by_serial, s);
    }
    return t;
+}
+
+static inline RThread* thread_of(ThreadId tid)
+{
+   RThread* t = &threads[tid];
+   return t->serial != 0 ? t : new_thread(tid);
 }
 
 static ULong insns_of(ThreadId tid)
@@ -594,15 +611,7 @@ void WS_(rt_call)(void* gs, Addr target, Addr sp)
       t->cap *= 2;
       t->f = VG_(realloc)("ws.routines.frames", t->f, t->cap * sizeof(Frame));
    }
-   r = cache[(target >> 2) & (CACHE_ENTRIES - 1)];
-   if (r == NULL || r->key != target) {
-      r = VG_(HT_lookup)(routines, target);
-      if (r == NULL) {
-         r = routine_of(target);
-         r->stub = WS_(rt_is_stub)(target);
-      }
-      cache[(target >> 2) & (CACHE_ENTRIES - 1)] = r;
-   }
+   r = routine_at(target);
    f = &t->f[t->n];
    f->r = r;
    f->nested = pending_in(t, r);
@@ -631,7 +640,7 @@ void WS_(rt_stub_jump)(Addr stub, Addr target)
       return;
    stats.stub_jumps++;
    top->r->pending--;
-   top->r = routine_of(target);
+   top->r = routine_at(target);
    top->nested = pending_in(t, top->r);
    top->r->pending++;
 }
