@@ -210,3 +210,17 @@ def test_monitor(server_factory):
     off = server_factory()
     assert off.vgdb("ws routines").startswith(
         "ws routines: routines are not followed in this run")
+
+
+def test_calls_through_the_plt(ws):
+    """A call to printf@plt is an activation of printf (the stub jumps
+    through its GOT slot), as many as the program makes: main's one per
+    size and rt_announce's (LD_BIND_NOW=1: with lazy binding a stub's
+    first call runs the dynamic linker's resolver, which is the activation
+    then)."""
+    sizes = ["4", "8", "16"]
+    r = ws([wslib.prog("rt_growth"), "quad"] + sizes, "--ws-routines=yes",
+           env=dict(os.environ, LD_BIND_NOW="1"))
+    got = routine_records(r.out_path)
+    assert got["printf"][0]["calls"] == str(len(sizes) + 1)
+    assert got["strtol"][0]["calls"] == str(2 * len(sizes))

@@ -439,15 +439,12 @@ extern UInt* WS_(rt_lines)[WS_RT_L1_ENTRIES];
 #define WS_SHADOW_RT_BYTES        24
 
 /* What the IR calls: an access's helper (the first line's entry as it
-   was, the access's size), a call's and the returns', a PLT stub's
-   jump; whether code at |a| looks like a PLT stub. */
+   was, the access's size), a call's and the returns'. */
 void WS_(rt_read)(Addr a, UWord e, UWord size);
 void WS_(rt_write)(Addr a, UWord e, UWord size);
 void WS_(rt_modify)(Addr a, UWord e, UWord size);
 void WS_(rt_call)(void* gs, Addr target, Addr sp);
 void WS_(rt_pop)(void* gs, Addr sp);
-void WS_(rt_stub_jump)(Addr stub, Addr target);
-Bool WS_(rt_is_stub)(Addr a);
 void WS_(routines_set_shadow_base)(Int base);
 void WS_(routines_instrument_init)(void);
 

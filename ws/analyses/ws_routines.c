@@ -61,6 +61,7 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
+#include "pub_tool_vki.h"
 
 #include "ws_analyses.h"
 
@@ -197,8 +198,9 @@ typedef struct _Routine {
    UWord        key;           /* its entry */
    ULong        calls, cost, rms_max, trms_max, ti, si;
    UInt         pending;       /* activations pending, all threads */
-   Bool         stub;          /* a PLT stub: its frame takes the
-                                  routine it jumps to */
+   Addr         got;           /* a PLT stub's: the slot it jumps
+                                  through (its calls are activations of
+                                  the routine the slot holds); 0 */
    VgHashTable* rows;
    struct _Row* last_row;      /* the row of its latest close: most
                                   routines close with few sizes */
@@ -212,6 +214,35 @@ static ULong closed;           /* activations closed */
 #define CACHE_ENTRIES 4096
 static Routine* cache[CACHE_ENTRIES];
 
+/* Code in a PLT section, or of no function: maybe a PLT stub. */
+static Bool maybe_stub(Addr a)
+{
+   const HChar* name;
+   return VG_(DebugInfo_sect_kind)(NULL, a) == Vg_SectPLT
+          || !VG_(get_fnname)(VG_(current_DiEpoch)(), a, &name);
+}
+
+/* The slot a PLT stub at |entry| jumps through: `jmp *d(%rip)`, after
+   an `endbr64` and with a `bnd` prefix or not; 0 for other code. */
+static Addr got_of(Addr entry)
+{
+   static const UChar endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
+   const UChar* c = (const UChar*)entry;
+   Addr at = entry, slot;
+   if (!VG_(am_is_valid_for_client)(entry, 16, VKI_PROT_READ))
+      return 0;
+   if (VG_(memcmp)(c, endbr64, 4) == 0)
+      at += 4;
+   if (*(const UChar*)at == 0xf2)                 /* bnd */
+      at++;
+   c = (const UChar*)at;
+   if (c[0] != 0xff || c[1] != 0x25)
+      return 0;
+   slot = at + 6 + (Long)*(const Int*)(c + 2);
+   return VG_(am_is_valid_for_client)(slot, sizeof(Addr), VKI_PROT_READ)
+          ? slot : 0;
+}
+
 static Routine* routine_of(Addr entry)
 {
    Routine* r = VG_(HT_lookup)(routines, entry);
@@ -219,7 +250,7 @@ static Routine* routine_of(Addr entry)
       r = VG_(calloc)("ws.routines.routine", 1, sizeof *r);
       r->key = entry;
       r->rows = VG_(HT_construct)("ws.routines.rows");
-      r->stub = WS_(rt_is_stub)(entry);
+      r->got = maybe_stub(entry) ? got_of(entry) : 0;
       VG_(HT_add_node)(routines, r);
    }
    return r;
@@ -298,7 +329,7 @@ static RThread*     threads;           /* by thread id */
 
 /* For --stats=yes: how often each slow path ran. */
 static struct {
-   ULong calls, closes, reads, writes, kernel_lines, stub_jumps;
+   ULong calls, closes, reads, writes, kernel_lines, plt;
 } stats;
 static VgHashTable* by_serial;
 static UInt         next_serial = 1;
@@ -591,12 +622,6 @@ static Bool pending_in(const RThread* t, const Routine* r)
    return False;
 }
 
-Bool WS_(rt_is_stub)(Addr a)
-{
-   const HChar* name;
-   return VG_(DebugInfo_sect_kind)(NULL, a) == Vg_SectPLT
-          || !VG_(get_fnname)(VG_(current_DiEpoch)(), a, &name);
-}
 
 void WS_(rt_call)(void* gs, Addr target, Addr sp)
 {
@@ -612,6 +637,10 @@ void WS_(rt_call)(void* gs, Addr target, Addr sp)
       t->f = VG_(realloc)("ws.routines.frames", t->f, t->cap * sizeof(Frame));
    }
    r = routine_at(target);
+   if (r->got) {
+      stats.plt++;
+      r = routine_at(*(const Addr*)r->got);
+   }
    f = &t->f[t->n];
    f->r = r;
    f->nested = pending_in(t, r);
@@ -622,27 +651,6 @@ void WS_(rt_call)(void* gs, Addr target, Addr sp)
    t->n++;
    r->pending++;
    shadow_to_guest(gs, t);
-}
-
-/* A PLT stub's superblock jumps to |target|: the activation its call
-   began is |target|'s. */
-void WS_(rt_stub_jump)(Addr stub, Addr target)
-{
-   RThread* t;
-   Frame*   top;
-   if (running == VG_INVALID_THREADID)
-      return;
-   t = &threads[running];
-   if (t->serial == 0 || t->n < 2)
-      return;
-   top = &t->f[t->n - 1];
-   if (top->r->key != stub || !top->r->stub)
-      return;
-   stats.stub_jumps++;
-   top->r->pending--;
-   top->r = routine_at(target);
-   top->nested = pending_in(t, top->r);
-   top->r->pending++;
 }
 
 static void close_top(RThread* t, ULong now)
@@ -800,9 +808,9 @@ void WS_(routines_print_stats)(void)
       return;
    VG_(message)(Vg_DebugMsg, "ws routines: %llu calls, %llu activations "
                 "closed, %llu read and %llu write helper calls, %llu lines "
-                "the kernel accessed, %llu PLT stubs followed, %u routines, "
+                "the kernel accessed, %llu calls through PLT stubs, %u routines, "
                 "stamps at %u\n", stats.calls, stats.closes, stats.reads,
-                stats.writes, stats.kernel_lines, stats.stub_jumps,
+                stats.writes, stats.kernel_lines, stats.plt,
                 VG_(HT_count_nodes)(routines), count);
 }
 

@@ -23,10 +23,7 @@
    Per superblock, before its first access: if the stack pointer is
    above the top frame's (in the shadow area), a helper pops the frames
    below it.  At the end of a superblock that calls: a helper pushes a
-   frame (after the clock has counted the call).  A PLT stub's
-   superblock (at most two instructions jumping through a register or
-   memory) tells the helper where it jumps, so that a call to f@plt is
-   an activation of f.
+   frame (after the clock has counted the call).
 
    Per data access, for the line of its first byte:
 
@@ -62,7 +59,6 @@ static struct {
    IRSB* out;
    Int   base;           /* the shadow area's offset */
    Int   offset_sp;
-   Addr  first_ip;
    Int   n_done;
    struct { Int root; Long lo, hi; Int segment; WS_AccessKind kind; }
          done[MAX_DONE];
@@ -106,15 +102,10 @@ static void frame_call(const HChar* name, void* fn, IRExpr** args,
 static void enter(IRSB* out, IRSB* sbIn, const VexGuestLayout* layout)
 {
    IRExpr *sp, *top;
-   Int i;
    sb.out = out;
    sb.base = layout->total_sizeB;
    sb.offset_sp = layout->offset_SP;
    sb.n_done = 0;
-   sb.first_ip = 0;
-   for (i = 0; i < sbIn->stmts_used && sb.first_ip == 0; i++)
-      if (sbIn->stmts[i]->tag == Ist_IMark)
-         sb.first_ip = sbIn->stmts[i]->Ist.IMark.addr;
    WS_(routines_set_shadow_base)(sb.base);
    sp = bind(Ity_I64, IRExpr_Get(sb.offset_sp, Ity_I64));
    top = bind(Ity_I64, IRExpr_Get(sb.base + WS_SHADOW_RT_TOPSP, Ity_I64));
@@ -257,19 +248,6 @@ static void access(IRSB* out, IRSB* sbIn, const WS_Access* all, Int i)
    check(addr, hi - lo + 1, a->kind, a->guard);
 }
 
-/* At most two instructions (endbr64 and an indirect jmp) in a PLT
-   section or with no function of their own. */
-static Bool is_stub_jump(IRSB* sbIn)
-{
-   Int i, insns = 0;
-   if (sbIn->jumpkind != Ijk_Boring || sbIn->next->tag == Iex_Const)
-      return False;
-   for (i = 0; i < sbIn->stmts_used; i++)
-      if (sbIn->stmts[i]->tag == Ist_IMark)
-         insns++;
-   return insns <= 2 && WS_(rt_is_stub)(sb.first_ip);
-}
-
 static void leave(IRSB* out, IRSB* sbIn)
 {
    sb.out = out;
@@ -278,11 +256,6 @@ static void leave(IRSB* out, IRSB* sbIn)
       frame_call("ws_rt_call", WS_(rt_call),
                  mkIRExprVec_3(IRExpr_GSPTR(), sbIn->next, sp),
                  IRExpr_Const(IRConst_U1(True)));
-   } else if (is_stub_jump(sbIn)) {
-      IRDirty* di = unsafeIRDirty_0_N(0, "ws_rt_stub_jump",
-                       VG_(fnptr_to_fnentry)(WS_(rt_stub_jump)),
-                       mkIRExprVec_2(c64(sb.first_ip), sbIn->next));
-      addStmtToIRSB(out, IRStmt_Dirty(di));
    }
 }
 
