@@ -687,6 +687,8 @@ arg hot 2 optional choice insn data
 command heap
 arg heap 1 optional number 1 100000
 arg heap 2 optional choice usage useful bytes never
+command routines
+arg routines 1 optional number 1 1000
 param tau --ws-tau 1 1000000000000000
 param every --ws-every 1 1000000000000000
 param peak-thresh --ws-peak-thresh 1 1000
@@ -744,7 +746,8 @@ STATUS_LINES = [
      r"peak-thresh'\n"),
     ("st", "refused", r"st can match status start stop\n"),
     ("frobnicate", "refused", r"frobnicate does not match any of 'help "
-     r"status dump series peaks break set start stop mark hot heap'\n"),
+     r"status dump series peaks break set start stop mark hot heap "
+     r"routines'\n"),
     ("", "refused", r"ws: the command is missing; 'ws help' lists them\n"),
     ("ws status", "refused", r"ws does not match any of .*\n"),
     ("v.info n_errs_found", "refused", r"v.info does not match any of .*\n"),
