@@ -48,6 +48,21 @@ void wsp_fmt_time(char *buf, size_t n, uint64_t t, int ms)
 }
 
 /* A line of dashes, width long, between a report's parts. */
+/* 1234567 as "1,234,567". */
+const char *wsp_commas(char *buf, size_t n, uint64_t v)
+{
+   char d[32];
+   int len = snprintf(d, sizeof d, "%llu", (unsigned long long)v);
+   size_t j = 0;
+   for (int i = 0; i < len && j + 1 < n; i++) {
+      if (i && (len - i) % 3 == 0 && j + 2 < n)
+         buf[j++] = ',';
+      buf[j++] = d[i];
+   }
+   buf[j] = '\0';
+   return buf;
+}
+
 void wsp_rule(FILE *out, int width)
 {
    for (int i = 0; i < width; i++)

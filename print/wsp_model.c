@@ -99,6 +99,8 @@ void wsp_free(struct wsp_file *f)
    free(f->hot);
    free(f->heap_sites);
    free(f->heap_windows);
+   free(f->routines);
+   free(f->routine_rows);
    free(f->kvs);
    free(f->stack_slot);
    free(f->dump_pages);

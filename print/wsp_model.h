@@ -317,6 +317,26 @@ struct wsp_heap_site {
    size_t   kv_first, kv_n;
 };
 
+/* A routine line (--ws-routines=yes): one routine's activations, its
+   exponent and r2 in thousandths (signed), fitted 0 when the line says
+   '-'; its routine-size lines are rows[first_row .. first_row+n_rows-1]
+   of the file, by size. */
+struct wsp_routine {
+   uint64_t id;
+   size_t   stack;                   /* index in wsp_file.stacks */
+   uint64_t calls, cost, rms_max, trms_max, thread_induced, syscall_induced;
+   int      fitted;
+   int64_t  exponent_milli, r2_milli;
+   size_t   first_row, n_rows;
+   size_t   kv_first, kv_n;
+};
+
+/* A routine-size line: the activations of input size `size` (the
+   smallest of its row) and their costs. */
+struct wsp_routine_row {
+   uint64_t size, count, min, mean, max;
+};
+
 /* A heap-window line: at peak `peak`, the live bytes of the heap owner
    `stack` and how many of them lie in the window. */
 struct wsp_heap_window {
@@ -384,8 +404,13 @@ struct wsp_file {
    size_t                n_pages[2];     /* page lines, insn and data */
    struct wsp_heap_site *heap_sites;     /* version 4, in file order */
    size_t                n_heap_sites;
-   struct wsp_kv        *kvs;            /* the pairs of heap-site and
-                                            heap-window lines */
+   struct wsp_routine   *routines;       /* in file order: ranked */
+   size_t                n_routines;
+   struct wsp_routine_row *routine_rows;
+   size_t                n_routine_rows;
+   struct wsp_kv        *kvs;            /* the pairs of heap-site,
+                                            heap-window and routine
+                                            lines */
    size_t                n_kvs;
    int                   heap_usage;     /* header heap-usage: 1 yes, 0 no,
                                             -1 absent */

@@ -63,6 +63,9 @@ void wsp_text_largest(FILE *out, const struct wsp_file *f, int width);
 void wsp_text_peaks(FILE *out, const struct wsp_file *f, int width);
 void wsp_text_hot(FILE *out, const struct wsp_file *f, int width);
 void wsp_text_heap(FILE *out, const struct wsp_file *f, int width);
+/* The routines ranked by how their cost grows with their input, and
+   the first ones' cost against input (wsp_text_routines.c). */
+void wsp_text_routines(FILE *out, const struct wsp_file *f, int width);
 
 /*------------------------------------------------------------*/
 /*--- Shared by the renderers (wsp_fmt.c)                  ---*/
@@ -72,6 +75,8 @@ void wsp_put_escaped(FILE *out, struct wsp_str s);  /* control bytes as \xNN */
 void wsp_rule(FILE *out, int width);
 void wsp_fmt_time(char *buf, size_t n, uint64_t t, int ms);
 void wsp_fmt_avg(char *buf, size_t n, uint64_t avg10);
+/* 1234567 as "1,234,567" in |buf|, which it returns. */
+const char *wsp_commas(char *buf, size_t n, uint64_t v);
 void wsp_fmt_kb(char *buf, size_t n, double pages, uint64_t pagesize);
 const char *wsp_event_name(enum wsp_event_kind k);
 

@@ -34,21 +34,6 @@ static void milli(char *buf, size_t n, uint64_t m)
             (unsigned long long)(m % 1000));
 }
 
-/* 1234567 as "1,234,567". */
-static const char *commas(char *buf, size_t n, uint64_t v)
-{
-   char d[32];
-   int len = snprintf(d, sizeof d, "%llu", (unsigned long long)v);
-   size_t j = 0;
-   for (int i = 0; i < len && j + 1 < n; i++) {
-      if (i && (len - i) % 3 == 0 && j + 2 < n)
-         buf[j++] = ',';
-      buf[j++] = d[i];
-   }
-   buf[j] = '\0';
-   return buf;
-}
-
 static void site_block(FILE *out, const struct wsp_file *f, size_t i,
                        enum wsp_heap_key key, int width)
 {
@@ -61,30 +46,30 @@ static void site_block(FILE *out, const struct wsp_file *f, size_t i,
       wsp_wrap(out, width, 6, "  site %llu: %s of %s bytes never touched "
                "(usage %s)\n",
               (unsigned long long)s->id,
-              commas(a, sizeof a, wsp_heap_value(s, key)),
-              commas(b, sizeof b, s->bytes), us);
+              wsp_commas(a, sizeof a, wsp_heap_value(s, key)),
+              wsp_commas(b, sizeof b, s->bytes), us);
    else
       wsp_wrap(out, width, 6, "  site %llu: %s of %s bytes idle after "
                "their last use (useful %s)\n", (unsigned long long)s->id,
-              commas(a, sizeof a, wsp_heap_value(s, key)),
-              commas(b, sizeof b, s->bytes), uf);
+              wsp_commas(a, sizeof a, wsp_heap_value(s, key)),
+              wsp_commas(b, sizeof b, s->bytes), uf);
    c[0] = '\0';
    if (s->exit_live != WSP_NONE)
-      commas(c, sizeof c, s->exit_live);
+      wsp_commas(c, sizeof c, s->exit_live);
    wsp_wrap(out, width, 8, "      %s chunk%s, peak live %s bytes%s%s%s\n",
-            commas(a, sizeof a, s->chunks), s->chunks == 1 ? "" : "s",
-            commas(b, sizeof b, s->peak_live), c[0] ? ", " : "", c,
+            wsp_commas(a, sizeof a, s->chunks), s->chunks == 1 ? "" : "s",
+            wsp_commas(b, sizeof b, s->peak_live), c[0] ? ", " : "", c,
             c[0] ? " live at exit" : "");
    wsp_wrap(out, width, 8, "      never touched %s, read-only %s, "
             "write-only %s, by several threads %s\n",
-            commas(a, sizeof a, s->never), commas(b, sizeof b, s->read_only),
-            commas(c, sizeof c, s->write_only),
-            commas(d, sizeof d, s->threads));
+            wsp_commas(a, sizeof a, s->never), wsp_commas(b, sizeof b, s->read_only),
+            wsp_commas(c, sizeof c, s->write_only),
+            wsp_commas(d, sizeof d, s->threads));
    wsp_wrap(out, width, 8, "      usage %s, useful %s; on average lifetime "
             "%s %s, first access %s %s after allocation, idle %s %s before "
-            "the free\n", us, uf, commas(a, sizeof a, s->lifetime), u,
-            commas(b, sizeof b, s->first_delay), u,
-            commas(e, sizeof e, s->idle_tail), u);
+            "the free\n", us, uf, wsp_commas(a, sizeof a, s->lifetime), u,
+            wsp_commas(b, sizeof b, s->first_delay), u,
+            wsp_commas(e, sizeof e, s->idle_tail), u);
    wsp_put_stack(out, f, s->stack, -1, "      ", width);
 }
 
@@ -110,7 +95,7 @@ static void ranking(FILE *out, const struct wsp_file *f,
          wsp_wrap(out, width, 6, "  site %llu (above): %s bytes idle "
                   "(useful %s)\n",
                  (unsigned long long)s->id,
-                 commas(a, sizeof a, wsp_heap_value(s, key)), uf);
+                 wsp_commas(a, sizeof a, wsp_heap_value(s, key)), uf);
          continue;
       }
       shown[o[k]] = 1;
@@ -150,13 +135,13 @@ void wsp_text_heap(FILE *out, const struct wsp_file *f, int width)
             "%llu-byte pages; docs/manual.md, \"Heap usage\"):\n",
             (unsigned long long)f->pagesize);
    wsp_wrap(out, width, 4, "  %s allocation site%s, %s chunk%s, %s bytes "
-            "allocated\n", commas(a, sizeof a, f->n_heap_sites),
-            f->n_heap_sites == 1 ? "" : "s", commas(b, sizeof b, chunks),
-            chunks == 1 ? "" : "s", commas(c, sizeof c, bytes));
+            "allocated\n", wsp_commas(a, sizeof a, f->n_heap_sites),
+            f->n_heap_sites == 1 ? "" : "s", wsp_commas(b, sizeof b, chunks),
+            chunks == 1 ? "" : "s", wsp_commas(c, sizeof c, bytes));
    wsp_wrap(out, width, 4, "  %s bytes never touched, %s bytes idle after "
             "their last use, %s chunk%s never touched\n",
-            commas(a, sizeof a, wasted), commas(b, sizeof b, idle),
-            commas(d, sizeof d, never), never == 1 ? "" : "s");
+            wsp_commas(a, sizeof a, wasted), wsp_commas(b, sizeof b, idle),
+            wsp_commas(d, sizeof d, never), never == 1 ? "" : "s");
    unsigned char *shown = calloc(f->n_heap_sites, 1);
    if (!shown) {
       fprintf(out, "  (out of memory)\n");

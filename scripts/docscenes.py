@@ -490,7 +490,45 @@ def scene_miss(sc, docs):
             "fact.hot": "4 per window ({} windows here)".format(hot // 4)}
 
 
-SCENES = {"miss": scene_miss, "manual": scene_manual, "phases": scene_phases,
+def scene_routines(sc, docs):
+    """manual.md, "Per-routine footprint", and output-format.md: the
+    quadratic routine of tests/progs/rt_growth, its records and ws_print's
+    report of it, and `ws routines` on tests/progs/ctl_server."""
+    line = ("valgrind --tool=ws --ws-routines=yes --ws-out-file=ws.out "
+            "tests/progs/rt_growth quad 4 8 16 32 64 128")
+    sc.copy_in("tests/progs/rt_growth",
+               os.path.join(sc.builddir, "tests", "progs", "rt_growth"))
+    rc, _, err = sc.run(line)
+    assert rc == 0, err
+    with open(sc.path("ws.out")) as f:
+        lines = f.read().rstrip("\n").split("\n")
+    (i,) = [k for k, l in enumerate(lines) if l.startswith("routine ")
+            and stack_block(lines, l.split()[2])[1].endswith(" rt_quad")]
+    rows = [l for l in lines if l.startswith("routine-size %s "
+                                             % lines[i].split()[1])]
+    parts = {"record": "\n".join(stack_block(lines, lines[i].split()[2])
+                                 + [lines[i]] + rows)}
+    rc, out, err = sc.run("ws_print ws.out")
+    assert rc == 0, err
+    text = out.rstrip("\n").split("\n")
+    b = [k for k, l in enumerate(text) if l.startswith("Routines: ")][0]
+    first = [k for k in range(b, len(text))
+             if re.match(r" +2  ", text[k])][0]
+    plot = [k for k in range(b, len(text))
+            if text[k].strip().startswith("rt_quad: max cost")][0]
+    parts["text"] = "\n".join(["$ ws_print ws.out", "..."] + text[b:first]
+                              + ["..."] + text[plot - 1:plot + 15])
+    sc.copy_in("tests/progs/ctl_server",
+               os.path.join(sc.builddir, "tests", "progs", "ctl_server"))
+    p = server(sc, "valgrind --tool=ws --ws-routines=yes "
+                   "tests/progs/ctl_server 100")
+    tell(p, "touch 0 20 3")
+    parts["monitor"] = transcript(sc, p.pid, ["ws routines 3"])
+    finish(p)
+    return {k: sc.normalise(v, [p.pid]) for k, v in parts.items()}
+
+
+SCENES = {"miss": scene_miss, "routines": scene_routines, "manual": scene_manual, "phases": scene_phases,
           "bad": scene_bad, "server": scene_server,
           "session": scene_session, "gdb": scene_gdb,
           "monitor": scene_monitor, "gdbws": scene_gdbws,

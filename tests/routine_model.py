@@ -646,6 +646,7 @@ def ws_compact(events, stamp_bits=32):
 SIZE_EXACT = 256        # sizes below this have a row each
 SUB_BUCKETS = 4         # log2 of the buckets per power of two above it
 FIT_MIN_POINTS = 3
+RANK_MIN_SPAN = 4       # a growth ranks when its sizes span this factor
 
 
 def size_key(size):
@@ -782,13 +783,20 @@ def records(routines, stack_id=None):
     return lines
 
 
+def spans(r):
+    """Whether the sizes of |r|'s fit span RANK_MIN_SPAN at least: an
+    exponent over sizes from 30 to 40 says little."""
+    sizes = [s for s, row in r.rows.items() if s >= 1 and row.max >= 1]
+    return bool(sizes) and max(sizes) >= RANK_MIN_SPAN * min(sizes)
+
+
 def rank(routines):
-    """Routines in ws_print's order: those with a fit first, by exponent
-    (to one decimal) then total cost, both descending; then the rest by
-    total cost; names break ties."""
+    """Routines in ws's order: those with a fit whose sizes span
+    RANK_MIN_SPAN first, by exponent (to one decimal) then total cost,
+    both descending; then the rest by total cost; names break ties."""
     def key(r):
         f = r.fit()
-        if f is None:
+        if f is None or not spans(r):
             return (1, 0.0, -r.cost, r.name)
         return (0, -round(f[0], 1), -r.cost, r.name)
     return sorted(routines.values(), key=key)

@@ -426,7 +426,10 @@ def test_rank_by_growth_then_cost():
         return acts
     acts = (routine("linear", 1, 50) + routine("quadratic", 2, 1)
             + routine("cubic_small", 3, 1e-3) + routine("linear_big", 1, 90)
-            + routine("two_sizes", 2, 1, sizes=(10, 20)))
+            + routine("two_sizes", 2, 1, sizes=(10, 20))
+            + routine("narrow", 5, 1, sizes=(30, 35, 40)))
     order = [r.name for r in rm.rank(rm.summarize(acts))]
+    # narrow's exponent 5 is over sizes that span less than 4: it ranks
+    # by its cost, 30^5 + 35^5 + 40^5, among those without a fit
     assert order == ["cubic_small", "quadratic", "linear_big", "linear",
-                     "two_sizes"]
+                     "narrow", "two_sizes"]

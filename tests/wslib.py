@@ -146,6 +146,15 @@ _HEAP_SITE = re.compile(r"heap-site ([0-9]+) ([0-9]+)((?: [a-z][a-z0-9-]* "
 _HEAP_WINDOW = re.compile(r"heap-window ([0-9]+) ([0-9]+)((?: [a-z][a-z0-9-]* "
                           r"[^ ]+)+)\Z")
 _FRACTION = re.compile(r"(0\.[0-9]{3}|1\.000)\Z")
+# The per-routine footprint (--ws-routines=yes): routine lines in the
+# trailer after the heap-site lines, each followed by its rows.
+_ROUTINE = re.compile(r"routine ([0-9]+) ([0-9]+)((?: [a-z][a-z0-9-]* \S+)*)$")
+_ROUTINE_SIZE = re.compile(r"routine-size ([0-9]+) ([0-9]+) count ([0-9]+) "
+                           r"min ([0-9]+) mean ([0-9]+) max ([0-9]+)$")
+_FIT = re.compile(r"-?[0-9]+\.[0-9]{3}$")
+ROUTINE_KEYS = ("calls", "cost", "rms-max", "trms-max", "thread-induced",
+                "syscall-induced", "exponent", "r2")
+
 # The keys every heap-site line has (docs/output-format.md); fractions are
 # read as floats, the rest of the known keys as integers.
 HEAP_SITE_KEYS = ("chunks", "bytes", "peak-live", "usage", "never",
@@ -332,6 +341,21 @@ class Hot:
             self.owner)
 
 
+class Routine:
+    """A routine line: id, stack (an id of out.stacks), values {key:
+    value} (exponent and r2 as the file writes them: a decimal or '-'),
+    and rows [(size, count, min, mean, max)] in increasing size."""
+    __slots__ = ("id", "stack", "values", "lineno", "rows")
+
+    def __init__(self, rid, stack, values, lineno):
+        self.id, self.stack, self.values = rid, stack, values
+        self.lineno = lineno
+        self.rows = []
+
+    def __getitem__(self, key):
+        return self.values[key]
+
+
 class HeapSite:
     """A heap-site line: id, stack (an id of out.stacks), and values
     {key: value}: the fractions as floats, other values that are whole
@@ -387,6 +411,7 @@ class WsOutput:
     pages:    {'insn': {addr: (accesses, Where)}, 'data': {...}}, the
               `page` lines of --ws-list-pages=yes
     heap_sites: list of HeapSite, in file order (version 4)
+    routines: list of Routine, in file order (--ws-routines=yes)
     npeaks:   the trailer's `peaks` count (None if not read)
     found:    version 4: how many peaks the detector found (`peaks N
               found M`)
@@ -415,6 +440,7 @@ class WsOutput:
         self.hot = {"insn": [], "data": []}
         self.pages = {"insn": {}, "data": {}}
         self.heap_sites = []
+        self.routines = []
         self.npeaks = None
         self.found = None
         self.finals = {}
@@ -945,6 +971,50 @@ class _Reader:
             _bad(lineno, line, "peak-live is at most the bytes allocated")
         sites.append(HeapSite(sid, stack, v, lineno))
 
+    def routine_line(self, lineno, line):
+        m = _ROUTINE.match(line)
+        if not m:
+            _bad(lineno, line, "a routine line is 'routine ID STACK' followed "
+                 "by KEY VALUE pairs")
+        rid, stack = int(m.group(1)), int(m.group(2))
+        routines = self.out.routines
+        if rid != len(routines) + 1:
+            _bad(lineno, line, "routine ids run from 1 in file order "
+                 "(expected %d)" % (len(routines) + 1))
+        self.known_stack(lineno, line, stack)
+        words = m.group(3).split()
+        v = dict(zip(words[::2], words[1::2]))
+        missing = [k for k in ROUTINE_KEYS if k not in v]
+        if missing:
+            _bad(lineno, line, "a routine line lacks key(s) %s"
+                 % " ".join(missing))
+        for k in ROUTINE_KEYS[:6]:
+            if not _INT.match(v[k]):
+                _bad(lineno, line, "%s is a whole number" % k)
+            v[k] = int(v[k])
+        fitted = [_FIT.match(v[k]) is not None for k in ("exponent", "r2")]
+        if fitted[0] != fitted[1] or (not fitted[0] and
+                                      (v["exponent"], v["r2"]) != ("-", "-")):
+            _bad(lineno, line, "exponent and r2 are both numbers with three "
+                 "decimals or both '-'")
+        if v["calls"] == 0 or v["rms-max"] > v["trms-max"]:
+            _bad(lineno, line, "a routine has a call, and rms-max is at most "
+                 "trms-max")
+        routines.append(Routine(rid, stack, v, lineno))
+
+    def routine_size_line(self, lineno, line):
+        m = _ROUTINE_SIZE.match(line)
+        r = self.out.routines[-1]
+        if not m or int(m.group(1)) != r.id:
+            _bad(lineno, line, "a routine-size line is 'routine-size ID SIZE "
+                 "count N min N mean N max N' after its routine's line")
+        size, count, lo, mean, hi = (int(x) for x in m.groups()[1:])
+        if r.rows and r.rows[-1][0] >= size:
+            _bad(lineno, line, "a routine's sizes increase")
+        if count == 0 or not lo <= mean <= hi:
+            _bad(lineno, line, "a row has a count and min <= mean <= max")
+        r.rows.append((size, count, lo, mean, hi))
+
     def heap_window_line(self, lineno, line):
         m = _HEAP_WINDOW.match(line)
         if not m:
@@ -1010,7 +1080,8 @@ class _Reader:
         if self.v3 and line.startswith("stack") and (
                 self.state == "body" or self.owned is not None
                 or (self.v4 and self.state in ("regions", "hot", "pages",
-                                               "heap", "peak-list"))):
+                                               "heap", "routines",
+                                               "peak-list"))):
             # in the body, the stack of the owner line that is due, or
             # (version 4) of a heap site, a peak or its owners in the
             # trailer (written before the heap-site or peak line: the
@@ -1040,7 +1111,7 @@ class _Reader:
             self.heap_window_line(lineno, line)
             return
         if self.v4 and self.state in ("body", "regions", "hot", "pages",
-                                      "heap", "peak-list") and \
+                                      "heap", "routines", "peak-list") and \
                 line.startswith("peak ") and self.owned is None:
             self.close_peak(lineno, line)
             self.peak_line(lineno, line)
@@ -1089,8 +1160,17 @@ class _Reader:
             self.heap_site_line(lineno, line)
             self.state = "heap"
             return
+        if self.v4 and self.state in ("body", "regions", "hot", "pages",
+                                      "heap", "routines") \
+                and line.startswith("routine ") and self.owned is None:
+            self.routine_line(lineno, line)
+            self.state = "routines"
+            return
+        if self.state == "routines" and line.startswith("routine-size "):
+            self.routine_size_line(lineno, line)
+            return
         if self.v3 and self.state in ("body", "regions", "hot", "pages",
-                                      "heap", "peak-list") \
+                                      "heap", "routines", "peak-list") \
                 and line.startswith("peaks"):
             self.close_peak(lineno, line)
             m = (_PEAKS_V4 if self.v4 else _PEAKS).match(line)

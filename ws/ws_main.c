@@ -62,6 +62,7 @@ static void finish(const HChar* exec_path)
    WS_(regions_trailer)();
    WS_(hot_trailer)();
    WS_(heapsites_trailer)();
+   WS_(routines_trailer)();
    WS_(peaks_trailer)();
    WS_(out_trailer_end)();
    if (exec_path != NULL)
@@ -87,6 +88,7 @@ static void ws_fini(Int exitcode)
       print_stats();
       WS_(heap_print_stats)();
       WS_(heapuse_print_stats)();
+      WS_(routines_print_stats)();
    }
 }
 
@@ -239,6 +241,7 @@ static void ws_after_fork_child(ThreadId tid)
    WS_(threads_after_fork)(tid);
    WS_(peaks_after_fork)();
    WS_(heapuse_after_fork)();
+   WS_(routines_after_fork)(tid);
    WS_(out_stacks_forget)();
    WS_(out_after_fork)(tid);
    WS_(misses_after_fork)();
@@ -294,6 +297,7 @@ static void ws_post_clo_init(void)
    WS_(owners_init)();
    WS_(heap_init)();
    WS_(heapuse_init)();
+   WS_(routines_init)();
    WS_(breaks_init)();
    WS_(clientreq_init)();
    WS_(out_header)();

@@ -412,6 +412,59 @@ void  WS_(regions_after_fork)(void);
 void  WS_(regions_trailer)(void);
 void  WS_(regions_summary)(void);
 
+/*------------------------------------------------------------*/
+/*--- Per-routine footprint (ws_routines.c,                ---*/
+/*--- ws_routines_ir.c)                                    ---*/
+/*------------------------------------------------------------*/
+
+/* With --ws-routines=yes: registers the IR hook and the events it
+   needs; the trailer's routine records (pending activations close
+   first); "ws routines <n>"; a forked child's fresh start; for
+   --stats=yes, how often its slow paths ran. */
+void WS_(routines_init)(void);
+void WS_(routines_trailer)(void);
+void WS_(routines_monitor)(ULong top);
+void WS_(routines_after_fork)(ThreadId tid);
+void WS_(routines_print_stats)(void);
+
+/* Lines are 64 bytes; the line table has two levels, a chunk of
+   2^WS_RT_CHUNK_BITS 4-byte entries (1 GiB of memory) per first-level
+   slot. */
+#define WS_RT_LINE_SHIFT   6
+#define WS_RT_CHUNK_BITS   24
+#define WS_RT_L1_ENTRIES   (1u << (WS_ADDR_BITS - WS_RT_LINE_SHIFT \
+                                   - WS_RT_CHUNK_BITS))
+extern UInt* WS_(rt_lines)[WS_RT_L1_ENTRIES];
+/* Sizes below this have a row each; the fit needs this many sizes; it
+   ranks routines by growth when its sizes span this factor (an
+   exponent over sizes from 30 to 40 says little); a routine is flagged
+   with an exponent of 1.2 or more, r2 of 0.8 or more, over this many
+   sizes that span that factor. */
+#define WS_RT_SIZE_EXACT   256
+#define WS_RT_FIT_MIN      3
+#define WS_RT_RANK_SPAN    4
+#define WS_RT_FLAG_SIZES   5
+
+/* The running thread's words in its shadow area (after the core's):
+   the top frame's stack pointer, the thresholds of reads and writes
+   and the stamps they store, each << 1 as the entries hold them. */
+#define WS_SHADOW_RT_TOPSP        (WS_SHADOW_ANALYSES + 0)    /* ULong */
+#define WS_SHADOW_RT_READ_THR     (WS_SHADOW_ANALYSES + 8)    /* UInt */
+#define WS_SHADOW_RT_WRITE_THR    (WS_SHADOW_ANALYSES + 12)
+#define WS_SHADOW_RT_READ_STAMP   (WS_SHADOW_ANALYSES + 16)
+#define WS_SHADOW_RT_WRITE_STAMP  (WS_SHADOW_ANALYSES + 20)
+#define WS_SHADOW_RT_BYTES        24
+
+/* What the IR calls: an access's helper (the first line's entry as it
+   was, the access's size), a call's and the returns'. */
+void WS_(rt_read)(Addr a, UWord e, UWord size);
+void WS_(rt_write)(Addr a, UWord e, UWord size);
+void WS_(rt_modify)(Addr a, UWord e, UWord size);
+void WS_(rt_call)(void* gs, Addr target, Addr sp);
+void WS_(rt_pop)(void* gs, Addr sp);
+void WS_(routines_set_shadow_base)(Int base);
+void WS_(routines_instrument_init)(void);
+
 #endif /* __WS_ANALYSES_H */
 
 /*--------------------------------------------------------------------*/

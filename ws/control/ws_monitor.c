@@ -124,6 +124,7 @@ static Bool cmd_mark(Words* w);
 static Bool cmd_hot(Words* w);
 static Bool cmd_heap(Words* w);
 static Bool cmd_break(Words* w);
+static Bool cmd_routines(Words* w);
 
 /* In the order "ws help" lists them.  A new command is one row here
    and its handler above. */
@@ -183,6 +184,11 @@ static const Command commands[] = {
      "after their last use (useful), bytes allocated (bytes) or bytes\n"
      "in chunks never touched (never), with their allocation stacks",
      { WS_HEAP_DEFAULT }, cmd_heap },
+   { "routines", { { Arg_Number, True, "<n>", 1, 1000 } },
+     "the <n> routines (default %llu) whose cost grows fastest with\n"
+     "the input they read, from the activations closed so far\n"
+     "(--ws-routines=yes)",
+     { 10 }, cmd_routines },
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
@@ -668,6 +674,28 @@ static Bool cmd_heap(Words* w)
    if (!no_more_words(w))
       return False;
    WS_(heapsites_monitor)(n, (WS_HeapKey)key);
+   return True;
+}
+
+static Bool cmd_routines(Words* w)
+{
+   HChar* arg = next_word(w);
+   ULong  n = 10;
+   if (!WS_(clo).routines) {
+      VG_(gdb_printf)("ws routines: routines are not followed in this run "
+                      "(--ws-routines=no)\n");
+      return False;
+   }
+   if (!leading_number(w, &arg, "routines", &n))
+      return False;
+   if (arg != NULL) {
+      VG_(gdb_printf)("ws routines: '%s' is not a number of routines from 1 "
+                      "to 1000; nothing changed\n", arg);
+      return False;
+   }
+   if (!no_more_words(w))
+      return False;
+   WS_(routines_monitor)(n);
    return True;
 }
 

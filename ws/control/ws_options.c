@@ -255,6 +255,7 @@ Bool WS_(process_cmd_line_option)(const HChar* arg)
    else if YES_NO("--ws-locations", locations) {}
    else if YES_NO("--ws-heap", heap) {}
    else if YES_NO("--ws-heap-usage", heap_usage) {}
+   else if YES_NO("--ws-routines", routines) {}
    else if NUMBER("--ws-peak-window", 2, WS_MAX_PEAK_WINDOW, peak_window) {}
    else if NUMBER("--ws-hot", 0, WS_MAX_HOT, hot) {}
    else if NUMBER("--ws-peaks", 1, WS_MAX_PEAKS, peaks) {}
@@ -320,6 +321,8 @@ void WS_(print_usage)(void)
 "    --ws-heap=yes|no          follow malloc/free to name heap owners [yes]\n"
 "    --ws-heap-usage=yes|no    how each allocation site uses its chunks\n"
 "                              (needs --ws-heap=yes) [yes]\n"
+"    --ws-routines=no|yes      per routine, how its cost grows with the\n"
+"                              input it reads (rms, trms) [no]\n"
 "    --ws-miss-file=<file>     also write a callgrind-format profile of\n"
 "                              working-set misses per source line [none]\n"
    );

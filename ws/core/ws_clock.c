@@ -112,6 +112,11 @@ ULong WS_(clock_insns)(void)
    return frozen ? frozen_at : clock_now();
 }
 
+ULong WS_(clock_at_countdown)(Long left)
+{
+   return frozen ? frozen_at : next_event - left;
+}
+
 void WS_(clock_next_event)(ULong at)
 {
    ULong now = clock_now();

@@ -120,6 +120,8 @@
                                    instruction whose next iteration
                                    comes, or 0 (--ws-count-rep=once) */
 #define WS_SHADOW_ZERO   24     /* ULong: 0 */
+/* From here on the words are the analyses' own (ws_routines.c). */
+#define WS_SHADOW_ANALYSES 32
 
 /*------------------------------------------------------------*/
 /*--- Options                                              ---*/
@@ -161,6 +163,7 @@ typedef struct {
    Bool         locations;
    Bool         heap;
    Bool         heap_usage;      /* followed: --ws-heap=yes too */
+   Bool         routines;        /* per-routine footprint */
 } WS_Clo;
 extern WS_Clo WS_(clo);
 
@@ -280,6 +283,9 @@ void  WS_(clock_from_thread)(ThreadId tid);
 /* Instructions executed so far; the next boundary (WS_(boundary)) at
    instruction |at|; whether the clock has reached it. */
 ULong WS_(clock_insns)(void);
+/* The same in a helper the IR called, given the countdown it reads in
+   the running thread's shadow area (WS_SHADOW_LEFT). */
+ULong WS_(clock_at_countdown)(Long left);
 void  WS_(clock_next_event)(ULong at);
 Bool  WS_(clock_due)(void);
 /* Measurement stops: the clock stands still (whatever instrumented
@@ -778,12 +784,30 @@ IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
 typedef IRSB* (*WS_InstrumentPass)(IRSB* sb, const VexGuestLayout* layout,
                                    const VexGuestExtents* vge);
 void WS_(add_instrument_pass)(WS_InstrumentPass pass);
+/* An analysis whose IR must sit among the core's (per-routine
+   footprint: the activations' bounds and the accesses' lines), added
+   at start-up only when it is on.  While the core instruments |sbIn|
+   into |out|: |enter| before its first access, after the core's
+   prologue; |access| after the core's check of access |i|; |leave| at
+   the end, after the clock has counted the superblock.  One hook at
+   most. */
+typedef struct {
+   void (*enter)(IRSB* out, IRSB* sbIn, const VexGuestLayout* layout);
+   void (*access)(IRSB* out, IRSB* sbIn, const WS_Access* access, Int i);
+   void (*leave)(IRSB* out, IRSB* sbIn);
+} WS_InstrumentHook;
+void WS_(hook_instrument)(const WS_InstrumentHook* hook);
 
 /*------------------------------------------------------------*/
 /*--- Kernel-side accesses and unmaps (ws_syscalls.c)      ---*/
 /*------------------------------------------------------------*/
 
 void  WS_(syscalls_init)(void);
+/* The kernel's accesses to the program's memory for thread |tid|'s
+   system calls, told to one listener (the per-routine footprint)
+   whatever --ws-syscalls says. */
+void  WS_(hear_kernel)(void (*fn)(Addr a, SizeT size, WS_AccessKind kind,
+                                  ThreadId tid));
 /* The client's string at |a|, read so that no fault can come of it:
    up to |size| - 1 bytes into |buf| (NUL-terminated; NULL: only its
    length); returns its length and whether its NUL was within reach. */

@@ -664,6 +664,14 @@ static void finish_checks(SBState* s)
 /*--- The instrumentation pass                             ---*/
 /*------------------------------------------------------------*/
 
+static const WS_InstrumentHook* hook = NULL;
+
+void WS_(hook_instrument)(const WS_InstrumentHook* h)
+{
+   tl_assert(hook == NULL);
+   hook = h;
+}
+
 static WS_Scratch checks_buf     = { NULL, 0, "ws.instrument.checks" };
 static WS_Scratch parts_buf      = { NULL, 0, "ws.instrument.parts" };
 static WS_Scratch part_check_buf = { NULL, 0, "ws.instrument.part_check" };
@@ -708,6 +716,8 @@ static IRSB* measure(IRSB* sbIn, const VexGuestLayout* layout,
          addStmtToIRSB(s.sb, st);
          if (!started) {
             prologue(&s, rep, a);
+            if (hook)
+               hook->enter(s.sb, sbIn, layout);
             started = True;
          }
          if (rep && s.rep == a) {
@@ -726,8 +736,11 @@ static IRSB* measure(IRSB* sbIn, const VexGuestLayout* layout,
          continue;
       }
       if (started) {
-         if (s.access[i].addr)
+         if (s.access[i].addr) {
             check_access(&s, i, sbIn->stmts_used);
+            if (hook)
+               hook->access(s.sb, sbIn, s.access, i);
+         }
          if (st->tag == Ist_Exit) {
             advance_clock(&s);
             count_code_accesses(&s);
@@ -745,6 +758,8 @@ static IRSB* measure(IRSB* sbIn, const VexGuestLayout* layout,
       count_code_accesses(&s);
       if (s.rep != 0)
          note_rep_path(&s, jumps_to(s.sb->next, s.rep));
+      if (hook)
+         hook->leave(s.sb, sbIn);
    }
    finish_checks(&s);
    return s.sb;

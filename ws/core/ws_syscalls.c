@@ -31,6 +31,7 @@
 
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
+#include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
 #include "pub_tool_libcfile.h"
 #include "pub_tool_libcprint.h"
@@ -125,10 +126,24 @@ static SizeT mapped_prefix(Addr a, SizeT size)
    return p - a;
 }
 
+static void (*kernel_listener)(Addr a, SizeT size, WS_AccessKind kind,
+                                ThreadId tid) = NULL;
+
+void WS_(hear_kernel)(void (*fn)(Addr a, SizeT size, WS_AccessKind kind,
+                                 ThreadId tid))
+{
+   tl_assert(kernel_listener == NULL);
+   kernel_listener = fn;
+}
+
 /* The kernel accesses [a, a+size) for the program. */
 static void syscall_access(ThreadId tid, Addr a, SizeT size,
                            WS_AccessKind kind)
 {
+   if (kernel_listener)
+      kernel_listener(a, size, kind, tid);
+   if (!WS_(clo).syscalls)
+      return;
    WS_(touch_range)(WS_Data, a, size, VG_(get_IP)(tid));
    WS_(watch_kernel)(a, size, kind, tid);
 }
@@ -214,7 +229,7 @@ static void brk_shrunk(Addr a, SizeT len)
 
 void WS_(syscalls_init)(void)
 {
-   if (WS_(clo).syscalls) {
+   if (WS_(clo).syscalls || WS_(clo).routines) {
       VG_(track_pre_mem_read)       (syscall_reads);
       VG_(track_pre_mem_read_asciiz)(syscall_reads_string);
       VG_(track_post_mem_write)     (syscall_wrote);

@@ -230,12 +230,13 @@ void WS_(write_header)(WS_File* f, Bool dump_file)
    if (dump_file)
       return;
    WS_(file_printf)(f, "syscalls: %s\nper-thread: %s\ninstr-atstart: %s\n"
-                    "count-rep: %s\nheap-usage: %s\ncolumns: t insn data%s\n",
+                    "count-rep: %s\nheap-usage: %s\n%scolumns: t insn data%s\n",
                     WS_(clo).syscalls ? "yes" : "no",
                     WS_(clo).per_thread ? "yes" : "no",
                     WS_(clo).instr_atstart ? "yes" : "no",
                     WS_(clo).count_rep_once ? "once" : "each",
                     WS_(clo).heap_usage ? "yes" : "no",
+                    WS_(clo).routines ? "routines: yes\n" : "",
                     WS_(clo).per_thread ? " shared {tid insn data}..." : "");
 }
 

@@ -1,0 +1,226 @@
+"""--ws-routines=yes on the programs whose answers their sources state
+(tests/progs/rt_*, checked on lackey's trace by test_routine_progs.py):
+ws's routine and routine-size records for the announced routines must be
+exactly the reference model's (routine_model.py) fed with the lackey trace
+of the same run, and the answers the sources state; without the option
+the file has no routine records."""
+
+import os
+import re
+import subprocess
+
+import pytest
+
+import routine_model as rm
+import routine_trace
+import wslib
+
+WS_PRINT = os.path.join(wslib.TOP_BUILDDIR, "print", "ws_print")
+ROUTINE = re.compile(r"routine (\d+) (\d+)((?: \S+ \S+)*)$")
+SIZE = re.compile(r"routine-size (\d+) (\d+) count (\d+) min (\d+) "
+                  r"mean (\d+) max (\d+)$")
+
+
+def routine_records(path):
+    """{function name: (routine line's keys, [routine-size lines without
+    the id])} from the output file's trailer; the names come from the
+    stack blocks the routine lines name."""
+    names, by_id, out = {}, {}, {}
+    stack = None
+    with open(path) as f:
+        lines = f.read().splitlines()
+    for line in lines:
+        if line.startswith("stack "):
+            stack = int(line.split()[1])
+        elif line.startswith("frame ") and stack is not None:
+            names.setdefault(stack, line.split()[-1])
+            stack = None
+        elif line.startswith("routine "):
+            m = ROUTINE.match(line)
+            assert m, line
+            words = m.group(3).split()
+            keys = dict(zip(words[::2], words[1::2]))
+            name = names[int(m.group(2))]
+            if name in out:         # two unnamed, or two "main"s (ld.so)
+                name += "#" + m.group(1)
+            by_id[m.group(1)] = name
+            out[name] = (keys, [])
+        elif line.startswith("routine-size "):
+            m = SIZE.match(line)
+            assert m and m.group(1) in by_id, line
+            out[by_id[m.group(1)]][1].append(
+                " ".join(line.split()[2:]))
+    return out
+
+
+def model_records(acts):
+    """The same from the model's activations."""
+    out = {}
+    routines = rm.summarize(acts)
+    for rec in rm.records(routines):
+        words = rec.split()
+        if words[0] == "routine":
+            name = sorted(routines)[int(words[1]) - 1]
+            out[name] = (dict(zip(words[3::2], words[4::2])), [])
+        else:
+            name = sorted(routines)[int(words[1]) - 1]
+            out[name][1].append(" ".join(words[2:]))
+    return out
+
+
+def ws_routines(ws, argv):
+    """The records, after the whole file has been read strictly by
+    wslib (and by ws_print, which must find the routines section)."""
+    r = ws([wslib.prog(argv[0])] + argv[1:], "--ws-routines=yes")
+    out = wslib.read_output(r.out_path)
+    assert out.header["routines"] == "yes"
+    assert out.routines
+    text = subprocess.run([WS_PRINT, r.out_path], capture_output=True,
+                          check=True, timeout=120).stdout.decode()
+    assert "Routines: cost against input" in text
+    return routine_records(r.out_path), r
+
+
+def compare_with_model(tmp_path, ws, argv, names, leave=()):
+    """ws's records of |names| against the model's on the lackey trace."""
+    got, _ = ws_routines(ws, argv)
+    evs, _ = routine_trace.run(wslib.VG_IN_PLACE,
+                               [wslib.prog(argv[0])] + argv[1:], tmp_path,
+                               leave)
+    want = model_records(rm.by_definition(evs))
+    for name in names:
+        assert got[name] == want[name], name
+    return got
+
+
+def test_sum_lines(tmp_path, ws):
+    sizes = [1, 2, 3, 8, 100, 300, 1000]
+    got = compare_with_model(tmp_path, ws,
+                             ["rt_growth", "lines"] + [str(n) for n in sizes],
+                             ["rt_sum_lines"])
+    keys, rows = got["rt_sum_lines"]
+    assert (keys["calls"], keys["cost"], keys["rms-max"], keys["trms-max"]) \
+        == ("7", str(sum(4 * n + 2 for n in sizes)), "1000", "1000")
+    # rows of 300 and 1000 are their buckets', 288 and 992
+    assert [r.split()[0] for r in rows] == ["1", "2", "3", "8", "100", "288",
+                                            "992"]
+    assert 0.9 < float(keys["exponent"]) < 1.0
+
+
+def test_quad(tmp_path, ws):
+    sizes = [4, 8, 16, 32, 64, 128]
+    got = compare_with_model(tmp_path, ws,
+                             ["rt_growth", "quad"] + [str(n) for n in sizes],
+                             ["rt_quad"])
+    keys, rows = got["rt_quad"]
+    assert rows == ["%d count 1 min %d mean %d max %d"
+                    % (n, c, c, c) for n, c in
+                    ((n, 4 * n * n + 4 * n + 3) for n in sizes)]
+    assert 1.9 < float(keys["exponent"]) < 2.0
+
+
+@pytest.mark.parametrize("k,d", [(3, 5), (20, 12)])
+def test_recursion(tmp_path, ws, k, d):
+    got = compare_with_model(tmp_path, ws, ["rt_recur", str(k), str(d)],
+                             ["rt_rec"])
+    keys, _ = got["rt_rec"]
+    # every activation reads the k lines once; the total is the
+    # outermost's (d levels below it)
+    assert (keys["calls"], keys["rms-max"], keys["trms-max"], keys["cost"]) \
+        == (str(d + 1), str(k), str(k), str(d * (8 * k + 10) + 8 * k + 7))
+
+
+def test_syscall_induced(tmp_path, ws):
+    b, r = 5, 7
+    got = compare_with_model(tmp_path, ws, ["rt_sysin", str(b), str(r)],
+                             ["rt_sysin"])
+    keys, rows = got["rt_sysin"]
+    assert (keys["rms-max"], keys["trms-max"], keys["syscall-induced"],
+            keys["thread-induced"]) == (str(b), str(r * b), str(r * b), "0")
+    c = r * (4 * b + 9) + 3
+    assert rows == ["%d count 1 min %d mean %d max %d" % (r * b, c, c, c)]
+
+
+def test_longjmp(tmp_path, ws):
+    n = 3
+    compare_with_model(tmp_path, ws, ["rt_longjmp", str(n)],
+                       ["rt_longjmp", "rt_lj_a", "rt_lj_b", "rt_lj_c",
+                        "rt_lj_after"],
+                       leave=("rt_gl_a", "rt_gl_b", "rt_gl_c"))
+
+
+def test_exception(ws):
+    n = 4
+    got, _ = ws_routines(ws, ["rt_exc", str(n)])
+    keys, rows = got["rt_ex_after"]
+    assert (keys["calls"], keys["rms-max"], keys["trms-max"]) == \
+        (str(n), "8", "8")
+    assert rows == ["8 count %d min 36 mean 36 max 36" % n]
+    # rt_ex_a's activations end in main, not in rt_ex_after
+    assert int(got["rt_ex_a"][0]["calls"]) == n
+    assert int(got["rt_ex_a"][0]["cost"]) + int(keys["cost"]) \
+        <= int(got["main"][0]["cost"])
+
+
+@pytest.mark.parametrize("b,r", [(1, 1), (3, 4), (8, 50)])
+def test_thread_induced(ws, b, r):
+    """rt_prodcons.c's answers, whatever the interleaving."""
+    got, _ = ws_routines(ws, ["rt_prodcons", str(b), str(r)])
+    c, p = got["rt_consume"][0], got["rt_produce"][0]
+    assert (c["rms-max"], c["trms-max"], c["thread-induced"],
+            c["syscall-induced"]) == \
+        (str(b + 1), str(r * (b + 1)), str(r * b + r - 1), "0")
+    assert (p["rms-max"], p["trms-max"], p["thread-induced"],
+            p["syscall-induced"]) == ("0", str(r - 1), str(r - 1), "0")
+
+
+def test_off_by_default(ws):
+    r = ws([wslib.prog("rt_growth"), "lines", "1", "2"])
+    out = wslib.read_output(r.out_path)
+    assert "routines" not in out.header and out.routines == []
+    with open(r.out_path) as f:
+        assert not [x for x in f if x.startswith("routine")]
+
+
+def test_bad_value():
+    p = wslib.run_ws([wslib.prog("rt_growth"), "lines", "1"],
+                     ["--ws-routines=maybe"], out_path="/dev/null",
+                     check=False)
+    assert p.returncode == 1
+    assert "--ws-routines" in p.stderr
+
+
+ROW = re.compile(r" +(\d+) +(-?\d+\.\d\d|-) +(\d\.\d\d|-) +(\d+) +[\d,]+ +"
+                 r"[\d,]+ +[\d,]+ +[\d,]+ +\d+/\d+ +(\S+)")
+
+
+def test_monitor(server_factory):
+    """'ws routines <n>' lists the first n routines closed so far, ranked as
+    the trailer will; refused without the option and for a bad n."""
+    s = server_factory(options=["--ws-routines=yes"])
+    reply = s.vgdb("ws routines 3")
+    lines = reply.strip().split("\n")
+    assert re.match(r"routines \(activations closed so far: [\d,]+ of \d+ "
+                    r"routines\)$", lines[0]), reply
+    rows = [ROW.match(x) for x in lines[2:] if ROW.match(x)]
+    assert [int(m.group(1)) for m in rows] == [1, 2, 3], reply
+    assert s.vgdb("ws routines 0").startswith(
+        "ws routines: '0' is not a number of routines from 1 to 1000")
+    assert s.vgdb("ws routines x").startswith("ws routines: 'x' is not")
+    off = server_factory()
+    assert off.vgdb("ws routines").startswith(
+        "ws routines: routines are not followed in this run")
+
+
+def test_calls_through_the_plt(ws):
+    """A call to printf@plt is an activation of printf (the stub jumps
+    through its GOT slot), as many as the program makes: main's one per
+    size and rt_announce's (LD_BIND_NOW=1: with lazy binding a stub's
+    first call runs the dynamic linker's resolver, which is the activation
+    then)."""
+    sizes = ["4", "8", "16"]
+    r = ws([wslib.prog("rt_growth"), "quad"] + sizes, "--ws-routines=yes",
+           env=dict(os.environ, LD_BIND_NOW="1"))
+    got = routine_records(r.out_path)
+    assert got["printf"][0]["calls"] == str(len(sizes) + 1)
+    assert got["strtol"][0]["calls"] == str(2 * len(sizes))
