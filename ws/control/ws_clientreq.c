@@ -40,6 +40,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcsetjmp.h"
 #include "pub_tool_libcsignal.h"
+#include "pub_tool_machine.h"
 #include "pub_tool_options.h"
 #include "pub_tool_signals.h"
 #include "pub_tool_stacktrace.h"
