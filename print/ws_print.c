@@ -90,7 +90,13 @@ static void usage(void)
 "                         each sized by <key>: usage (bytes never\n"
 "                         touched), useful (bytes idle after their last\n"
 "                         use), bytes (allocated) or never (bytes in\n"
-"                         chunks never touched)\n"
+"                         chunks never touched); a stack cut at\n"
+"                         --num-callers starts with a frame '[stack cut\n"
+"                         at N frames]'; nothing to show (no heap usage\n"
+"                         lines, every value 0) is an error\n"
+"    --folded-by=<function|line>  a frame of --folded is a function, or\n"
+"                         a function and its source line (each call\n"
+"                         site a frame of its own) [function]\n"
 "    -h, --help           this message\n"
 "    --version            ws_print's version\n"
 "\n"
@@ -280,6 +286,7 @@ int main(int argc, char **argv)
 {
    const char *file = NULL, *csv = NULL, *html = NULL;
    int width = 0, height = 0, want_csv = 0, only_files = 0, folded = 0;
+   int folded_by_line = 0;
    size_t max_size = DEFAULT_MAX_SIZE;
    enum wsp_heap_key key = WSP_KEY_USAGE;
 
@@ -319,6 +326,13 @@ int main(int argc, char **argv)
             die("--folded takes usage, useful, bytes or never, not '%s'",
                 v);
          folded = 1;
+      } else if (strncmp(a, "--folded-by=", 12) == 0) {
+         if (strcmp(a + 12, "line") == 0)
+            folded_by_line = 1;
+         else if (strcmp(a + 12, "function") == 0)
+            folded_by_line = 0;
+         else
+            die("--folded-by takes function or line, not '%s'", a + 12);
       } else if (strcmp(a, "--width") == 0 || strcmp(a, "--height") == 0) {
          if (i + 1 >= argc)
             die("%s needs a number", a);
@@ -385,14 +399,17 @@ int main(int argc, char **argv)
       close_out(out, html);
    }
    if (folded) {
+      /* an empty file would read as "no stacks" to flamegraph.pl, which
+         then fails without saying why */
       if (f.version < 4)
-         fprintf(stderr, "ws_print: %s: note: a format %d file has no heap "
-                 "usage lines (ws writes them from format 4 on)\n", name,
-                 f.version);
-      else if (f.heap_usage == 0)
-         fprintf(stderr, "ws_print: %s: note: heap usage was not followed "
-                 "in this run (--ws-heap-usage=no)\n", name);
-      wsp_folded(stdout, &f, key);
+         die("%s: a format %d file has no heap usage lines (ws writes them "
+             "from format 4 on): nothing to fold", name, f.version);
+      if (f.heap_usage == 0)
+         die("%s: heap usage was not followed in this run "
+             "(--ws-heap-usage=no): nothing to fold", name);
+      if (wsp_folded(stdout, &f, key, folded_by_line) == 0)
+         die("%s: no allocation site has %s (--folded %s): nothing to fold",
+             name, wsp_heap_key_words(key), wsp_heap_key_name(key));
       close_out(stdout, NULL);
    }
    if (!want_csv && !html && !folded) {

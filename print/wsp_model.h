@@ -389,6 +389,9 @@ struct wsp_file {
    size_t                n_kvs;
    int                   heap_usage;     /* header heap-usage: 1 yes, 0 no,
                                             -1 absent */
+   uint64_t              num_callers;    /* header num-callers: the most
+                                            frame lines of a stack, or
+                                            WSP_NONE (older files) */
    uint64_t              trailer_peaks;  /* WSP_NONE if not read */
    uint64_t              trailer_found;  /* version 4: the detector's
                                             peaks; WSP_NONE if not read */
@@ -439,6 +442,9 @@ size_t wsp_stack_find(const struct wsp_file *f, uint64_t id);
 enum wsp_heap_key { WSP_KEY_USAGE, WSP_KEY_USEFUL, WSP_KEY_BYTES,
                     WSP_KEY_NEVER };
 int      wsp_heap_key(const char *name, enum wsp_heap_key *key);
+/* Its name on the command line ("usage"), what it counts in words. */
+const char *wsp_heap_key_name(enum wsp_heap_key key);
+const char *wsp_heap_key_words(enum wsp_heap_key key);
 uint64_t wsp_heap_value(const struct wsp_heap_site *s, enum wsp_heap_key k);
 /* The indexes of f's sites, worst first by key (malloc'd, or NULL). */
 size_t  *wsp_heap_order(const struct wsp_file *f, enum wsp_heap_key key);
@@ -467,6 +473,11 @@ const struct wsp_error *wsp_samples_error(const struct wsp_file *f);
    or the file could not be read again).  wsp_view_free() after. */
 int  wsp_samples_view(const struct wsp_file *f, struct wsp_view *v);
 void wsp_view_free(struct wsp_view *v);
+
+/* Whether the unwinder cut stack |idx| at --num-callers: it has that
+   many frame lines and its outermost is no root (main, _start, clone,
+   clone3) (wsp_model.c). */
+int wsp_stack_cut(const struct wsp_file *f, size_t idx);
 
 /* The time of the last sample, or of the last event if later. */
 uint64_t wsp_last_time(const struct wsp_file *f);

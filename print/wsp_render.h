@@ -45,7 +45,10 @@ void wsp_text(FILE *out, const struct wsp_file *f,
               const struct wsp_text_opts *o);
 void wsp_csv(FILE *out, const struct wsp_file *f);
 void wsp_html(FILE *out, const struct wsp_file *f, const char *name);
-void wsp_folded(FILE *out, const struct wsp_file *f, enum wsp_heap_key key);
+/* wsp_folded returns the number of lines written (0: nothing to show);
+   by_line names frames "fn (file:line)", else by function. */
+size_t wsp_folded(FILE *out, const struct wsp_file *f, enum wsp_heap_key key,
+                  int by_line);
 
 /* A dump file: its text view, its pages as CSV. */
 void wsp_dump_text(FILE *out, const struct wsp_file *f,
