@@ -97,6 +97,9 @@ static void usage(void)
 "    --folded-by=<function|line>  a frame of --folded is a function, or\n"
 "                         a function and its source line (each call\n"
 "                         site a frame of its own) [function]\n"
+"    --json <file>        write the whole run (every record of the file)\n"
+"                         as one JSON object to <file> ('-': standard\n"
+"                         output); the schema is " WS_DOCDIR "/docs/json-schema.md\n"
 "    -h, --help           this message\n"
 "    --version            ws_print's version\n"
 "\n"
@@ -222,29 +225,77 @@ static const char *option_value(int argc, char **argv, int *i)
    return *i + 1 < argc ? argv[++*i] : NULL;
 }
 
-/* Closes what open_out gave (|path| NULL: standard output).  A file
-   that could not be written whole (a full disk, the file-size limit:
-   SIGXFSZ is ignored, so the write fails instead of killing ws_print)
-   is removed: a report or a table cut short is no use. */
+/* A file being written: under a temporary name in its folder until it
+   is whole, then renamed to its own, so that a reader never sees half
+   a report and an error leaves the old file (if any) as it was. */
+static char tmp_path[4096];
+
+__attribute__((format(printf, 1, 2), noreturn))
+static void die_out(const char *fmt, ...)
+{
+   va_list ap;
+   if (tmp_path[0])
+      unlink(tmp_path);
+   fprintf(stderr, "ws_print: ");
+   va_start(ap, fmt);
+   vfprintf(stderr, fmt, ap);
+   va_end(ap);
+   fputc('\n', stderr);
+   exit(1);
+}
+
+/* Closes what open_out gave (|path| NULL: standard output) and gives
+   the file its name.  A file that could not be written whole (a full
+   disk, the file-size limit: SIGXFSZ is ignored, so the write fails
+   instead of killing ws_print) is removed: a report or a table cut
+   short is no use. */
 static void close_out(FILE *out, const char *path)
 {
    if (fflush(out) != 0 || ferror(out)
-       || (out != stdout && fclose(out) != 0)) {
-      int err = errno;
-      if (path)
-         unlink(path);
-      die("error writing %s: %s%s", path ? path : "standard output",
-          strerror(err), path ? " (the file was removed)" : "");
-   }
+       || (out != stdout && fclose(out) != 0))
+      die_out("error writing %s: %s%s", path ? path : "standard output",
+              strerror(errno), path ? " (nothing was written)" : "");
+   if (path && rename(tmp_path, path) != 0)
+      die_out("cannot write '%s': %s", path, strerror(errno));
+   tmp_path[0] = 0;
 }
 
-/* The file to write to (NULL: standard output). */
+/* The file to write to (NULL: standard output): a temporary file next
+   to path, with the permissions fopen would give. */
 static FILE *open_out(const char *path)
 {
-   FILE *out = path ? fopen(path, "w") : stdout;
-   if (!out)
+   FILE *out;
+   mode_t mask;
+   int fd;
+   if (!path)
+      return stdout;
+   if (snprintf(tmp_path, sizeof tmp_path, "%s.tmp.XXXXXX", path)
+       >= (int)sizeof tmp_path)
+      die("cannot create '%s': the name is too long", path);
+   fd = mkstemp(tmp_path);
+   if (fd < 0) {
+      tmp_path[0] = 0;
       die("cannot create '%s': %s", path, strerror(errno));
+   }
+   mask = umask(0);
+   umask(mask);
+   if (fchmod(fd, 0666 & ~mask) != 0 || !(out = fdopen(fd, "w")))
+      die_out("cannot create '%s': %s", path, strerror(errno));
    return out;
+}
+
+/* After a renderer walked the samples: when the model had let them go
+   and reading them again failed (the file changed), the output is no
+   use: the file being written is removed, and ws_print says why. */
+static void samples_read(const struct wsp_file *f, const char *file,
+                         const char *name)
+{
+   if (wsp_samples_error(f)) {
+      if (tmp_path[0])
+         unlink(tmp_path);
+      report(file, name, wsp_samples_error(f));
+      exit(1);
+   }
 }
 
 /* The text report's size: as given, else the terminal's. */
@@ -270,7 +321,7 @@ static void show_dump(const struct wsp_file *f, const char *name,
 {
    if (refused)
       die("%s: a dump file (from 'ws dump FILE') has no %s; ws_print "
-          "shows it as text or --csv", name, refused);
+          "shows it as text, --csv or --json", name, refused);
    if (want_csv) {
       FILE *out = open_out(csv);
       wsp_dump_csv(out, f);
@@ -284,7 +335,7 @@ static void show_dump(const struct wsp_file *f, const char *name,
 
 int main(int argc, char **argv)
 {
-   const char *file = NULL, *csv = NULL, *html = NULL;
+   const char *file = NULL, *csv = NULL, *html = NULL, *json = NULL;
    int width = 0, height = 0, want_csv = 0, only_files = 0, folded = 0;
    int folded_by_line = 0;
    size_t max_size = DEFAULT_MAX_SIZE;
@@ -318,6 +369,10 @@ int main(int argc, char **argv)
          html = option_value(argc, argv, &i);
          if (!html || !*html)
             die("--html needs a file name");
+      } else if (strcmp(a, "--json") == 0 || strncmp(a, "--json=", 7) == 0) {
+         json = option_value(argc, argv, &i);
+         if (!json || !*json)
+            die("--json needs a file name ('-' for standard output)");
       } else if (strcmp(a, "--folded") == 0
                  || strncmp(a, "--folded=", 9) == 0) {
          if (!(v = option_value(argc, argv, &i)))
@@ -361,6 +416,9 @@ int main(int argc, char **argv)
       die("--csv=<file> names the CSV file to write, and '%s' is a file "
           "ws wrote (ws_print --csv=samples.csv %s)", csv,
           file ? file : csv);
+   if (json && is_ws_file(json))
+      die("--json takes the JSON file's name first, and '%s' is a file ws "
+          "wrote (ws_print --json run.json %s)", json, file ? file : json);
    if (!file)
       die("no output file given (usage: ws_print [options] "
           "ws.out.PID)");
@@ -371,14 +429,22 @@ int main(int argc, char **argv)
    struct wsp_error err;
    if (fd < 0)
       die("cannot open '%s': %s", file, strerror(errno));
-   if (wsp_read_fd(fd, max_size, &f, &err) != 0) {
+   if (wsp_read_fd(fd, max_size, json ? WSP_READ_PAGES : 0, &f, &err) != 0) {
       report(file, name, &err);
       wsp_free(&f);
       return 1;
    }
+   if (f.dump_file && json) {
+      const char *path = strcmp(json, "-") == 0 ? NULL : json;
+      FILE *out = open_out(path);
+      wsp_json(out, &f);
+      close_out(out, path);
+   }
    if (f.dump_file) {
-      show_dump(&f, name, want_csv, csv, width,
-                html ? "HTML report" : folded ? "heap usage lines" : NULL);
+      if (!json || want_csv || html || folded)
+         show_dump(&f, name, want_csv, csv, width,
+                   html ? "HTML report" : folded ? "heap usage lines"
+                                                 : NULL);
       wsp_free(&f);
       return 0;
    }
@@ -391,12 +457,21 @@ int main(int argc, char **argv)
    if (want_csv) {
       FILE *out = open_out(csv);
       wsp_csv(out, &f);
+      samples_read(&f, file, name);
       close_out(out, csv);
    }
    if (html) {
       FILE *out = open_out(html);
       wsp_html(out, &f, name);
+      samples_read(&f, file, name);
       close_out(out, html);
+   }
+   if (json) {
+      const char *path = strcmp(json, "-") == 0 ? NULL : json;
+      FILE *out = open_out(path);
+      wsp_json(out, &f);
+      samples_read(&f, file, name);
+      close_out(out, path);
    }
    if (folded) {
       /* an empty file would read as "no stacks" to flamegraph.pl, which
@@ -412,7 +487,7 @@ int main(int argc, char **argv)
              name, wsp_heap_key_words(key), wsp_heap_key_name(key));
       close_out(stdout, NULL);
    }
-   if (!want_csv && !html && !folded) {
+   if (!want_csv && !html && !folded && !json) {
       struct wsp_text_opts o = text_opts(width, height, name);
       wsp_text(stdout, &f, &o);
       close_out(stdout, NULL);

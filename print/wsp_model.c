@@ -102,6 +102,7 @@ void wsp_free(struct wsp_file *f)
    free(f->kvs);
    free(f->stack_slot);
    free(f->dump_pages);
+   free(f->pages);
    memset(f, 0, sizeof *f);
 }
 

@@ -200,12 +200,15 @@ struct wsp_event {
    size_t              line;
 };
 
-/* One dump block (its pages are checked but not kept). */
+/* One dump block; its pages, when kept (a dump file, or an output file
+   read with WSP_READ_PAGES), are dump_pages[page_first ..
+   page_first+n_insn+n_data-1] of the file. */
 struct wsp_dump {
    uint64_t       t;
    struct wsp_str label;
    uint64_t       n_insn, n_data;
    size_t         line;
+   size_t         page_first;
 };
 
 /* ip location function: one code address (version 3). */
@@ -325,8 +328,10 @@ struct wsp_heap_window {
    size_t   kv_first, kv_n;
 };
 
-/* One page of a dump file (kept only when a dump file is read): a data
-   page with its owner. */
+/* One page of a dump block (kept only when a dump file is read, or an
+   output file with WSP_READ_PAGES): a data page with its owner.  A
+   trailer's page line (--ws-list-pages) has the same fields but since
+   and the owner. */
 struct wsp_dump_page {
    int              data;
    uint64_t         addr, since, accesses;
@@ -382,6 +387,9 @@ struct wsp_file {
    struct wsp_hot       *hot;            /* in file order */
    size_t                n_hot;
    size_t                n_pages[2];     /* page lines, insn and data */
+   int                   keep_pages;     /* dump pages and page lines kept */
+   struct wsp_dump_page *pages;          /* the page lines, in file order,
+                                            when kept */
    struct wsp_heap_site *heap_sites;     /* version 4, in file order */
    size_t                n_heap_sites;
    struct wsp_kv        *kvs;            /* the pairs of heap-site and

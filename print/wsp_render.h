@@ -45,6 +45,9 @@ void wsp_text(FILE *out, const struct wsp_file *f,
               const struct wsp_text_opts *o);
 void wsp_csv(FILE *out, const struct wsp_file *f);
 void wsp_html(FILE *out, const struct wsp_file *f, const char *name);
+/* The whole file as JSON (docs/json-schema.md); f read with
+   WSP_READ_PAGES. */
+void wsp_json(FILE *out, const struct wsp_file *f);
 /* wsp_folded returns the number of lines written (0: nothing to show);
    by_line names frames "fn (file:line)", else by function. */
 size_t wsp_folded(FILE *out, const struct wsp_file *f, enum wsp_heap_key key,
@@ -107,6 +110,21 @@ void wsp_lowner(struct wsp_line *l, const struct wsp_file *f,
    after |indent|; the line |own| (-1: none) marked "->". */
 void wsp_put_stack(FILE *out, const struct wsp_file *f, size_t stack,
                    long own, const char *indent, int width);
+
+/* JSON values (wsp_json_fmt.c), shared by --html and --json: strings
+   as UTF-8 JSON safe in a <script> element; apt as [avg,peak,total];
+   addresses as "0x..."; a where as "ip","loc","fn" members; an owner
+   as an object whose heap and freed stacks are indexes in f->stacks,
+   or with ids the file's stack ids. */
+void wsp_json_str(FILE *out, struct wsp_str s);
+void wsp_json_cstr(FILE *out, const char *s);
+void wsp_json_u64(FILE *out, uint64_t v);
+void wsp_json_apt(FILE *out, const struct wsp_apt *a);
+void wsp_json_hex(FILE *out, uint64_t v);
+void wsp_json_event(FILE *out, const struct wsp_event *e);
+void wsp_json_where(FILE *out, const struct wsp_where *w);
+void wsp_json_owner(FILE *out, const struct wsp_owner *o,
+                    const struct wsp_file *ids);
 
 /* The HTML template (print/report.html, made into C by the build). */
 extern const char wsp_report_html[];

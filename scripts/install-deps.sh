@@ -22,8 +22,9 @@ libreadline-dev"
 # chromium opens ws_print's HTML report headless (tests/test_print.py,
 # scripts/gen-docs); man-db's `man -l` renders the man pages
 # (tests/test_install.py); xz-utils, bzip2, sqlite3 are programs the tests
-# run under ws.
-check="python3 python3-pytest python3-pytest-xdist gdb chromium man-db xz-utils bzip2 sqlite3"
+# run under ws; jq reads ws_print --json as docs/json-schema.md shows
+# (tests/test_exports.py).
+check="python3 python3-pytest python3-pytest-xdist gdb chromium man-db xz-utils bzip2 sqlite3 jq"
 
 # The benchmarks' programs (bench/programs.py) and Python for bench/run.py.
 bench="python3 xz-utils bzip2 sqlite3"

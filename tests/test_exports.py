@@ -7,8 +7,10 @@ function per site, each called from main, so every site's stack and
 bytes follow from its source.
 """
 
+import json
 import os
 import re
+import shutil
 import subprocess
 
 import pytest
@@ -187,3 +189,241 @@ def test_folded_nothing_to_show(known, ws, tmp_path):
         p = ws_print("--folded", "never", path)
         assert (p.returncode, p.stdout) == (1, ""), path
         assert p.stderr == "ws_print: %s: %s\n" % (path, why)
+
+
+# ----------------------------------------------------------------------
+# --json
+
+CTL_MACROS = wslib.prog("ctl_macros")
+OWN_SPIKE = wslib.prog("own_spike")
+THREADS = [wslib.prog("threads"), "30", "10", "20", "6000000"]
+
+# Every kind of line of an output file (docs/output-format.md, the
+# grammar), by its first word; events by their kind.
+LINE_KINDS = {
+    "sample", "stack", "frame", "inline", "dump-begin", "dump-page",
+    "dump-owner", "dump-end", "region", "hot", "hot-owner", "page",
+    "heap-site", "peak", "peak-region", "owner", "heap-window", "peaks",
+    "summary", "samples", "end", "event thread-start", "event thread-exit",
+    "event start", "event stop", "event set", "event mark", "event dump",
+    "event final", "event peak",
+}
+
+
+def line_kinds(path):
+    kinds = set()
+    for line in open(path, encoding="utf-8"):
+        w = line.split()
+        if not w or w[0].endswith(":") or w[0].startswith("ws-output"):
+            continue
+        kinds.add("sample" if w[0][0].isdigit()
+                  else "event " + w[2] if w[0] == "event" else w[0])
+    return kinds
+
+
+@pytest.fixture(scope="module")
+def json_runs(known, tmp_path_factory):
+    """Files that hold every kind of line between them: ctl_macros (start,
+    stop, marks, set, a dump block, regions and the peaks of regions, hot
+    and page lines), own_spike (a heap peak's heap-window), a per-thread
+    run, heap_known (heap sites, threads) and a version 3 file (peak
+    events)."""
+    d = tmp_path_factory.mktemp("json")
+    runs = [
+        wslib.run_ws([CTL_MACROS], ["--ws-instr-atstart=no",
+                                    "--ws-list-pages=yes"],
+                     out_path=str(d / "macros.ws")).out_path,
+        wslib.run_ws([OWN_SPIKE], out_path=str(d / "spike.ws")).out_path,
+        wslib.run_ws(THREADS, ["--ws-per-thread=yes"],
+                     out_path=str(d / "threads.ws")).out_path,
+        known.out_path,
+        V3_FILE,
+    ]
+    return d, runs
+
+
+def where_of(j):
+    return wslib.Where(int(j["ip"], 16), j["loc"], j["fn"])
+
+
+def owner_text(j):
+    return j["text"]
+
+
+def check_json(path, j):
+    """Every record of the file, as wslib reads it, is in the JSON."""
+    out = wslib.read_output(path)
+    assert j["schema"] == "ws-print-json" and j["schema_version"] == 1
+    assert j["format_version"] == out.version
+    assert j["complete"] == out.complete
+    assert j["header"] == out.header
+    # samples: the columns, the threads, which are final
+    want = []
+    for s in out.samples:
+        row = [s.t, s.insn, s.data]
+        if s.shared is not None:
+            row += [s.shared, [[tid, i, dd] for tid, (i, dd)
+                               in s.threads.items()]]
+        if s.t in out.finals:
+            row.append("final")
+        want.append(row)
+    assert j["samples"] == want
+    # events
+    got = []
+    for e in j["events"]:
+        k = e["kind"]
+        args = {"thread-start": lambda: [str(e["tid"])],
+                "thread-exit": lambda: [str(e["tid"])],
+                "set": lambda: [e["param"], str(e["value"])],
+                "mark": lambda: [e["label"]],
+                "final": lambda: [str(e["window"])],
+                "peak": lambda: [str(e["peak"])],
+                }.get(k, lambda: [])()
+        if k == "dump":
+            args = [e["how"]] + ([e["label"]] if e["how"] == "label" else [])
+        got.append((e["t"], k.split()[0], args))
+    want = []
+    for e in out.events:
+        args = list(e.args)
+        if e.kind == "mark":
+            args = [" ".join(args)]
+        if e.kind == "dump" and args[0] == "label":
+            args = ["label", " ".join(args[1:])]
+        if e.kind == "peak":
+            args = args[:1]
+        want.append((e.t, e.kind, args))
+    assert got == want
+    # dumps
+    assert len(j["dumps"]) == len(out.dumps)
+    for jd, d in zip(j["dumps"], out.dumps):
+        assert (jd["t"], jd["label"]) == (d.t, d.label)
+        assert (jd["insn_pages"], jd["data_pages"]) == (d.counts["insn"],
+                                                        d.counts["data"])
+        assert [(p["kind"], int(p["addr"], 16), p["since"], p["accesses"],
+                 where_of(p), p.get("owner") and owner_text(p["owner"]))
+                for p in jd["pages"]] == \
+            [(p.kind, p.addr, p.since, p.accesses, p.where,
+              p.owner and str(p.owner)) for p in d.pages]
+    # stacks
+    assert {s["id"]: [wslib.Where(int(f["ip"], 16), f["loc"], f["fn"],
+                                  f["inline"]) for f in s["frames"]]
+            for s in j["stacks"]} == out.stacks
+    # peaks, their owners and heap windows
+    assert len(j["peaks"]) == len(out.peaks)
+    for jp, p in zip(j["peaks"], out.peaks):
+        assert (jp["n"], jp["t"], jp["kind"], jp["size"], jp["stack"]) == \
+            (p.n, p.t, p.kind, p.size, p.stack)
+        assert jp.get("baseline") == p.baseline
+        assert jp.get("why") == p.why
+        assert jp.get("from") == p.origin
+        assert jp.get("own") == p.own
+        assert jp["regions"] == p.regions
+        assert [(o["pages"], owner_text(o["owner"])) for o in jp["owners"]] \
+            == [(n, str(o)) for n, o in p.owners]
+        assert {w["stack"]: (w["live"], w["window"])
+                for w in jp["heap_windows"]} == p.heap_window
+    # the trailer
+    assert {r["label"]: (r["regions"], r["samples"], tuple(r["insn"]),
+                         tuple(r["data"])) for r in j["regions"]} == \
+        {k: (v[0], v[1], tuple(v[2]), tuple(v[3]))
+         for k, v in out.regions.items()}
+    for kind in ("insn", "data"):
+        assert [(h["rank"], h["accesses"], int(h["addr"], 16), where_of(h),
+                 h.get("owner") and owner_text(h["owner"]))
+                for h in j["hot"] if h["kind"] == kind] == \
+            [(h.rank, h.accesses, h.addr, h.where, h.owner and str(h.owner))
+             for h in out.hot[kind]]
+        assert {int(p["addr"], 16): (p["accesses"], where_of(p))
+                for p in j["pages"] if p["kind"] == kind} == out.pages[kind]
+    assert [dict(h, site=None, stack=None) for h in j["heap_sites"]] == \
+        [dict(h.values, site=None, stack=None) for h in out.heap_sites]
+    assert [(h["site"], h["stack"]) for h in j["heap_sites"]] == \
+        [(h.id, h.stack) for h in out.heap_sites]
+    assert (j["peaks_listed"], j["peaks_found"]) == (out.npeaks, out.found)
+    assert {k: tuple(v) for k, v in j["summary"].items()} == \
+        {k: tuple(v) for k, v in out.summary.items()}
+    assert j["samples_count"] == out.nsamples
+
+
+def test_json_round_trips_every_record_kind(json_runs):
+    d, runs = json_runs
+    kinds = set()
+    for i, path in enumerate(runs):
+        kinds |= line_kinds(path)
+        target = d / ("run%d.json" % i)
+        p = ws_print("--json", target, path)
+        assert (p.returncode, p.stdout, p.stderr) == (0, "", ""), path
+        with open(target, encoding="utf-8") as f:
+            j = json.load(f)
+        check_json(path, j)
+        # standard output gives the same
+        assert json.loads(ws_print("--json=-", path).stdout) == j
+    assert LINE_KINDS <= kinds, LINE_KINDS - kinds
+
+
+def test_json_refuses_bad_input(tmp_path, known):
+    """A non-ws file, a cut file, or the output file given as the JSON's
+    name: one line, exit status 1, and no JSON file (nor a temporary
+    one) left behind."""
+    target = tmp_path / "run.json"
+    junk = tmp_path / "junk.txt"
+    junk.write_text("hello\n")
+    cut = tmp_path / "cut.ws"
+    text = open(known.out_path).read()
+    lines = text.splitlines(True)
+    cut.write_text("".join(lines[:30]) + "event 12 mark\n")
+    for args, why in (
+            ([junk], "junk.txt:1: not a ws output file"),
+            ([cut], "cut.ws:31: a mark event needs a label"),
+            ([known.out_path, known.out_path], "one output file at a time"),
+    ):
+        p = ws_print("--json", target, *args)
+        assert p.returncode == 1 and p.stdout == "", p.stderr
+        assert len(p.stderr.splitlines()) == 1 and why in p.stderr, p.stderr
+        assert os.listdir(tmp_path) == sorted(["junk.txt", "cut.ws"]) or \
+            sorted(os.listdir(tmp_path)) == ["cut.ws", "junk.txt"]
+    p = ws_print("--json", known.out_path)
+    assert p.returncode == 1
+    assert "--json takes the JSON file's name first" in p.stderr
+
+
+def test_json_schema_document_commands(known, tmp_path):
+    """The commands docs/json-schema.md shows run as written on a real
+    run, and what they print is the run's: the data peaks' sizes, the
+    summary."""
+    text = open(os.path.join(wslib.TOP_SRCDIR, "docs",
+                             "json-schema.md"), encoding="utf-8").read()
+    shown = re.search(r"\n\n((?:    .*\n)+)", text).group(1)
+    commands = [l[4:] for l in shown.splitlines()]
+    assert commands[0] == "ws_print --json run.json ws.out.1234"
+    shutil.copy(known.out_path, tmp_path / "ws.out.1234")
+    env = dict(os.environ, PATH=os.path.dirname(WS_PRINT) + ":"
+               + os.environ["PATH"])
+    outs = [subprocess.run(c, shell=True, cwd=tmp_path, env=env,
+                           capture_output=True, text=True, check=True).stdout
+            for c in commands]
+    out = known.output
+    assert outs[0] == ""
+    assert outs[1].split() == [str(p.size) for p in out.peaks
+                               if p.kind == "data"]
+    assert outs[2] == "%r\n" % {k: list(v) for k, v in out.summary.items()}
+
+
+def test_json_on_the_fuzz_corpus_under_sanitizers():
+    """--json on every input of the fuzz corpus: exit status 0 or 1, no
+    sanitizer report, and JSON that Python reads whenever it is 0."""
+    import test_print
+    asan = test_print.PRINT_ASAN
+    wslib.require_built(asan)
+    env = wslib.sanitizer_env()
+    for name in sorted(os.listdir(test_print.CORPUS)):
+        p = subprocess.run([asan, "--json=-",
+                            os.path.join(test_print.CORPUS, name)],
+                           capture_output=True, env=env, timeout=60)
+        err = p.stderr.decode("latin-1")
+        assert p.returncode in (0, 1), (name, err[-3000:])
+        assert "Sanitizer" not in err and "runtime error" not in err, (
+            name, err[-3000:])
+        if p.returncode == 0:
+            assert json.loads(p.stdout.decode("utf-8"))["schema_version"] \
+                == 1, name
