@@ -100,13 +100,24 @@ static void usage(void)
 "    --json <file>        write the whole run (every record of the file)\n"
 "                         as one JSON object to <file> ('-': standard\n"
 "                         output); the schema is " WS_DOCDIR "/docs/json-schema.md\n"
+"    --diff <A> <B>       compare run B with run A, instead of the text\n"
+"                         report: the summary, the peaks (matched by\n"
+"                         stack), the regions (by label), the heap sites\n"
+"                         (by allocation stack), worst changes first;\n"
+"                         runs of different programs, page sizes or time\n"
+"                         units are refused\n"
+"    --force              --diff compares such runs all the same\n"
+"    --fail-above=<percent>  --diff exits with status 3 when the run's\n"
+"                         peak of a kind, a region's or a heap site's\n"
+"                         bytes grew by more than <percent>\n"
 "    -h, --help           this message\n"
 "    --version            ws_print's version\n"
 "\n"
 "  Exit status: 0 when the file was shown, 1 for a bad option, a file\n"
 "  that cannot be read, or a malformed file (ws_print: FILE:LINE: what\n"
-"  is wrong).  It reads format version %d (and versions %d to %d, of\n"
-"  older ws).  More in man ws_print; the format is\n"
+"  is wrong), 3 when --diff's --fail-above found a growth above it.\n"
+"  It reads format version %d (and versions %d to %d, of older ws).\n"
+"  More in man ws_print; the format is\n"
 "  " WS_DOCDIR "/docs/output-format.md.\n",
       WSP_FORMAT_VERSION, WSP_FORMAT_OLDEST, WSP_FORMAT_VERSION - 1);
 }
@@ -333,11 +344,73 @@ static void show_dump(const struct wsp_file *f, const char *name,
    }
 }
 
+/* The percentage --fail-above takes: a number from 0 up. */
+static double percent(const char *opt, const char *v)
+{
+   char *end;
+   double x;
+   errno = 0;
+   x = strtod(v, &end);
+   if (!*v || *end || errno || !(x >= 0) || x > 1e9)
+      die("%s takes a percentage (a number from 0), not '%s'", opt, v);
+   return x;
+}
+
+/* Read the file named path into f (ws_print's reasons on failure: exit
+   status 1). */
+static void read_run(const char *path, size_t max_size, unsigned flags,
+                     struct wsp_file *f)
+{
+   const char *name = strcmp(path, "-") == 0 ? "(stdin)" : path;
+   int fd = strcmp(path, "-") == 0 ? 0 : open(path, O_RDONLY);
+   struct wsp_error err;
+   if (fd < 0)
+      die("cannot open '%s': %s", path, strerror(errno));
+   if (wsp_read_fd(fd, max_size, flags, f, &err) != 0) {
+      report(path, name, &err);
+      exit(1);
+   }
+}
+
+/* --diff A B: B against A (exit status 3 when --fail-above finds a
+   growth above it). */
+static int diff_runs(const char *pa, const char *pb, size_t max_size,
+                     int force, double fail_above)
+{
+   struct wsp_file a, b;
+   char why[300];
+   if (strcmp(pa, "-") == 0 && strcmp(pb, "-") == 0)
+      die("--diff reads standard input once: name a file for one run");
+   read_run(pa, max_size, 0, &a);
+   read_run(pb, max_size, 0, &b);
+   for (int r = 0; r < 2; r++) {
+      const struct wsp_file *f = r ? &b : &a;
+      const char *p = r ? pb : pa;
+      if (f->dump_file)
+         die("%s: a dump file (from 'ws dump FILE') is no run to compare",
+             p);
+      if (!f->complete)
+         die("%s: the run did not finish (the file has no trailer): "
+             "there is no summary to compare", p);
+   }
+   if (!force && wsp_diff_refusal(&a, &b, why, sizeof why))
+      die("%s and %s: %s; --force compares them all the same", pa, pb, why);
+   int grew = wsp_diff(stdout, &a, pa, &b, pb, fail_above);
+   samples_read(&a, pa, pa);
+   samples_read(&b, pb, pb);
+   close_out(stdout, NULL);
+   wsp_free(&a);
+   wsp_free(&b);
+   return grew ? 3 : 0;
+}
+
 int main(int argc, char **argv)
 {
    const char *file = NULL, *csv = NULL, *html = NULL, *json = NULL;
+   const char *diff_a = NULL, *diff_b = NULL;
    int width = 0, height = 0, want_csv = 0, only_files = 0, folded = 0;
-   int folded_by_line = 0;
+   int folded_by_line = 0, force = 0;
+   double fail_above = -1;
    size_t max_size = DEFAULT_MAX_SIZE;
    enum wsp_heap_key key = WSP_KEY_USAGE;
 
@@ -373,6 +446,15 @@ int main(int argc, char **argv)
          json = option_value(argc, argv, &i);
          if (!json || !*json)
             die("--json needs a file name ('-' for standard output)");
+      } else if (strcmp(a, "--diff") == 0) {
+         if (i + 2 >= argc)
+            die("--diff needs two output files (ws_print --diff A B)");
+         diff_a = argv[++i];
+         diff_b = argv[++i];
+      } else if (strcmp(a, "--force") == 0) {
+         force = 1;
+      } else if (strncmp(a, "--fail-above=", 13) == 0) {
+         fail_above = percent("--fail-above", a + 13);
       } else if (strcmp(a, "--folded") == 0
                  || strncmp(a, "--folded=", 9) == 0) {
          if (!(v = option_value(argc, argv, &i)))
@@ -419,6 +501,13 @@ int main(int argc, char **argv)
    if (json && is_ws_file(json))
       die("--json takes the JSON file's name first, and '%s' is a file ws "
           "wrote (ws_print --json run.json %s)", json, file ? file : json);
+   if (diff_a) {
+      if (file || want_csv || html || json || folded)
+         die("--diff writes its own report: no other file or view with it");
+      return diff_runs(diff_a, diff_b, max_size, force, fail_above);
+   }
+   if (force || fail_above >= 0)
+      die("%s goes with --diff A B", force ? "--force" : "--fail-above");
    if (!file)
       die("no output file given (usage: ws_print [options] "
           "ws.out.PID)");

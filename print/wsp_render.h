@@ -53,6 +53,16 @@ void wsp_json(FILE *out, const struct wsp_file *f);
 size_t wsp_folded(FILE *out, const struct wsp_file *f, enum wsp_heap_key key,
                   int by_line);
 
+/* Two runs (wsp_diff.c): why they cannot be compared (a reason in why,
+   1) or 0; run B against run A, worst changes first; with fail_above
+   >= 0, whether a peak or a heap site's bytes grew by more than that
+   percentage (1) or not (0). */
+int wsp_diff_refusal(const struct wsp_file *a, const struct wsp_file *b,
+                     char *why, size_t n);
+int wsp_diff(FILE *out, const struct wsp_file *a, const char *name_a,
+             const struct wsp_file *b, const char *name_b,
+             double fail_above);
+
 /* A dump file: its text view, its pages as CSV. */
 void wsp_dump_text(FILE *out, const struct wsp_file *f,
                    const struct wsp_text_opts *o);

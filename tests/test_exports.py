@@ -427,3 +427,106 @@ def test_json_on_the_fuzz_corpus_under_sanitizers():
         if p.returncode == 0:
             assert json.loads(p.stdout.decode("utf-8"))["schema_version"] \
                 == 1, name
+
+
+# ----------------------------------------------------------------------
+# --diff
+
+MEMSPIKE = wslib.prog("memspike")
+
+
+@pytest.fixture(scope="module")
+def spikes(tmp_path_factory):
+    """memspike with a table of 1000 and of 2000 pages: its one heap
+    site (main's malloc) allocates exactly PAGES x 4096 bytes, and the
+    memset of the table raises the data working set by PAGES pages."""
+    d = tmp_path_factory.mktemp("spikes")
+    return [wslib.run_ws([MEMSPIKE, str(n)], out_path=str(d / ("%d.ws" % n)))
+            for n in (1000, 2000)]
+
+
+def change(a, b):
+    d = b - a
+    return "0" if d == 0 else "%+d (%+.1f %%)" % (d, d * 100.0 / a)
+
+
+def test_diff_summary_and_heap_sites(spikes):
+    a, b = spikes
+    p = ws_print("--diff", a.out_path, b.out_path)
+    assert (p.returncode, p.stderr) == (0, ""), p.stderr
+    text = p.stdout
+    oa, ob = a.output, b.output
+    for kind in ("data", "insn"):
+        pa = max(getattr(s, kind) for s in oa.samples)
+        pb = max(getattr(s, kind) for s in ob.samples)
+        assert "  %-22s %14d %14d  %s\n" % (kind + " peak", pa, pb,
+                                             change(pa, pb)) in text
+        ta, tb = oa.summary[kind][2], ob.summary[kind][2]
+        assert "  %-22s %14d %14d  %s\n" % (kind + " total", ta, tb,
+                                             change(ta, tb)) in text
+    # the table grows by 1000 pages: the data peak by about as much (the
+    # jitter of the pool around it moves it by less than its 190 pages)
+    assert 1000 - 190 <= max(s.data for s in ob.samples) - \
+        max(s.data for s in oa.samples) <= 1000 + 190
+    heap = text[text.index("\nHeap sites, matched") + 1:]
+    assert heap.splitlines()[1:4] == [
+        "  main",
+        "  %-22s %14s %14s  change" % ("", "A", "B"),
+        "  %-22s %14d %14d  +4096000 (+100.0 %%)" % ("bytes", 4096000,
+                                                    8192000)]
+    assert "(1 in both, 0 only in A, 0 only in B)" in heap.splitlines()[0]
+
+
+def test_diff_fail_above(spikes):
+    a, b = spikes
+    p = ws_print("--diff", a.out_path, b.out_path, "--fail-above=50")
+    assert p.returncode == 3, p.stderr
+    pa = max(s.data for s in a.output.samples)
+    pb = max(s.data for s in b.output.samples)
+    assert p.stdout.endswith(
+        "\nFAIL: 2 figures grew by more than 50 %%:\n"
+        "  the run's data peak: %d -> %d, %s\n"
+        "  the bytes of heap site main: 4096000 -> 8192000, +4096000 "
+        "(+100.0 %%)\n" % (pa, pb, change(pa, pb)))
+    p = ws_print("--diff", a.out_path, b.out_path, "--fail-above=100")
+    assert p.returncode == 0
+    assert p.stdout.endswith("\nOK: 0 figures grew by more than 100 %\n")
+    # the other way round nothing grew
+    p = ws_print("--diff", b.out_path, a.out_path, "--fail-above=0")
+    assert p.returncode == 0, p.stdout
+    p = ws_print("--diff", a.out_path, b.out_path, "--fail-above=-1")
+    assert p.returncode == 1
+    assert p.stderr == ("ws_print: --fail-above takes a percentage (a "
+                        "number from 0), not '-1'\n")
+
+
+def test_diff_refuses_what_it_cannot_compare(spikes, known, ws, tmp_path):
+    """Runs of two programs, of two page sizes, a file that is no ws
+    file, a cut run: one line, exit status 1, nothing on standard
+    output; --force compares the first two all the same."""
+    a = spikes[0]
+    big = ws([MEMSPIKE, "1000"], "--ws-pagesize=8192")
+    junk = tmp_path / "junk"
+    junk.write_text("not ws\n")
+    cut = tmp_path / "cut.ws"
+    cut.write_text("".join(open(a.out_path).readlines()[:40]))
+    cases = [
+        (known.out_path, "%s and %s: the runs are of different programs "
+         "('memspike' and 'heap_known'); --force compares them all the "
+         "same" % (a.out_path, known.out_path), True),
+        (big.out_path, "%s and %s: the runs have different page sizes "
+         "(4096 and 8192 bytes); --force compares them all the same"
+         % (a.out_path, big.out_path), True),
+        (str(junk), "%s:1: not a ws output file: the first line is not "
+         "'ws-output-format: 4'" % junk, False),
+        (str(cut), "%s: the run did not finish (the file has no trailer): "
+         "there is no summary to compare" % cut, False),
+    ]
+    for other, why, forced in cases:
+        p = ws_print("--diff", a.out_path, other)
+        assert (p.returncode, p.stdout) == (1, ""), other
+        assert p.stderr == "ws_print: %s\n" % why
+        p = ws_print("--diff", a.out_path, other, "--force")
+        assert p.returncode == (0 if forced else 1), p.stderr
+        if forced:
+            assert "\nNote: the runs " in p.stdout
