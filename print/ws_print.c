@@ -97,6 +97,9 @@ static void usage(void)
 "    --folded-by=<function|line>  a frame of --folded is a function, or\n"
 "                         a function and its source line (each call\n"
 "                         site a frame of its own) [function]\n"
+"    --pprof <file>       write the heap sites as a gzip-compressed pprof\n"
+"                         profile (go tool pprof) to <file>: sample types\n"
+"                         chunks, bytes, untouched, never, idle\n"
 "    --json <file>        write the whole run (every record of the file)\n"
 "                         as one JSON object to <file> ('-': standard\n"
 "                         output); the schema is " WS_DOCDIR "/docs/json-schema.md\n"
@@ -407,6 +410,7 @@ static int diff_runs(const char *pa, const char *pb, size_t max_size,
 int main(int argc, char **argv)
 {
    const char *file = NULL, *csv = NULL, *html = NULL, *json = NULL;
+   const char *pprof = NULL;
    const char *diff_a = NULL, *diff_b = NULL;
    int width = 0, height = 0, want_csv = 0, only_files = 0, folded = 0;
    int folded_by_line = 0, force = 0;
@@ -446,6 +450,11 @@ int main(int argc, char **argv)
          json = option_value(argc, argv, &i);
          if (!json || !*json)
             die("--json needs a file name ('-' for standard output)");
+      } else if (strcmp(a, "--pprof") == 0
+                 || strncmp(a, "--pprof=", 8) == 0) {
+         pprof = option_value(argc, argv, &i);
+         if (!pprof || !*pprof)
+            die("--pprof needs a file name");
       } else if (strcmp(a, "--diff") == 0) {
          if (i + 2 >= argc)
             die("--diff needs two output files (ws_print --diff A B)");
@@ -498,11 +507,15 @@ int main(int argc, char **argv)
       die("--csv=<file> names the CSV file to write, and '%s' is a file "
           "ws wrote (ws_print --csv=samples.csv %s)", csv,
           file ? file : csv);
+   if (pprof && is_ws_file(pprof))
+      die("--pprof takes the profile's file name first, and '%s' is a file "
+          "ws wrote (ws_print --pprof heap.pb.gz %s)", pprof,
+          file ? file : pprof);
    if (json && is_ws_file(json))
       die("--json takes the JSON file's name first, and '%s' is a file ws "
           "wrote (ws_print --json run.json %s)", json, file ? file : json);
    if (diff_a) {
-      if (file || want_csv || html || json || folded)
+      if (file || want_csv || html || json || folded || pprof)
          die("--diff writes its own report: no other file or view with it");
       return diff_runs(diff_a, diff_b, max_size, force, fail_above);
    }
@@ -530,10 +543,10 @@ int main(int argc, char **argv)
       close_out(out, path);
    }
    if (f.dump_file) {
-      if (!json || want_csv || html || folded)
+      if (!json || want_csv || html || folded || pprof)
          show_dump(&f, name, want_csv, csv, width,
-                   html ? "HTML report" : folded ? "heap usage lines"
-                                                 : NULL);
+                   html ? "HTML report" : folded || pprof
+                                          ? "heap usage lines" : NULL);
       wsp_free(&f);
       return 0;
    }
@@ -576,7 +589,22 @@ int main(int argc, char **argv)
              name, wsp_heap_key_words(key), wsp_heap_key_name(key));
       close_out(stdout, NULL);
    }
-   if (!want_csv && !html && !folded && !json) {
+   if (pprof) {
+      FILE *out;
+      if (f.version < 4 || f.heap_usage == 0 || f.n_heap_sites == 0)
+         die("%s: %s: no profile to write", name, f.version < 4
+             ? "a file of format 3 or 2 has no heap sites"
+             : f.heap_usage == 0 ? "heap usage was not followed in this "
+                                   "run (--ws-heap-usage=no)"
+             : f.complete ? "the run allocated no heap chunk"
+                          : "the run did not finish (heap sites are in "
+                            "the trailer)");
+      out = open_out(pprof);
+      if (wsp_pprof(out, &f) != 0)
+         die_out("cannot write '%s': out of memory", pprof);
+      close_out(out, pprof);
+   }
+   if (!want_csv && !html && !folded && !json && !pprof) {
       struct wsp_text_opts o = text_opts(width, height, name);
       wsp_text(stdout, &f, &o);
       close_out(stdout, NULL);

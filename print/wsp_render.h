@@ -45,6 +45,9 @@ void wsp_text(FILE *out, const struct wsp_file *f,
               const struct wsp_text_opts *o);
 void wsp_csv(FILE *out, const struct wsp_file *f);
 void wsp_html(FILE *out, const struct wsp_file *f, const char *name);
+/* The heap sites as a gzip-compressed pprof profile (wsp_pprof.c): 0,
+   or -1 when memory ran out or writing failed. */
+int wsp_pprof(FILE *out, const struct wsp_file *f);
 /* The whole file as JSON (docs/json-schema.md); f read with
    WSP_READ_PAGES. */
 void wsp_json(FILE *out, const struct wsp_file *f);

@@ -409,14 +409,22 @@ def test_json_schema_document_commands(known, tmp_path):
     assert outs[2] == "%r\n" % {k: list(v) for k, v in out.summary.items()}
 
 
-def test_json_on_the_fuzz_corpus_under_sanitizers():
-    """--json on every input of the fuzz corpus: exit status 0 or 1, no
-    sanitizer report, and JSON that Python reads whenever it is 0."""
+def test_exports_on_the_fuzz_corpus_under_sanitizers(tmp_path):
+    """--json and --pprof on every input of the fuzz corpus: exit status
+    0 or 1, no sanitizer report, and JSON that Python reads whenever it
+    is 0."""
     import test_print
     asan = test_print.PRINT_ASAN
     wslib.require_built(asan)
     env = wslib.sanitizer_env()
     for name in sorted(os.listdir(test_print.CORPUS)):
+        p = subprocess.run([asan, "--pprof", str(tmp_path / "p.pb.gz"),
+                            os.path.join(test_print.CORPUS, name)],
+                           capture_output=True, env=env, timeout=60)
+        err = p.stderr.decode("latin-1")
+        assert p.returncode in (0, 1), (name, err[-3000:])
+        assert "Sanitizer" not in err and "runtime error" not in err, (
+            name, err[-3000:])
         p = subprocess.run([asan, "--json=-",
                             os.path.join(test_print.CORPUS, name)],
                            capture_output=True, env=env, timeout=60)
@@ -530,3 +538,147 @@ def test_diff_refuses_what_it_cannot_compare(spikes, known, ws, tmp_path):
         assert p.returncode == (0 if forced else 1), p.stderr
         if forced:
             assert "\nNote: the runs " in p.stdout
+
+
+# ----------------------------------------------------------------------
+# --pprof, read by go tool pprof
+
+GO = shutil.which("go") or "/usr/bin/go"
+
+# pprof's sample types and the ws_print figure each is (print/README.md)
+PPROF_TYPES = {
+    "chunks": lambda h: h["chunks"],
+    "bytes": lambda h: h["bytes"],
+    "untouched": lambda h: h["bytes"] - h["touched"],
+    "never": lambda h: h["never-bytes"],
+    "idle": lambda h: int(h["bytes"] * (1000 - round(h["useful"] * 1000))
+                          / 1000 + 0.5),
+}
+
+
+def pprof(tmp_path, *args):
+    """go tool pprof's output (its cache and config in tmp_path)."""
+    env = dict(os.environ, HOME=str(tmp_path), PPROF_TMPDIR=str(tmp_path),
+               GOCACHE=str(tmp_path / "gocache"))
+    p = subprocess.run([GO, "tool", "pprof"] + [str(a) for a in args],
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert p.returncode == 0, p.stderr
+    return p.stdout
+
+
+def pprof_top(tmp_path, path, sample, *more):
+    """{function: (flat, cum)} from -top, in the sample type's unit."""
+    text = pprof(tmp_path, "-top", "-unit=B", "-nodefraction=0",
+                 "-nodecount=100000", "-sample_index=" + sample, *more, path)
+    rows = {}
+    body = text[text.index(" flat  flat%"):].splitlines()[1:]
+    for line in body:
+        w = line.split(None, 5)
+        rows[w[5]] = (int(w[0].rstrip("B") or 0), int(w[3].rstrip("B")))
+    return rows
+
+
+def plain(rows):
+    return {plain_name(fn): v for fn, v in rows.items()}
+
+
+def pprof_name(f):
+    """pprof names a function that was inlined "fn (inline)" (in -top
+    only at some sample types: compare with plain_name())."""
+    return f.function + (" (inline)" if f.inline else "")
+
+
+def plain_name(name):
+    return name[:-len(" (inline)")] if name.endswith(" (inline)") else name
+
+
+def top_of(out, value):
+    """What -top must show: per function, the value of the sites whose
+    innermost frame is in it (flat) and of those whose stack goes
+    through it, once per site (cum); functions with neither left out."""
+    rows = {}
+    for h in out.heap_sites:
+        v = value(h)
+        frames = out.stacks[h.stack]
+        for fn in {pprof_name(f) for f in frames}:
+            flat, cum = rows.get(fn, (0, 0))
+            rows[fn] = (flat, cum + v)
+        fn = pprof_name(frames[0])
+        flat, cum = rows[fn]
+        rows[fn] = (flat + v, cum)
+    return {fn: fc for fn, fc in rows.items() if fc != (0, 0)}
+
+
+def test_pprof_top_and_traces(known, tmp_path):
+    """go tool pprof reads --pprof: -top gives every function's flat and
+    cumulative figure of each sample type exactly as the sites are, and
+    -traces every site's stack and value, by its site number."""
+    path = tmp_path / "heap.pb.gz"
+    p = ws_print("--pprof", path, known.out_path)
+    assert (p.returncode, p.stdout, p.stderr) == (0, "", "")
+    assert open(path, "rb").read(2) == b"\x1f\x8b"        # gzip
+    out = known.output
+    inlined = {pprof_name(f) for st in out.stacks.values() for f in st
+               if f.inline}
+    for sample, value in PPROF_TYPES.items():
+        top = pprof_top(tmp_path, path, sample)
+        assert {fn for fn in top if fn.endswith(" (inline)")} <= inlined
+        assert plain(top) == plain(top_of(out, value)), sample
+    # the known answers, from heap_known's source
+    top = pprof_top(tmp_path, path, "bytes")
+    tls = sum(h["bytes"] for h in out.heap_sites
+              if any(f.function.startswith("pthread_create")
+                     for f in out.stacks[h.stack]))
+    for fn, n in KNOWN_BYTES.items():
+        # site_shared starts the second thread: its TLS is allocated too
+        assert top[fn] == (0, n + (tls if fn == "site_shared" else 0))
+    assert top["pages"][0] == sum(KNOWN_BYTES.values()) + 4096
+    traces = pprof(tmp_path, "-traces", "-unit=B", "-sample_index=bytes",
+                   path)
+    got = {}
+    for block in traces.split("-----------+")[1:]:
+        lines = [l for l in block.splitlines()[1:] if l.strip()]
+        if not lines:
+            continue                    # after the last trace
+        site = int(lines[0].split(":")[1])
+        value = int(lines[1].split()[0].rstrip("B"))
+        fns = [lines[1].split(None, 1)[1].strip()] + \
+            [l.strip() for l in lines[2:]]
+        got[site] = (value, fns)
+    assert {site: (v, [plain_name(fn) for fn in fns])
+            for site, (v, fns) in got.items()} == \
+        {h.id: (h["bytes"], [f.function for f in out.stacks[h.stack]])
+         for h in out.heap_sites}
+
+
+def test_pprof_diff_base(spikes, tmp_path):
+    """-diff_base of the run with 2000 pages against the one with 1000:
+    main's malloc grew by exactly 1000 x 4096 bytes, as ws_print --diff
+    says."""
+    a, b = spikes
+    pa, pb = tmp_path / "a.pb.gz", tmp_path / "b.pb.gz"
+    for run, path in ((a, pa), (b, pb)):
+        assert ws_print("--pprof", path, run.out_path).returncode == 0
+    top = pprof_top(tmp_path, pb, "bytes", "-diff_base=%s" % pa)
+    assert top == {"main": (4096000, 4096000)}
+    diff = ws_print("--diff", a.out_path, b.out_path).stdout
+    assert "  %-22s %14d %14d  +4096000 (+100.0 %%)" % (
+        "bytes", 4096000, 8192000) in diff
+
+
+def test_pprof_refuses(known, ws, tmp_path):
+    off = ws([KNOWN, "1000"], "--ws-heap-usage=no")
+    (tmp_path / "out").mkdir()
+    target = tmp_path / "out" / "p.pb.gz"
+    for path, why in (
+            (V3_FILE, "a file of format 3 or 2 has no heap sites"),
+            (off.out_path, "heap usage was not followed in this run "
+             "(--ws-heap-usage=no)")):
+        p = ws_print("--pprof", target, path)
+        assert (p.returncode, p.stdout) == (1, "")
+        assert p.stderr == "ws_print: %s: %s: no profile to write\n" % (
+            path, why)
+        assert os.listdir(tmp_path / "out") == []
+    p = ws_print("--pprof", known.out_path)
+    assert p.returncode == 1 and "--pprof takes the profile's file name " \
+        "first" in p.stderr
