@@ -100,6 +100,13 @@ static void usage(void)
 "    --pprof <file>       write the heap sites as a gzip-compressed pprof\n"
 "                         profile (go tool pprof) to <file>: sample types\n"
 "                         chunks, bytes, untouched, never, idle\n"
+"    --trace <file>       write the run as Chrome trace-event JSON ('-':\n"
+"                         standard output)\n"
+"                         (Perfetto, chrome://tracing) to <file>: counter\n"
+"                         tracks of the working sets, slices for the\n"
+"                         measured stretches, instant events for marks,\n"
+"                         peaks, dumps, breaks; one unit of the run's\n"
+"                         time (an instruction, or a ms) is 1 us\n"
 "    --json <file>        write the whole run (every record of the file)\n"
 "                         as one JSON object to <file> ('-': standard\n"
 "                         output); the schema is " WS_DOCDIR "/docs/json-schema.md\n"
@@ -410,7 +417,7 @@ static int diff_runs(const char *pa, const char *pb, size_t max_size,
 int main(int argc, char **argv)
 {
    const char *file = NULL, *csv = NULL, *html = NULL, *json = NULL;
-   const char *pprof = NULL;
+   const char *pprof = NULL, *trace = NULL;
    const char *diff_a = NULL, *diff_b = NULL;
    int width = 0, height = 0, want_csv = 0, only_files = 0, folded = 0;
    int folded_by_line = 0, force = 0;
@@ -455,6 +462,11 @@ int main(int argc, char **argv)
          pprof = option_value(argc, argv, &i);
          if (!pprof || !*pprof)
             die("--pprof needs a file name");
+      } else if (strcmp(a, "--trace") == 0
+                 || strncmp(a, "--trace=", 8) == 0) {
+         trace = option_value(argc, argv, &i);
+         if (!trace || !*trace)
+            die("--trace needs a file name");
       } else if (strcmp(a, "--diff") == 0) {
          if (i + 2 >= argc)
             die("--diff needs two output files (ws_print --diff A B)");
@@ -507,6 +519,10 @@ int main(int argc, char **argv)
       die("--csv=<file> names the CSV file to write, and '%s' is a file "
           "ws wrote (ws_print --csv=samples.csv %s)", csv,
           file ? file : csv);
+   if (trace && is_ws_file(trace))
+      die("--trace takes the trace's file name first, and '%s' is a file "
+          "ws wrote (ws_print --trace run.trace.json %s)", trace,
+          file ? file : trace);
    if (pprof && is_ws_file(pprof))
       die("--pprof takes the profile's file name first, and '%s' is a file "
           "ws wrote (ws_print --pprof heap.pb.gz %s)", pprof,
@@ -515,7 +531,7 @@ int main(int argc, char **argv)
       die("--json takes the JSON file's name first, and '%s' is a file ws "
           "wrote (ws_print --json run.json %s)", json, file ? file : json);
    if (diff_a) {
-      if (file || want_csv || html || json || folded || pprof)
+      if (file || want_csv || html || json || folded || pprof || trace)
          die("--diff writes its own report: no other file or view with it");
       return diff_runs(diff_a, diff_b, max_size, force, fail_above);
    }
@@ -543,9 +559,10 @@ int main(int argc, char **argv)
       close_out(out, path);
    }
    if (f.dump_file) {
-      if (!json || want_csv || html || folded || pprof)
+      if (!json || want_csv || html || folded || pprof || trace)
          show_dump(&f, name, want_csv, csv, width,
-                   html ? "HTML report" : folded || pprof
+                   html ? "HTML report" : trace ? "samples to trace"
+                   : folded || pprof
                                           ? "heap usage lines" : NULL);
       wsp_free(&f);
       return 0;
@@ -604,7 +621,14 @@ int main(int argc, char **argv)
          die_out("cannot write '%s': out of memory", pprof);
       close_out(out, pprof);
    }
-   if (!want_csv && !html && !folded && !json && !pprof) {
+   if (trace) {
+      const char *path = strcmp(trace, "-") == 0 ? NULL : trace;
+      FILE *out = open_out(path);
+      wsp_trace(out, &f);
+      samples_read(&f, file, name);
+      close_out(out, path);
+   }
+   if (!want_csv && !html && !folded && !json && !pprof && !trace) {
       struct wsp_text_opts o = text_opts(width, height, name);
       wsp_text(stdout, &f, &o);
       close_out(stdout, NULL);

@@ -48,6 +48,8 @@ void wsp_html(FILE *out, const struct wsp_file *f, const char *name);
 /* The heap sites as a gzip-compressed pprof profile (wsp_pprof.c): 0,
    or -1 when memory ran out or writing failed. */
 int wsp_pprof(FILE *out, const struct wsp_file *f);
+/* The run as Chrome trace-event JSON (wsp_trace.c). */
+void wsp_trace(FILE *out, const struct wsp_file *f);
 /* The whole file as JSON (docs/json-schema.md); f read with
    WSP_READ_PAGES. */
 void wsp_json(FILE *out, const struct wsp_file *f);

@@ -682,3 +682,105 @@ def test_pprof_refuses(known, ws, tmp_path):
     p = ws_print("--pprof", known.out_path)
     assert p.returncode == 1 and "--pprof takes the profile's file name " \
         "first" in p.stderr
+
+
+# ----------------------------------------------------------------------
+# --trace: Chrome's trace-event format
+
+def check_trace_schema(doc):
+    """The Trace Event Format's JSON Object Format, as Perfetto and
+    chrome://tracing read it: an object with a traceEvents array; each
+    event a phase, a pid and a tid; counters with numeric args, complete
+    events with a duration, instant events with a scope, metadata with
+    its name."""
+    assert set(doc) == {"traceEvents", "displayTimeUnit", "otherData"}
+    assert doc["displayTimeUnit"] in ("ms", "ns")
+    for e in doc["traceEvents"]:
+        assert e["ph"] in ("C", "X", "i", "M"), e
+        assert isinstance(e["pid"], int) and isinstance(e["tid"], int), e
+        assert isinstance(e["name"], str) and e["name"], e
+        if e["ph"] == "M":
+            assert e["name"] in ("process_name", "thread_name"), e
+            assert isinstance(e["args"]["name"], str)
+            continue
+        assert isinstance(e["ts"], int) and e["ts"] >= 0, e
+        if e["ph"] == "C":
+            assert e["args"] and all(isinstance(v, int) and v >= 0
+                                     for v in e["args"].values()), e
+        elif e["ph"] == "X":
+            assert isinstance(e["dur"], int) and e["dur"] >= 0, e
+        else:
+            assert e["s"] in ("g", "p", "t"), e
+
+
+def test_trace(json_runs):
+    """ctl_macros as a timeline: a counter per sample with its columns at
+    its time, a slice per measured stretch named by its mark, an instant
+    for each mark, dump and parameter change, one per peak; and per
+    thread id a counter track of its own."""
+    d, runs = json_runs
+    macros, _, threads = runs[:3]
+    target = d / "macros.trace.json"
+    p = ws_print("--trace", target, macros)
+    assert (p.returncode, p.stdout, p.stderr) == (0, "", "")
+    doc = json.load(open(target, encoding="utf-8"))
+    check_trace_schema(doc)
+    out = wslib.read_output(macros)
+    ev = doc["traceEvents"]
+    assert [(e["ts"], e["args"]) for e in ev if e["ph"] == "C"] == \
+        [(s.t, {"insn": s.insn, "data": s.data}) for s in out.samples]
+    # measured stretches: start to stop, named by the mark before
+    want, label, start = [], "measured", None
+    for e in out.events:
+        if e.kind == "mark":
+            label = " ".join(e.args)
+        elif e.kind == "start":
+            start = e.t
+        elif e.kind == "stop":
+            want.append((start, e.t - start, label))
+    assert [(e["ts"], e["dur"], e["name"]) for e in ev
+            if e["ph"] == "X"] == want
+    assert [l for _, _, l in want] == \
+        ["alpha", "beta", "alpha"]
+    instants = [(e["ts"], e["name"]) for e in ev if e["ph"] == "i"]
+    for e in out.events:
+        if e.kind == "mark":
+            assert (e.t, "mark " + " ".join(e.args)) in instants
+        if e.kind == "set":
+            assert (e.t, "set " + e.args[0]) in instants
+        if e.kind == "dump":
+            assert (e.t, "dump " + " ".join(e.args[1:])) in instants
+    assert [(e["ts"], e["args"]["size"]) for e in ev
+            if e.get("cat") == "peak"] == [(p.t, p.size) for p in out.peaks]
+    # per thread
+    p = ws_print("--trace=-", threads)
+    doc = json.loads(p.stdout)
+    check_trace_schema(doc)
+    out = wslib.read_output(threads)
+    got = {}
+    for e in doc["traceEvents"]:
+        if e["ph"] == "C" and e["name"].startswith("thread "):
+            tid = int(e["name"].split()[1])
+            got.setdefault(tid, []).append(
+                (e["ts"], e["args"]["insn"], e["args"]["data"]))
+    want = {}
+    for s in out.samples:
+        for tid, (i, dd) in s.threads.items():
+            want.setdefault(tid, []).append((s.t, i, dd))
+    assert got == want and len(got) >= 2
+
+
+def test_trace_schema_checker_refuses():
+    """The schema check is no formality: events that break the format
+    are refused."""
+    good = {"traceEvents": [{"ph": "C", "pid": 1, "tid": 1, "ts": 0,
+                             "name": "n", "args": {"a": 1}}],
+            "displayTimeUnit": "ns", "otherData": {}}
+    check_trace_schema(good)
+    for bad in ({"ph": "C", "pid": 1, "tid": 1, "ts": 0, "name": "n",
+                 "args": {"a": "1"}},
+                {"ph": "X", "pid": 1, "tid": 1, "ts": 0, "name": "n"},
+                {"ph": "i", "pid": 1, "tid": 1, "ts": 0, "name": "n"},
+                {"ph": "B", "pid": 1, "tid": 1, "ts": 0, "name": "n"}):
+        with pytest.raises((AssertionError, KeyError)):
+            check_trace_schema(dict(good, traceEvents=[bad]))
