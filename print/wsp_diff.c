@@ -75,7 +75,7 @@ int wsp_diff_refusal(const struct wsp_file *a, const struct wsp_file *b,
 
 struct verdict {
    double limit;              /* --fail-above, or < 0 */
-   char   (*lines)[256];      /* what grew too much */
+   char   (*lines)[1024];     /* what grew too much */
    size_t n, cap;
 };
 
@@ -98,7 +98,7 @@ static void fail_if(struct verdict *v, uint64_t a, uint64_t b,
       v->cap = cap;
    }
    change(c, sizeof c, a, b);
-   snprintf(v->lines[v->n++], sizeof *v->lines, "%.120s: %llu -> %llu, %s",
+   snprintf(v->lines[v->n++], sizeof *v->lines, "%.900s: %llu -> %llu, %s",
             what, (unsigned long long)a, (unsigned long long)b, c);
 }
 
@@ -193,21 +193,29 @@ static void summary(FILE *out, const struct wsp_file *a,
 /*--- Stacks as keys                                       ---*/
 /*------------------------------------------------------------*/
 
-/* A stack's functions, outermost first, separated by ';' (malloc'd, or
-   NULL). */
+/* A stack's functions, outermost first, separated by ';', as
+   --folded-by=function names them ("??? (in liblzma.so.5)" without
+   line information, so that two objects' nameless code stays apart)
+   (malloc'd, or NULL). */
 static char *stack_key(const struct wsp_file *f, size_t idx)
 {
    const struct wsp_stack *st = &f->stacks[idx];
    size_t len = 1;
    for (size_t i = 0; i < st->n; i++)
-      len += f->frames[st->first + i].w.fn.len + 1;
+      len += f->frames[st->first + i].w.fn.len
+             + f->frames[st->first + i].w.loc.len + 6;
    char *k = malloc(len), *p = k;
    if (!k)
       return NULL;
    for (size_t i = st->n; i-- > 0;) {
-      const struct wsp_str fn = f->frames[st->first + i].w.fn;
-      memcpy(p, fn.s, fn.len);
-      p += fn.len;
+      const struct wsp_where *w = &f->frames[st->first + i].w;
+      memcpy(p, w->fn.s, w->fn.len);
+      p += w->fn.len;
+      if (w->loc.len > 1 && w->loc.s[0] == '(') {
+         memcpy(p, " (in ", 5);
+         memcpy(p + 5, w->loc.s + 1, w->loc.len - 1);
+         p += 5 + w->loc.len - 1;
+      }
       if (i)
          *p++ = ';';
    }
@@ -281,6 +289,23 @@ static void counts(FILE *out, const struct matches *ms)
            only_a, only_b);
 }
 
+/* Whether a match is in both runs with the same figures: such rows
+   are counted, not listed. */
+static int unchanged(const struct match *m)
+{
+   return m->in_a && m->in_b && memcmp(m->x, m->y, sizeof m->x) == 0;
+}
+
+static void unchanged_rows(FILE *out, const struct matches *ms,
+                           const char *what)
+{
+   size_t n = 0;
+   for (size_t i = 0; i < ms->n; i++)
+      n += unchanged(&ms->m[i]);
+   if (n)
+      fprintf(out, "  (%zu %s the same in both, not listed)\n", n, what);
+}
+
 static const char *presence(const struct match *m)
 {
    return !m->in_a ? "  [only in B]" : !m->in_b ? "  [only in A]" : "";
@@ -320,11 +345,14 @@ static void peaks(FILE *out, const struct wsp_file *a,
    for (size_t i = 0; i < ms.n; i++) {
       const struct match *m = &ms.m[i];
       char c[64];
+      if (unchanged(m))
+         continue;
       change(c, sizeof c, m->x[0], m->y[0]);
       fprintf(out, "  %14llu %14llu  %-20s  %s%s\n",
               (unsigned long long)m->x[0], (unsigned long long)m->y[0], c,
               m->key, presence(m));
    }
+   unchanged_rows(out, &ms, "peaks");
    matches_free(&ms);
 }
 
@@ -352,26 +380,30 @@ static void regions(FILE *out, const struct wsp_file *a,
    fprintf(out, "\nRegions, matched by label");
    counts(out, &ms);
    fprintf(out, ":\n");
+   int header = 0;
    for (size_t i = 0; i < ms.n; i++) {
       const struct match *m = &ms.m[i];
       struct wsp_str label = { m->key, strlen(m->key) };
+      if (unchanged(m))
+         continue;
       fprintf(out, "  region '");
       wsp_put_escaped(out, label);
       fprintf(out, "'%s\n", presence(m));
-      if (i == 0)
+      if (!header++)
          fprintf(out, "  %-22s %14s %14s  change\n", "", "A", "B");
       row(out, "data peak", m->x[0], m->y[0]);
       row(out, "insn peak", m->x[1], m->y[1]);
       row_avg(out, "data average", m->x[2], m->y[2]);
       row(out, "samples", m->x[3], m->y[3]);
-      char what[300];
-      snprintf(what, sizeof what, "the data peak of region '%.250s'",
+      char what[900];
+      snprintf(what, sizeof what, "the data peak of region '%.850s'",
                m->key);
       fail_if(v, m->x[0], m->y[0], what);
-      snprintf(what, sizeof what, "the insn peak of region '%.250s'",
+      snprintf(what, sizeof what, "the insn peak of region '%.850s'",
                m->key);
       fail_if(v, m->x[1], m->y[1], what);
    }
+   unchanged_rows(out, &ms, "regions");
    matches_free(&ms);
 }
 
@@ -395,19 +427,23 @@ static void heap_sites(FILE *out, const struct wsp_file *a,
            "outermost first), bytes allocated");
    counts(out, &ms);
    fprintf(out, ":\n");
+   int header = 0;
    for (size_t i = 0; i < ms.n; i++) {
       const struct match *m = &ms.m[i];
+      if (unchanged(m))
+         continue;
       fprintf(out, "  %s%s\n", m->key, presence(m));
-      if (i == 0)
+      if (!header++)
          fprintf(out, "  %-22s %14s %14s  change\n", "", "A", "B");
       row(out, "bytes", m->x[0], m->y[0]);
       row(out, "chunks", m->x[1], m->y[1]);
       row(out, "peak live bytes", m->x[2], m->y[2]);
       row(out, "bytes never touched", m->x[3], m->y[3]);
-      char what[300];
-      snprintf(what, sizeof what, "the bytes of heap site %.250s", m->key);
+      char what[900];
+      snprintf(what, sizeof what, "the bytes of heap site %.850s", m->key);
       fail_if(v, m->x[0], m->y[0], what);
    }
+   unchanged_rows(out, &ms, "sites");
    matches_free(&ms);
 }
 

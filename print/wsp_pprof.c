@@ -161,6 +161,18 @@ static uint64_t function_id(struct build *b, const struct wsp_where *w)
    split_loc(w->loc, &file, &line);
    int64_t name = intern(&b->str, w->fn.s, w->fn.len);
    int64_t fname = intern(&b->str, file.s, file.len);
+   if (wsp_str_is(w->fn, "???") && w->loc.len > 2 && w->loc.s[0] == '(') {
+      /* code without symbols: "??? (in liblzma.so.5)", as the text
+         report names it, so that each object's is a function of its
+         own rather than one "???" for all */
+      size_t len = w->loc.len + 8;
+      char *n = malloc(len);
+      if (!n)
+         return 0;
+      snprintf(n, len, "??? (in %.*s", (int)(w->loc.len - 1), w->loc.s + 1);
+      name = intern_c(&b->str, n);
+      free(n);
+   }
    if (name < 0 || fname < 0)
       return 0;
    /* a linear search: the functions are at most the frames of the
