@@ -48,8 +48,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
       wsp_text(null, &f, &o);
       wsp_csv(null, &f);
       wsp_html(null, &f, "fuzz");
-      wsp_folded(null, &f, WSP_KEY_USAGE);
-      wsp_folded(null, &f, WSP_KEY_USEFUL);
+      wsp_folded(null, &f, WSP_KEY_USAGE, 0);
+      wsp_folded(null, &f, WSP_KEY_USEFUL, 1);
    } else if (err.line == 0 || !err.msg[0]) {
       abort();                  /* every error names a line and a reason */
    }

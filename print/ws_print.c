@@ -90,14 +90,44 @@ static void usage(void)
 "                         each sized by <key>: usage (bytes never\n"
 "                         touched), useful (bytes idle after their last\n"
 "                         use), bytes (allocated) or never (bytes in\n"
-"                         chunks never touched)\n"
+"                         chunks never touched); a stack cut at\n"
+"                         --num-callers starts with a frame '[stack cut\n"
+"                         at N frames]'; nothing to show (no heap usage\n"
+"                         lines, every value 0) is an error\n"
+"    --folded-by=<function|line>  a frame of --folded is a function, or\n"
+"                         a function and its source line (each call\n"
+"                         site a frame of its own) [function]\n"
+"    --pprof <file>       write the heap sites as a gzip-compressed pprof\n"
+"                         profile (go tool pprof) to <file>: sample types\n"
+"                         chunks, bytes, untouched, never, idle\n"
+"    --trace <file>       write the run as Chrome trace-event JSON ('-':\n"
+"                         standard output)\n"
+"                         (Perfetto, chrome://tracing) to <file>: counter\n"
+"                         tracks of the working sets, slices for the\n"
+"                         measured stretches, instant events for marks,\n"
+"                         peaks, dumps, breaks; one unit of the run's\n"
+"                         time (an instruction, or a ms) is 1 us\n"
+"    --json <file>        write the whole run (every record of the file)\n"
+"                         as one JSON object to <file> ('-': standard\n"
+"                         output); the schema is " WS_DOCDIR "/docs/json-schema.md\n"
+"    --diff <A> <B>       compare run B with run A, instead of the text\n"
+"                         report: the summary, the peaks (matched by\n"
+"                         stack), the regions (by label), the heap sites\n"
+"                         (by allocation stack), worst changes first;\n"
+"                         runs of different programs, page sizes or time\n"
+"                         units are refused\n"
+"    --force              --diff compares such runs all the same\n"
+"    --fail-above=<percent>  --diff exits with status 3 when the run's\n"
+"                         peak of a kind, a region's or a heap site's\n"
+"                         bytes grew by more than <percent>\n"
 "    -h, --help           this message\n"
 "    --version            ws_print's version\n"
 "\n"
 "  Exit status: 0 when the file was shown, 1 for a bad option, a file\n"
 "  that cannot be read, or a malformed file (ws_print: FILE:LINE: what\n"
-"  is wrong).  It reads format version %d (and versions %d to %d, of\n"
-"  older ws).  More in man ws_print; the format is\n"
+"  is wrong), 3 when --diff's --fail-above found a growth above it.\n"
+"  It reads format version %d (and versions %d to %d, of older ws).\n"
+"  More in man ws_print; the format is\n"
 "  " WS_DOCDIR "/docs/output-format.md.\n",
       WSP_FORMAT_VERSION, WSP_FORMAT_OLDEST, WSP_FORMAT_VERSION - 1);
 }
@@ -216,29 +246,77 @@ static const char *option_value(int argc, char **argv, int *i)
    return *i + 1 < argc ? argv[++*i] : NULL;
 }
 
-/* Closes what open_out gave (|path| NULL: standard output).  A file
-   that could not be written whole (a full disk, the file-size limit:
-   SIGXFSZ is ignored, so the write fails instead of killing ws_print)
-   is removed: a report or a table cut short is no use. */
+/* A file being written: under a temporary name in its folder until it
+   is whole, then renamed to its own, so that a reader never sees half
+   a report and an error leaves the old file (if any) as it was. */
+static char tmp_path[4096];
+
+__attribute__((format(printf, 1, 2), noreturn))
+static void die_out(const char *fmt, ...)
+{
+   va_list ap;
+   if (tmp_path[0])
+      unlink(tmp_path);
+   fprintf(stderr, "ws_print: ");
+   va_start(ap, fmt);
+   vfprintf(stderr, fmt, ap);
+   va_end(ap);
+   fputc('\n', stderr);
+   exit(1);
+}
+
+/* Closes what open_out gave (|path| NULL: standard output) and gives
+   the file its name.  A file that could not be written whole (a full
+   disk, the file-size limit: SIGXFSZ is ignored, so the write fails
+   instead of killing ws_print) is removed: a report or a table cut
+   short is no use. */
 static void close_out(FILE *out, const char *path)
 {
    if (fflush(out) != 0 || ferror(out)
-       || (out != stdout && fclose(out) != 0)) {
-      int err = errno;
-      if (path)
-         unlink(path);
-      die("error writing %s: %s%s", path ? path : "standard output",
-          strerror(err), path ? " (the file was removed)" : "");
-   }
+       || (out != stdout && fclose(out) != 0))
+      die_out("error writing %s: %s%s", path ? path : "standard output",
+              strerror(errno), path ? " (nothing was written)" : "");
+   if (path && rename(tmp_path, path) != 0)
+      die_out("cannot write '%s': %s", path, strerror(errno));
+   tmp_path[0] = 0;
 }
 
-/* The file to write to (NULL: standard output). */
+/* The file to write to (NULL: standard output): a temporary file next
+   to path, with the permissions fopen would give. */
 static FILE *open_out(const char *path)
 {
-   FILE *out = path ? fopen(path, "w") : stdout;
-   if (!out)
+   FILE *out;
+   mode_t mask;
+   int fd;
+   if (!path)
+      return stdout;
+   if (snprintf(tmp_path, sizeof tmp_path, "%s.tmp.XXXXXX", path)
+       >= (int)sizeof tmp_path)
+      die("cannot create '%s': the name is too long", path);
+   fd = mkstemp(tmp_path);
+   if (fd < 0) {
+      tmp_path[0] = 0;
       die("cannot create '%s': %s", path, strerror(errno));
+   }
+   mask = umask(0);
+   umask(mask);
+   if (fchmod(fd, 0666 & ~mask) != 0 || !(out = fdopen(fd, "w")))
+      die_out("cannot create '%s': %s", path, strerror(errno));
    return out;
+}
+
+/* After a renderer walked the samples: when the model had let them go
+   and reading them again failed (the file changed), the output is no
+   use: the file being written is removed, and ws_print says why. */
+static void samples_read(const struct wsp_file *f, const char *file,
+                         const char *name)
+{
+   if (wsp_samples_error(f)) {
+      if (tmp_path[0])
+         unlink(tmp_path);
+      report(file, name, wsp_samples_error(f));
+      exit(1);
+   }
 }
 
 /* The text report's size: as given, else the terminal's. */
@@ -264,7 +342,7 @@ static void show_dump(const struct wsp_file *f, const char *name,
 {
    if (refused)
       die("%s: a dump file (from 'ws dump FILE') has no %s; ws_print "
-          "shows it as text or --csv", name, refused);
+          "shows it as text, --csv or --json", name, refused);
    if (want_csv) {
       FILE *out = open_out(csv);
       wsp_dump_csv(out, f);
@@ -276,10 +354,74 @@ static void show_dump(const struct wsp_file *f, const char *name,
    }
 }
 
+/* The percentage --fail-above takes: a number from 0 up. */
+static double percent(const char *opt, const char *v)
+{
+   char *end;
+   double x;
+   errno = 0;
+   x = strtod(v, &end);
+   if (!*v || *end || errno || !(x >= 0) || x > 1e9)
+      die("%s takes a percentage (a number from 0), not '%s'", opt, v);
+   return x;
+}
+
+/* Read the file named path into f (ws_print's reasons on failure: exit
+   status 1). */
+static void read_run(const char *path, size_t max_size, unsigned flags,
+                     struct wsp_file *f)
+{
+   const char *name = strcmp(path, "-") == 0 ? "(stdin)" : path;
+   int fd = strcmp(path, "-") == 0 ? 0 : open(path, O_RDONLY);
+   struct wsp_error err;
+   if (fd < 0)
+      die("cannot open '%s': %s", path, strerror(errno));
+   if (wsp_read_fd(fd, max_size, flags, f, &err) != 0) {
+      report(path, name, &err);
+      exit(1);
+   }
+}
+
+/* --diff A B: B against A (exit status 3 when --fail-above finds a
+   growth above it). */
+static int diff_runs(const char *pa, const char *pb, size_t max_size,
+                     int force, double fail_above)
+{
+   struct wsp_file a, b;
+   char why[300];
+   if (strcmp(pa, "-") == 0 && strcmp(pb, "-") == 0)
+      die("--diff reads standard input once: name a file for one run");
+   read_run(pa, max_size, 0, &a);
+   read_run(pb, max_size, 0, &b);
+   for (int r = 0; r < 2; r++) {
+      const struct wsp_file *f = r ? &b : &a;
+      const char *p = r ? pb : pa;
+      if (f->dump_file)
+         die("%s: a dump file (from 'ws dump FILE') is no run to compare",
+             p);
+      if (!f->complete)
+         die("%s: the run did not finish (the file has no trailer): "
+             "there is no summary to compare", p);
+   }
+   if (!force && wsp_diff_refusal(&a, &b, why, sizeof why))
+      die("%s and %s: %s; --force compares them all the same", pa, pb, why);
+   int grew = wsp_diff(stdout, &a, pa, &b, pb, fail_above);
+   samples_read(&a, pa, pa);
+   samples_read(&b, pb, pb);
+   close_out(stdout, NULL);
+   wsp_free(&a);
+   wsp_free(&b);
+   return grew ? 3 : 0;
+}
+
 int main(int argc, char **argv)
 {
-   const char *file = NULL, *csv = NULL, *html = NULL;
+   const char *file = NULL, *csv = NULL, *html = NULL, *json = NULL;
+   const char *pprof = NULL, *trace = NULL;
+   const char *diff_a = NULL, *diff_b = NULL;
    int width = 0, height = 0, want_csv = 0, only_files = 0, folded = 0;
+   int folded_by_line = 0, force = 0;
+   double fail_above = -1;
    size_t max_size = DEFAULT_MAX_SIZE;
    enum wsp_heap_key key = WSP_KEY_USAGE;
 
@@ -311,6 +453,29 @@ int main(int argc, char **argv)
          html = option_value(argc, argv, &i);
          if (!html || !*html)
             die("--html needs a file name");
+      } else if (strcmp(a, "--json") == 0 || strncmp(a, "--json=", 7) == 0) {
+         json = option_value(argc, argv, &i);
+         if (!json || !*json)
+            die("--json needs a file name ('-' for standard output)");
+      } else if (strcmp(a, "--pprof") == 0
+                 || strncmp(a, "--pprof=", 8) == 0) {
+         pprof = option_value(argc, argv, &i);
+         if (!pprof || !*pprof)
+            die("--pprof needs a file name");
+      } else if (strcmp(a, "--trace") == 0
+                 || strncmp(a, "--trace=", 8) == 0) {
+         trace = option_value(argc, argv, &i);
+         if (!trace || !*trace)
+            die("--trace needs a file name");
+      } else if (strcmp(a, "--diff") == 0) {
+         if (i + 2 >= argc)
+            die("--diff needs two output files (ws_print --diff A B)");
+         diff_a = argv[++i];
+         diff_b = argv[++i];
+      } else if (strcmp(a, "--force") == 0) {
+         force = 1;
+      } else if (strncmp(a, "--fail-above=", 13) == 0) {
+         fail_above = percent("--fail-above", a + 13);
       } else if (strcmp(a, "--folded") == 0
                  || strncmp(a, "--folded=", 9) == 0) {
          if (!(v = option_value(argc, argv, &i)))
@@ -319,6 +484,13 @@ int main(int argc, char **argv)
             die("--folded takes usage, useful, bytes or never, not '%s'",
                 v);
          folded = 1;
+      } else if (strncmp(a, "--folded-by=", 12) == 0) {
+         if (strcmp(a + 12, "line") == 0)
+            folded_by_line = 1;
+         else if (strcmp(a + 12, "function") == 0)
+            folded_by_line = 0;
+         else
+            die("--folded-by takes function or line, not '%s'", a + 12);
       } else if (strcmp(a, "--width") == 0 || strcmp(a, "--height") == 0) {
          if (i + 1 >= argc)
             die("%s needs a number", a);
@@ -347,6 +519,24 @@ int main(int argc, char **argv)
       die("--csv=<file> names the CSV file to write, and '%s' is a file "
           "ws wrote (ws_print --csv=samples.csv %s)", csv,
           file ? file : csv);
+   if (trace && is_ws_file(trace))
+      die("--trace takes the trace's file name first, and '%s' is a file "
+          "ws wrote (ws_print --trace run.trace.json %s)", trace,
+          file ? file : trace);
+   if (pprof && is_ws_file(pprof))
+      die("--pprof takes the profile's file name first, and '%s' is a file "
+          "ws wrote (ws_print --pprof heap.pb.gz %s)", pprof,
+          file ? file : pprof);
+   if (json && is_ws_file(json))
+      die("--json takes the JSON file's name first, and '%s' is a file ws "
+          "wrote (ws_print --json run.json %s)", json, file ? file : json);
+   if (diff_a) {
+      if (file || want_csv || html || json || folded || pprof || trace)
+         die("--diff writes its own report: no other file or view with it");
+      return diff_runs(diff_a, diff_b, max_size, force, fail_above);
+   }
+   if (force || fail_above >= 0)
+      die("%s goes with --diff A B", force ? "--force" : "--fail-above");
    if (!file)
       die("no output file given (usage: ws_print [options] "
           "ws.out.PID)");
@@ -357,14 +547,23 @@ int main(int argc, char **argv)
    struct wsp_error err;
    if (fd < 0)
       die("cannot open '%s': %s", file, strerror(errno));
-   if (wsp_read_fd(fd, max_size, &f, &err) != 0) {
+   if (wsp_read_fd(fd, max_size, json ? WSP_READ_PAGES : 0, &f, &err) != 0) {
       report(file, name, &err);
       wsp_free(&f);
       return 1;
    }
+   if (f.dump_file && json) {
+      const char *path = strcmp(json, "-") == 0 ? NULL : json;
+      FILE *out = open_out(path);
+      wsp_json(out, &f);
+      close_out(out, path);
+   }
    if (f.dump_file) {
-      show_dump(&f, name, want_csv, csv, width,
-                html ? "HTML report" : folded ? "heap usage lines" : NULL);
+      if (!json || want_csv || html || folded || pprof || trace)
+         show_dump(&f, name, want_csv, csv, width,
+                   html ? "HTML report" : trace ? "samples to trace"
+                   : folded || pprof
+                                          ? "heap usage lines" : NULL);
       wsp_free(&f);
       return 0;
    }
@@ -377,25 +576,59 @@ int main(int argc, char **argv)
    if (want_csv) {
       FILE *out = open_out(csv);
       wsp_csv(out, &f);
+      samples_read(&f, file, name);
       close_out(out, csv);
    }
    if (html) {
       FILE *out = open_out(html);
       wsp_html(out, &f, name);
+      samples_read(&f, file, name);
       close_out(out, html);
    }
+   if (json) {
+      const char *path = strcmp(json, "-") == 0 ? NULL : json;
+      FILE *out = open_out(path);
+      wsp_json(out, &f);
+      samples_read(&f, file, name);
+      close_out(out, path);
+   }
    if (folded) {
+      /* an empty file would read as "no stacks" to flamegraph.pl, which
+         then fails without saying why */
       if (f.version < 4)
-         fprintf(stderr, "ws_print: %s: note: a format %d file has no heap "
-                 "usage lines (ws writes them from format 4 on)\n", name,
-                 f.version);
-      else if (f.heap_usage == 0)
-         fprintf(stderr, "ws_print: %s: note: heap usage was not followed "
-                 "in this run (--ws-heap-usage=no)\n", name);
-      wsp_folded(stdout, &f, key);
+         die("%s: a format %d file has no heap usage lines (ws writes them "
+             "from format 4 on): nothing to fold", name, f.version);
+      if (f.heap_usage == 0)
+         die("%s: heap usage was not followed in this run "
+             "(--ws-heap-usage=no): nothing to fold", name);
+      if (wsp_folded(stdout, &f, key, folded_by_line) == 0)
+         die("%s: no allocation site has %s (--folded %s): nothing to fold",
+             name, wsp_heap_key_words(key), wsp_heap_key_name(key));
       close_out(stdout, NULL);
    }
-   if (!want_csv && !html && !folded) {
+   if (pprof) {
+      FILE *out;
+      if (f.version < 4 || f.heap_usage == 0 || f.n_heap_sites == 0)
+         die("%s: %s: no profile to write", name, f.version < 4
+             ? "a file of format 3 or 2 has no heap sites"
+             : f.heap_usage == 0 ? "heap usage was not followed in this "
+                                   "run (--ws-heap-usage=no)"
+             : f.complete ? "the run allocated no heap chunk"
+                          : "the run did not finish (heap sites are in "
+                            "the trailer)");
+      out = open_out(pprof);
+      if (wsp_pprof(out, &f) != 0)
+         die_out("cannot write '%s': out of memory", pprof);
+      close_out(out, pprof);
+   }
+   if (trace) {
+      const char *path = strcmp(trace, "-") == 0 ? NULL : trace;
+      FILE *out = open_out(path);
+      wsp_trace(out, &f);
+      samples_read(&f, file, name);
+      close_out(out, path);
+   }
+   if (!want_csv && !html && !folded && !json && !pprof && !trace) {
       struct wsp_text_opts o = text_opts(width, height, name);
       wsp_text(stdout, &f, &o);
       close_out(stdout, NULL);

@@ -84,9 +84,8 @@
    Addresses are strings "0x...", since
    JSON numbers lose bits past 2^53.
 
-   Strings are escaped for a <script> element: '<', '>' and '&' as
-   \u escapes, control bytes too, and bytes that are not UTF-8 become
-   U+FFFD, so no label can end the script or break the page. */
+   Strings are escaped for a <script> element (wsp_json_fmt.c), so no
+   label can end the script or break the page. */
 
 #include <string.h>
 
@@ -94,85 +93,6 @@
 
 #define DATA_MARKER "/*@WS_DATA@*/null"
 
-/* Length of the UTF-8 sequence at s (at most n bytes), 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-   unsigned char c = s[0];
-   size_t len;
-   unsigned char lo = 0x80, hi = 0xbf;
-   if (c >= 0xc2 && c <= 0xdf)
-      len = 2;
-   else if (c >= 0xe0 && c <= 0xef) {
-      len = 3;
-      if (c == 0xe0)
-         lo = 0xa0;
-      if (c == 0xed)
-         hi = 0x9f;
-   } else if (c >= 0xf0 && c <= 0xf4) {
-      len = 4;
-      if (c == 0xf0)
-         lo = 0x90;
-      if (c == 0xf4)
-         hi = 0x8f;
-   } else
-      return 0;
-   if (n < len || s[1] < lo || s[1] > hi)
-      return 0;
-   for (size_t i = 2; i < len; i++)
-      if (s[i] < 0x80 || s[i] > 0xbf)
-         return 0;
-   return len;
-}
-
-static void json_str(FILE *out, struct wsp_str str)
-{
-   const unsigned char *s = (const unsigned char *)str.s;
-   fputc('"', out);
-   for (size_t i = 0; i < str.len;) {
-      unsigned char c = s[i];
-      if (c >= 0x80) {
-         size_t n = utf8_len(s + i, str.len - i);
-         if (n == 0) {
-            fputs("\\ufffd", out);
-            i++;
-         } else if (n == 3 && c == 0xe2 && s[i + 1] == 0x80
-                    && (s[i + 2] == 0xa8 || s[i + 2] == 0xa9)) {
-            fprintf(out, "\\u202%c", s[i + 2] == 0xa8 ? '8' : '9');
-            i += 3;
-         } else {
-            fwrite(s + i, 1, n, out);
-            i += n;
-         }
-         continue;
-      }
-      if (c == '"' || c == '\\')
-         fprintf(out, "\\%c", c);
-      else if (c < 0x20 || c == 0x7f || c == '<' || c == '>' || c == '&')
-         fprintf(out, "\\u%04x", c);
-      else
-         fputc(c, out);
-      i++;
-   }
-   fputc('"', out);
-}
-
-static void json_cstr(FILE *out, const char *s)
-{
-   struct wsp_str w = { s, strlen(s) };
-   json_str(out, w);
-}
-
-static void json_u64(FILE *out, uint64_t v)
-{
-   fprintf(out, "%llu", (unsigned long long)v);
-}
-
-static void json_apt(FILE *out, const struct wsp_apt *a)
-{
-   fprintf(out, "[%llu.%u,%llu,%llu]", (unsigned long long)(a->avg10 / 10),
-           (unsigned)(a->avg10 % 10), (unsigned long long)a->peak,
-           (unsigned long long)a->total);
-}
 
 /* One column of the samples as an array, 16 numbers a line. */
 static void json_column(FILE *out, const struct wsp_view *v,
@@ -182,7 +102,7 @@ static void json_column(FILE *out, const struct wsp_view *v,
    for (size_t i = 0; i < v->n; i++) {
       if (i)
          fputs(i % 16 ? "," : ",\n", out);
-      json_u64(out, v->s[i].v[col]);
+      wsp_json_u64(out, v->s[i].v[col]);
    }
    fputc(']', out);
 }
@@ -211,102 +131,6 @@ static void json_thinned(FILE *out, const struct wsp_file *f,
    fputc('}', out);
 }
 
-static void json_event(FILE *out, const struct wsp_event *e)
-{
-   fprintf(out, "{\"t\":%llu,\"kind\":", (unsigned long long)e->t);
-   json_cstr(out, wsp_event_name(e->kind));
-   switch (e->kind) {
-   case WSP_EV_THREAD_START:
-   case WSP_EV_THREAD_EXIT:
-      fprintf(out, ",\"tid\":%llu", (unsigned long long)e->num);
-      break;
-   case WSP_EV_SET:
-      fputs(",\"param\":", out);
-      json_str(out, e->text);
-      fprintf(out, ",\"value\":%llu", (unsigned long long)e->num);
-      break;
-   case WSP_EV_MARK:
-      fputs(",\"label\":", out);
-      json_str(out, e->text);
-      break;
-   case WSP_EV_DUMP_LABEL:
-      fputs(",\"how\":\"label\",\"label\":", out);
-      json_str(out, e->text);
-      break;
-   case WSP_EV_DUMP_FILE:
-      fputs(",\"how\":\"file\",\"path\":", out);
-      json_str(out, e->text);
-      break;
-   case WSP_EV_EXEC:
-      fputs(",\"path\":", out);
-      json_str(out, e->text);
-      break;
-   case WSP_EV_DUMP_MONITOR:
-      fputs(",\"how\":\"monitor\"", out);
-      break;
-   case WSP_EV_PEAK:
-      fprintf(out, ",\"peak\":%llu", (unsigned long long)e->num);
-      break;
-   case WSP_EV_OTHER:
-      fputs(",\"text\":", out);
-      json_str(out, e->text);
-      break;
-   default:
-      break;
-   }
-   fputc('}', out);
-}
-
-
-static void json_hex(FILE *out, uint64_t v)
-{
-   fprintf(out, "\"0x%llx\"", (unsigned long long)v);
-}
-
-static void json_where(FILE *out, const struct wsp_where *w)
-{
-   fputs("\"ip\":", out);
-   json_hex(out, w->ip);
-   fputs(",\"loc\":", out);
-   json_str(out, w->loc);
-   fputs(",\"fn\":", out);
-   json_str(out, w->fn);
-}
-
-static void json_owner(FILE *out, const struct wsp_owner *o)
-{
-   static const char *const kinds[] = {
-      [WSP_OWN_HEAP] = "heap", [WSP_OWN_FREED] = "freed",
-      [WSP_OWN_HEAP_OTHER] = "heap-other", [WSP_OWN_GLOBAL] = "global",
-      [WSP_OWN_STACK] = "stack", [WSP_OWN_FILE] = "file",
-      [WSP_OWN_ANON] = "anon", [WSP_OWN_UNKNOWN] = "unknown",
-      [WSP_OWN_CODE] = "code", [WSP_OWN_REST] = "rest",
-   };
-   fputs("{\"kind\":", out);
-   json_cstr(out, kinds[o->kind]);
-   fputs(",\"text\":", out);
-   json_str(out, o->text);
-   if (o->kind == WSP_OWN_CODE) {
-      fputs(",\"name\":", out);
-      json_str(out, o->name);
-      fputs(",\"object\":", out);
-      json_str(out, o->object);
-   } else if (o->kind == WSP_OWN_HEAP || o->kind == WSP_OWN_FREED) {
-      fprintf(out, ",\"stack\":%zu,\"block\":", o->stack);
-      if (o->block == WSP_NONE)
-         fputs("null,\"size\":null", out);
-      else {
-         json_hex(out, o->block);
-         fprintf(out, ",\"size\":%llu", (unsigned long long)o->size);
-      }
-   } else if (o->kind == WSP_OWN_STACK) {
-      fprintf(out, ",\"tid\":%llu", (unsigned long long)o->tid);
-   } else if (o->kind == WSP_OWN_GLOBAL || o->kind == WSP_OWN_FILE) {
-      fputs(",\"name\":", out);
-      json_str(out, o->name);
-   }
-   fputc('}', out);
-}
 
 /* Per thread id, its values where a sample lists it: one walk over the
    samples per thread id, in increasing order. */
@@ -334,7 +158,7 @@ static void json_threads(FILE *out, const struct wsp_series *ser,
                if (col == 0)
                   fprintf(out, "%zu", k);
                else
-                  json_u64(out, col == 1 ? t->insn : t->data);
+                  wsp_json_u64(out, col == 1 ? t->insn : t->data);
             }
          }
       }
@@ -401,7 +225,7 @@ static void json_v3(FILE *out, const struct wsp_file *f,
       for (size_t k = 0; k < st->n; k++) {
          const struct wsp_frame *fr = &f->frames[st->first + k];
          fputs(k ? ",{" : "{", out);
-         json_where(out, &fr->w);
+         wsp_json_where(out, &fr->w);
          fprintf(out, ",\"inline\":%s}", fr->inl ? "true" : "false");
       }
       fputc(']', out);
@@ -431,7 +255,7 @@ static void json_v3(FILE *out, const struct wsp_file *f,
          for (size_t k = 0; k < pk->reg_n; k++) {
             if (k)
                fputc(',', out);
-            json_str(out, f->region_labels[pk->reg_first + k]);
+            wsp_json_str(out, f->region_labels[pk->reg_first + k]);
          }
          fputs("],", out);
       }
@@ -440,7 +264,7 @@ static void json_v3(FILE *out, const struct wsp_file *f,
          const struct wsp_owner_line *ol = &f->owners[pk->own_first + k];
          fprintf(out, "%s{\"pages\":%llu,\"owner\":", k ? "," : "",
                  (unsigned long long)ol->pages);
-         json_owner(out, &ol->o);
+         wsp_json_owner(out, &ol->o, NULL);
          fputc('}', out);
       }
       fputs("]}", out);
@@ -449,7 +273,7 @@ static void json_v3(FILE *out, const struct wsp_file *f,
    if (f->trailer_found == WSP_NONE)
       fputs("null", out);
    else
-      json_u64(out, f->trailer_found);
+      wsp_json_u64(out, f->trailer_found);
    fputs(",\n\"final\":[", out);
    for (size_t i = 0, n = 0; i < v->n; i++)
       if (v->s[i].final)
@@ -460,12 +284,12 @@ static void json_v3(FILE *out, const struct wsp_file *f,
       fprintf(out, "%s{\"kind\":\"%s\",\"rank\":%llu,\"accesses\":%llu,"
               "\"addr\":", i ? ",\n" : "", h->data ? "data" : "insn",
               (unsigned long long)h->rank, (unsigned long long)h->accesses);
-      json_hex(out, h->addr);
+      wsp_json_hex(out, h->addr);
       fputc(',', out);
-      json_where(out, &h->w);
+      wsp_json_where(out, &h->w);
       fputs(",\"owner\":", out);
       if (h->data)
-         json_owner(out, &h->o);
+         wsp_json_owner(out, &h->o, NULL);
       else
          fputs("null", out);
       fputc('}', out);
@@ -480,11 +304,11 @@ static void json_data(FILE *out, const struct wsp_file *f,
 {
    static const char *const yn[] = { "false", "true" };
    fputs("{\"file\":", out);
-   json_cstr(out, name);
+   wsp_json_cstr(out, name);
    fputs(",\"tool\":", out);
-   json_str(out, f->tool);
+   wsp_json_str(out, f->tool);
    fputs(",\"command\":", out);
-   json_str(out, f->command);
+   wsp_json_str(out, f->command);
    fprintf(out, ",\"pid\":%llu,\"ppid\":%llu,\"every\":%llu,\"tau\":%llu,"
            "\"pagesize\":%llu,\"unit\":\"%s\"",
            (unsigned long long)f->pid, (unsigned long long)f->ppid,
@@ -497,9 +321,9 @@ static void json_data(FILE *out, const struct wsp_file *f,
    fputs("\"header\":[", out);
    for (size_t i = 0; i < f->n_hdr; i++) {
       fputs(i ? ",[" : "[", out);
-      json_str(out, f->hdr[i].key);
+      wsp_json_str(out, f->hdr[i].key);
       fputc(',', out);
-      json_str(out, f->hdr[i].value);
+      wsp_json_str(out, f->hdr[i].value);
       fputc(']', out);
    }
    fputs("],\n\"t\":", out);
@@ -519,13 +343,13 @@ static void json_data(FILE *out, const struct wsp_file *f,
    for (size_t i = 0; i < f->n_events; i++) {
       if (i)
          fputs(",\n", out);
-      json_event(out, &f->events[i]);
+      wsp_json_event(out, &f->events[i]);
    }
    fputs("],\n\"dumps\":[", out);
    for (size_t i = 0; i < f->n_dumps; i++) {
       fprintf(out, "%s{\"t\":%llu,\"label\":", i ? "," : "",
               (unsigned long long)f->dumps[i].t);
-      json_str(out, f->dumps[i].label);
+      wsp_json_str(out, f->dumps[i].label);
       fprintf(out, ",\"insn\":%llu,\"data\":%llu}",
               (unsigned long long)f->dumps[i].n_insn,
               (unsigned long long)f->dumps[i].n_data);
@@ -534,12 +358,12 @@ static void json_data(FILE *out, const struct wsp_file *f,
    for (size_t i = 0; i < f->n_regions; i++) {
       const struct wsp_region *g = &f->regions[i];
       fputs(i ? ",\n{\"label\":" : "{\"label\":", out);
-      json_str(out, g->label);
+      wsp_json_str(out, g->label);
       fprintf(out, ",\"regions\":%llu,\"samples\":%llu,\"insn\":",
               (unsigned long long)g->regions, (unsigned long long)g->samples);
-      json_apt(out, &g->insn);
+      wsp_json_apt(out, &g->insn);
       fputs(",\"data\":", out);
-      json_apt(out, &g->data);
+      wsp_json_apt(out, &g->data);
       fputc('}', out);
    }
    fputs("],\n\"summary\":", out);
@@ -547,12 +371,12 @@ static void json_data(FILE *out, const struct wsp_file *f,
       const char *sep = "{";
       if (f->have_insn_summary) {
          fputs("{\"insn\":", out);
-         json_apt(out, &f->insn_summary);
+         wsp_json_apt(out, &f->insn_summary);
          sep = ",";
       }
       if (f->have_data_summary) {
          fprintf(out, "%s\"data\":", sep);
-         json_apt(out, &f->data_summary);
+         wsp_json_apt(out, &f->data_summary);
       }
       fputc('}', out);
    } else {

@@ -104,6 +104,7 @@ void wsp_free(struct wsp_file *f)
    free(f->kvs);
    free(f->stack_slot);
    free(f->dump_pages);
+   free(f->pages);
    memset(f, 0, sizeof *f);
 }
 
@@ -151,6 +152,26 @@ static void slot_put(struct wsp_file *f, size_t idx)
    f->stack_slot[i] = idx + 1;
 }
 
+/* Where a whole stack ends: main (Valgrind stops there unless
+   --show-below-main=yes), the process's entry, a thread's entry. */
+static const char *const roots[] = { "main", "_start", "clone", "clone3" };
+
+int wsp_stack_cut(const struct wsp_file *f, size_t idx)
+{
+   const struct wsp_stack *st = &f->stacks[idx];
+   uint64_t frames = 0;
+   if (f->num_callers == WSP_NONE || f->num_callers == 0 || st->n == 0)
+      return 0;
+   for (size_t i = 0; i < st->n; i++)
+      frames += !f->frames[st->first + i].inl;
+   if (frames < f->num_callers)
+      return 0;
+   for (size_t r = 0; r < sizeof roots / sizeof roots[0]; r++)
+      if (wsp_str_is(f->frames[st->first + st->n - 1].w.fn, roots[r]))
+         return 0;
+   return 1;
+}
+
 /* At most half the slots are used, so that wsp_stack_find always meets
    an empty one. */
 int wsp_stack_add(struct wsp_file *f, size_t idx)
@@ -191,6 +212,19 @@ int wsp_heap_key(const char *name, enum wsp_heap_key *key)
          return 1;
       }
    return 0;
+}
+
+const char *wsp_heap_key_name(enum wsp_heap_key key)
+{
+   return key_names[key];
+}
+
+const char *wsp_heap_key_words(enum wsp_heap_key key)
+{
+   static const char *const words[] = {
+      "bytes never touched", "bytes idle after their last use",
+      "bytes allocated", "bytes in chunks never touched" };
+   return words[key];
 }
 
 /* bytes x (1 - milli/1000), rounded. */

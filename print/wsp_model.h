@@ -200,12 +200,15 @@ struct wsp_event {
    size_t              line;
 };
 
-/* One dump block (its pages are checked but not kept). */
+/* One dump block; its pages, when kept (a dump file, or an output file
+   read with WSP_READ_PAGES), are dump_pages[page_first ..
+   page_first+n_insn+n_data-1] of the file. */
 struct wsp_dump {
    uint64_t       t;
    struct wsp_str label;
    uint64_t       n_insn, n_data;
    size_t         line;
+   size_t         page_first;
 };
 
 /* ip location function: one code address (version 3). */
@@ -345,8 +348,10 @@ struct wsp_heap_window {
    size_t   kv_first, kv_n;
 };
 
-/* One page of a dump file (kept only when a dump file is read): a data
-   page with its owner. */
+/* One page of a dump block (kept only when a dump file is read, or an
+   output file with WSP_READ_PAGES): a data page with its owner.  A
+   trailer's page line (--ws-list-pages) has the same fields but since
+   and the owner. */
 struct wsp_dump_page {
    int              data;
    uint64_t         addr, since, accesses;
@@ -402,6 +407,9 @@ struct wsp_file {
    struct wsp_hot       *hot;            /* in file order */
    size_t                n_hot;
    size_t                n_pages[2];     /* page lines, insn and data */
+   int                   keep_pages;     /* dump pages and page lines kept */
+   struct wsp_dump_page *pages;          /* the page lines, in file order,
+                                            when kept */
    struct wsp_heap_site *heap_sites;     /* version 4, in file order */
    size_t                n_heap_sites;
    struct wsp_routine   *routines;       /* in file order: ranked */
@@ -414,6 +422,9 @@ struct wsp_file {
    size_t                n_kvs;
    int                   heap_usage;     /* header heap-usage: 1 yes, 0 no,
                                             -1 absent */
+   uint64_t              num_callers;    /* header num-callers: the most
+                                            frame lines of a stack, or
+                                            WSP_NONE (older files) */
    uint64_t              trailer_peaks;  /* WSP_NONE if not read */
    uint64_t              trailer_found;  /* version 4: the detector's
                                             peaks; WSP_NONE if not read */
@@ -464,6 +475,9 @@ size_t wsp_stack_find(const struct wsp_file *f, uint64_t id);
 enum wsp_heap_key { WSP_KEY_USAGE, WSP_KEY_USEFUL, WSP_KEY_BYTES,
                     WSP_KEY_NEVER };
 int      wsp_heap_key(const char *name, enum wsp_heap_key *key);
+/* Its name on the command line ("usage"), what it counts in words. */
+const char *wsp_heap_key_name(enum wsp_heap_key key);
+const char *wsp_heap_key_words(enum wsp_heap_key key);
 uint64_t wsp_heap_value(const struct wsp_heap_site *s, enum wsp_heap_key k);
 /* The indexes of f's sites, worst first by key (malloc'd, or NULL). */
 size_t  *wsp_heap_order(const struct wsp_file *f, enum wsp_heap_key key);
@@ -492,6 +506,11 @@ const struct wsp_error *wsp_samples_error(const struct wsp_file *f);
    or the file could not be read again).  wsp_view_free() after. */
 int  wsp_samples_view(const struct wsp_file *f, struct wsp_view *v);
 void wsp_view_free(struct wsp_view *v);
+
+/* Whether the unwinder cut stack |idx| at --num-callers: it has that
+   many frame lines and its outermost is no root (main, _start, clone,
+   clone3) (wsp_model.c). */
+int wsp_stack_cut(const struct wsp_file *f, size_t idx);
 
 /* The time of the last sample, or of the last event if later. */
 uint64_t wsp_last_time(const struct wsp_file *f);

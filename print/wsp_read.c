@@ -370,6 +370,7 @@ static int read_file(struct reader *r, const struct grammar *g,
    ag->a.release = release;
    ag->f = f;
    f->samples.again = &ag->a;
+   f->keep_pages = ag->keep_pages;
 
    int k = read_lines(r, g, in_header);
    if (k == -2 || wsp_input_rest(&ag->in, err)
@@ -541,12 +542,13 @@ static struct again *new_again(struct wsp_file *f, struct wsp_error *err)
    return ag;
 }
 
-int wsp_read_fd(int fd, uint64_t max, struct wsp_file *f,
+int wsp_read_fd(int fd, uint64_t max, unsigned flags, struct wsp_file *f,
                 struct wsp_error *err)
 {
    struct again *ag = new_again(f, err);
    if (!ag)
       return -1;
+   ag->keep_pages = (flags & WSP_READ_PAGES) != 0;
    wsp_input_fd(&ag->in, fd, max, first_bytes, ag);
    if (wsp_input_start(&ag->in, err)) {
       release(&ag->a);

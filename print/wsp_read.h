@@ -34,12 +34,15 @@
    lives.  Returns 0, or -1 with err filled in.  An output file cut
    short (no trailer, a last line without its newline) reads, with
    f->complete == 0.  wsp_free() releases what a read allocated,
-   whatever it returned.
+   whatever it returned.  flags: WSP_READ_PAGES keeps every page of the
+   dump blocks and the page lines of an output file (f->dump_pages,
+   f->pages), which no other view needs and which grow with the run.
 
    wsp_read_output() and wsp_read_dump() read len bytes of buf (which
    must outlive f) as one or the other, without the checks of the
    bytes alone (the fuzz harness). */
-int wsp_read_fd(int fd, uint64_t max, struct wsp_file *f,
+#define WSP_READ_PAGES 1   /* keep dump pages and page lines (--json) */
+int wsp_read_fd(int fd, uint64_t max, unsigned flags, struct wsp_file *f,
                 struct wsp_error *err);
 int wsp_read_output(const char *buf, size_t len, struct wsp_file *f,
                     struct wsp_error *err);

@@ -320,6 +320,7 @@ int dump_begin_line(struct reader *r)
                   "(%llu)", (unsigned long long)b->dump.t);
    }
    b->dump.line = p->lineno;
+   b->dump.page_first = p->f->n_dump_pages;
    b->n_insn = b->n_data = 0;
    b->any_addr = b->in_data = 0;
    b->dump_due = 0;
@@ -355,7 +356,7 @@ int dump_line(struct reader *r)
          if (!cur_lit(&c, " ") || (k = cur_u64(&c, &pg.accesses)) <= 0
              || !cur_lit(&c, " "))
             return num_fail(p, k < 0 ? k : 0, form);
-         if (cur_where(p, &c, &pg.w, form, f->dump_file))
+         if (cur_where(p, &c, &pg.w, form, f->dump_file || f->keep_pages))
             return -1;
       } else if (!cur_end(&c)) {
          return fail(p, "%s", form);
@@ -380,7 +381,7 @@ int dump_line(struct reader *r)
          b->n_insn++;
       if (data && f->version >= 3)
          b->due = DUE_DUMP_OWNER;
-      if (f->dump_file) {
+      if (f->dump_file || f->keep_pages) {
          pg.data = data;
          pg.addr = addr;
          pg.since = since;

@@ -283,10 +283,16 @@ int check_header(struct lex *p)
 #undef V
 #undef AT
    f->heap_usage = -1;
+   f->num_callers = WSP_NONE;
    for (size_t i = 0; i < f->n_hdr; i++)
       if (wsp_str_is(f->hdr[i].key, "heap-usage")) {
          p->lineno = i + 2;
          if (yes_no(p, f->hdr[i].value, "heap-usage", &f->heap_usage))
+            return -1;
+      } else if (wsp_str_is(f->hdr[i].key, "num-callers")) {
+         p->lineno = i + 2;
+         if (header_u64(p, f->hdr[i].value, "num-callers", 1,
+                        &f->num_callers))
             return -1;
       }
    p->lineno = body_line;

@@ -238,11 +238,11 @@ int due_owner_line(struct reader *r)
       return fail(&r->p, "a data page's %s line is followed by its '%s "
                   "OWNER' line", hot ? "hot" : "dump-page",
                   hot ? "hot-owner" : "dump-owner");
-   if (cur_owner(&r->p, &c, &o, 0, 1, hot || f->dump_file))
+   if (cur_owner(&r->p, &c, &o, 0, 1, hot || f->dump_file || f->keep_pages))
       return -1;
    if (hot)
       f->hot[f->n_hot - 1].o = o;
-   else if (f->dump_file)
+   else if (f->dump_file || f->keep_pages)
       f->dump_pages[f->n_dump_pages - 1].o = o;
    r->b.due = DUE_NONE;
    return 0;

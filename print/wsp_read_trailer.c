@@ -89,13 +89,21 @@ int page_line(struct reader *r)
    if ((k = cur_hex(&c, &addr)) <= 0 || !cur_lit(&c, " ")
        || (k = cur_u64(&c, &accesses)) <= 0 || !cur_lit(&c, " "))
       return num_fail(p, k < 0 ? k : 0, form);
-   if (cur_where(p, &c, &w, form, 0))
+   if (cur_where(p, &c, &w, form, f->keep_pages))
       return -1;
    if (!data && f->n_pages[1])
       return fail(p, "instruction pages are listed before data pages");
    if (f->n_pages[data] && addr <= b->page_addr[data])
       return fail(p, "pages are listed in increasing address order");
    b->page_addr[data] = addr;
+   if (f->keep_pages) {
+      struct wsp_dump_page pg = { .data = data, .addr = addr,
+                                  .accesses = accesses, .w = w };
+      if (wsp_grow(&f->pages, &r->cap.pages, f->n_pages[0] + f->n_pages[1],
+                   sizeof *f->pages))
+         return fail(p, "out of memory");
+      f->pages[f->n_pages[0] + f->n_pages[1]] = pg;
+   }
    f->n_pages[data]++;
    return 0;
 }

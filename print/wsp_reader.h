@@ -33,7 +33,7 @@
 struct caps {
    size_t hdr, events, dumps, regions;
    size_t stacks, frames, peaks, owners, hot, region_labels;
-   size_t heap_sites, heap_windows, kvs, dump_pages, thr;
+   size_t heap_sites, heap_windows, kvs, dump_pages, pages, thr;
    size_t routines, routine_rows;
 };
 
@@ -87,6 +87,7 @@ struct again {
    struct wsp_file      *f;
    size_t                lines;     /* lines the first reading accepted */
    int                   dump;      /* its first bytes: a dump file */
+   int                   keep_pages; /* WSP_READ_PAGES */
    struct wsp_thread_ws *thr;       /* of the sample being read again */
    size_t                cap_thr;
 };

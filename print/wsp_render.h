@@ -45,7 +45,28 @@ void wsp_text(FILE *out, const struct wsp_file *f,
               const struct wsp_text_opts *o);
 void wsp_csv(FILE *out, const struct wsp_file *f);
 void wsp_html(FILE *out, const struct wsp_file *f, const char *name);
-void wsp_folded(FILE *out, const struct wsp_file *f, enum wsp_heap_key key);
+/* The heap sites as a gzip-compressed pprof profile (wsp_pprof.c): 0,
+   or -1 when memory ran out or writing failed. */
+int wsp_pprof(FILE *out, const struct wsp_file *f);
+/* The run as Chrome trace-event JSON (wsp_trace.c). */
+void wsp_trace(FILE *out, const struct wsp_file *f);
+/* The whole file as JSON (docs/json-schema.md); f read with
+   WSP_READ_PAGES. */
+void wsp_json(FILE *out, const struct wsp_file *f);
+/* wsp_folded returns the number of lines written (0: nothing to show);
+   by_line names frames "fn (file:line)", else by function. */
+size_t wsp_folded(FILE *out, const struct wsp_file *f, enum wsp_heap_key key,
+                  int by_line);
+
+/* Two runs (wsp_diff.c): why they cannot be compared (a reason in why,
+   1) or 0; run B against run A, worst changes first; with fail_above
+   >= 0, whether a peak or a heap site's bytes grew by more than that
+   percentage (1) or not (0). */
+int wsp_diff_refusal(const struct wsp_file *a, const struct wsp_file *b,
+                     char *why, size_t n);
+int wsp_diff(FILE *out, const struct wsp_file *a, const char *name_a,
+             const struct wsp_file *b, const char *name_b,
+             double fail_above);
 
 /* A dump file: its text view, its pages as CSV. */
 void wsp_dump_text(FILE *out, const struct wsp_file *f,
@@ -109,6 +130,21 @@ void wsp_lowner(struct wsp_line *l, const struct wsp_file *f,
    after |indent|; the line |own| (-1: none) marked "->". */
 void wsp_put_stack(FILE *out, const struct wsp_file *f, size_t stack,
                    long own, const char *indent, int width);
+
+/* JSON values (wsp_json_fmt.c), shared by --html and --json: strings
+   as UTF-8 JSON safe in a <script> element; apt as [avg,peak,total];
+   addresses as "0x..."; a where as "ip","loc","fn" members; an owner
+   as an object whose heap and freed stacks are indexes in f->stacks,
+   or with ids the file's stack ids. */
+void wsp_json_str(FILE *out, struct wsp_str s);
+void wsp_json_cstr(FILE *out, const char *s);
+void wsp_json_u64(FILE *out, uint64_t v);
+void wsp_json_apt(FILE *out, const struct wsp_apt *a);
+void wsp_json_hex(FILE *out, uint64_t v);
+void wsp_json_event(FILE *out, const struct wsp_event *e);
+void wsp_json_where(FILE *out, const struct wsp_where *w);
+void wsp_json_owner(FILE *out, const struct wsp_owner *o,
+                    const struct wsp_file *ids);
 
 /* The HTML template (print/report.html, made into C by the build). */
 extern const char wsp_report_html[];

@@ -11,10 +11,12 @@ set -eu
 
 # To build: the compilers and autotools, Valgrind (its headers, its
 # pkg-config file and the core ws links with), GNU readline for ws-monitor
-# (monitor/).  To run: Valgrind, and libc6-dbg, from which Valgrind names
-# the functions of the dynamic linker and libc in ws's stacks.
+# (monitor/), protoc-c, libprotobuf-c and zlib for ws_print --pprof
+# (print/profile.proto).  To run: Valgrind, and libc6-dbg, from which
+# Valgrind names the functions of the dynamic linker and libc in ws's
+# stacks.
 build="gcc g++ make autoconf automake pkg-config valgrind libc6-dbg
-libreadline-dev"
+libreadline-dev protobuf-c-compiler libprotobuf-c-dev zlib1g-dev"
 
 # The tests (tests/README.md): Python and pytest run them; gdb drives the
 # gdb script and monitor sessions (tests/test_control.py, docs/control.md);
@@ -22,8 +24,10 @@ libreadline-dev"
 # chromium opens ws_print's HTML report headless (tests/test_print.py,
 # scripts/gen-docs); man-db's `man -l` renders the man pages
 # (tests/test_install.py); xz-utils, bzip2, sqlite3 are programs the tests
-# run under ws.
-check="python3 python3-pytest python3-pytest-xdist gdb chromium man-db xz-utils bzip2 sqlite3"
+# run under ws; jq reads ws_print --json as docs/json-schema.md shows
+# (tests/test_exports.py); golang-go's `go tool pprof` reads ws_print
+# --pprof (tests/test_exports.py).
+check="python3 python3-pytest python3-pytest-xdist gdb chromium man-db xz-utils bzip2 sqlite3 jq golang-go"
 
 # The benchmarks' programs (bench/programs.py) and Python for bench/run.py.
 bench="python3 xz-utils bzip2 sqlite3"

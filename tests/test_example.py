@@ -126,13 +126,17 @@ def test_miss_profile_shares(example):
     (events,) = [l.split()[1:] for l in lines if l.startswith("events: ")]
     data = 1 + events.index("WsDataMiss")    # the column of data misses
     data_total = int(summary.split()[data])
-    names, fns, fn = {}, {}, None
+    names, fns, fn, call = {}, {}, None, False
     for line in lines:
         m = re.match(r"fn=\(([0-9]+)\)(?: (.*))?\Z", line)
         if m:
             fn = names.setdefault(m.group(1), m.group(2))
+        elif line.startswith("calls="):
+            call = True             # the next cost line is the call's
         elif fn and re.match(r"0x[0-9a-f]+ [0-9]+ [0-9]+ [0-9]+\Z", line):
-            fns[fn] = fns.get(fn, 0) + int(line.split()[1 + data])
+            if not call:
+                fns[fn] = fns.get(fn, 0) + int(line.split()[1 + data])
+            call = False
     memset = sum(v for k, v in fns.items() if "memset" in k)
     lookup = sum(v for k, v in fns.items() if "::lookup(" in k)
     rebuild = sum(v for k, v in fns.items() if "::rebuild(" in k)

@@ -574,7 +574,7 @@ def test_print_folded(known):
     for key, value in (("usage", lambda h: h["bytes"] - h["touched"]),
                        ("bytes", lambda h: h["bytes"]),
                        ("never", lambda h: h["never-bytes"])):
-        p = print_text(known.out_path, "--folded", key)
+        p = print_text(known.out_path, "--folded-by=line", "--folded", key)
         assert p.returncode == 0 and p.stderr == "", p.stderr
         got = {}
         for line in p.stdout.splitlines():
@@ -604,7 +604,7 @@ def wslib_where(f):
 
 def test_print_reads_older_files_without_heap_lines():
     """A version 3 file (no heap lines: the ws_print golden recorded in
-    that format) prints as before; --folded says why it has nothing."""
+    that format) prints as before; --folded refuses it, saying why."""
     path = os.path.join(wslib.TOP_SRCDIR, "tests", "print_golden",
                         "spikes-v3.ws")
     assert open(path).readline() == "ws-output-format: 3\n"
@@ -612,7 +612,7 @@ def test_print_reads_older_files_without_heap_lines():
     p = print_text(path)
     assert p.returncode == 0 and "Heap efficiency" not in p.stdout
     p = print_text(path, "--folded", "bytes")
-    assert p.returncode == 0 and p.stdout == ""
+    assert p.returncode == 1 and p.stdout == ""
     assert "a format 3 file has no heap usage lines" in p.stderr
 
 

@@ -30,6 +30,7 @@ import wslib
 HANDS = wslib.prog("hands")
 
 _SPEC = re.compile(r"(ob|fl|fi|fe|fn)=(.*)\Z")
+_CALLEE = re.compile(r"(cob|cfi|cfl|cfn)=(.*)\Z")
 _COST = re.compile(r"(0x[0-9a-f]+|[0-9]+) ([0-9]+) ([0-9]+) ([0-9]+)\Z")
 
 
@@ -70,12 +71,49 @@ def read_like_kcachegrind(path):
     with open(path) as f:
         lines = f.read().split("\n")
     in_body = False
+    callee = {"ob": "", "fl": ""}
+    call_cost = False
     for lineno, line in enumerate(lines, 1):
         if not in_body:
             in_body = line.startswith("events:")
             events = line.split()[1:]
             continue
         if not line or line.startswith(("#", "summary:", "totals:")):
+            continue
+        # a call: the callee's names define ids as they do after ob=, fl=
+        # and fn= (a cfn= id stands for the function in cob= and cfi=);
+        # the cost line after calls= is the call's, no self cost
+        m = _CALLEE.match(line)
+        if m:
+            kind, text = m.groups()
+            if cur["fn"] is None:
+                raise LoadError("line %d: %s= before fn=" % (lineno, kind))
+            table = {"cob": objs, "cfn": fns}.get(kind, files)
+            num, name = _compressed(table, text, lineno)
+            if kind == "cfn":
+                key = (callee["ob"], callee["fl"], unknown(name or ""))
+                if name is not None and num is not None:
+                    if num in fns and fns[num][2] != key[2]:
+                        raise LoadError("line %d: redefinition of function "
+                                        "index %d" % (lineno, num))
+                    fns[num] = key
+                continue
+            if name is not None and num is not None:
+                if num in table and table[num] != unknown(name):
+                    raise LoadError("line %d: redefinition of %s index %d"
+                                    % (lineno, kind, num))
+                table[num] = unknown(name)
+            callee["ob" if kind == "cob" else "fl"] = \
+                table[num] if name is None else unknown(name)
+            continue
+        if line.startswith("calls="):
+            call_cost = True
+            continue
+        if call_cost:
+            if not _COST.match(line):
+                raise LoadError("line %d: calls= without its cost line"
+                                % lineno)
+            call_cost = False
             continue
         m = _SPEC.match(line)
         if m:

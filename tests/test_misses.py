@@ -64,6 +64,24 @@ class Cost:
                                              self.insn, self.data)
 
 
+class Call:
+    """A calls= line and the cost line after it: the caller (its object,
+    file and function), the call site's position, the callee (object,
+    file, function), the count and the inclusive costs."""
+    __slots__ = ("caller", "addr", "line", "callee", "count", "insn",
+                 "data")
+
+    def __init__(self, caller, addr, line, callee, count, insn, data):
+        self.caller, self.addr, self.line = caller, addr, line
+        self.callee, self.count, self.insn, self.data = callee, count, \
+            insn, data
+
+    def __repr__(self):
+        return "<call %s -> %s x%d %d %d>" % (self.caller[2], self.callee[2],
+                                              self.count, self.insn,
+                                              self.data)
+
+
 class Profile:
     def __init__(self):
         self.header = {}       # key -> value; desc: lines in self.desc
@@ -72,6 +90,7 @@ class Profile:
         self.summary = None
         self.totals = None
         self.costs = []
+        self.calls = []
 
     def sum(self, pred=lambda c: True):
         """(insn, data) summed over the cost lines pred accepts."""
@@ -80,14 +99,16 @@ class Profile:
 
 
 _COST = re.compile(r"0x([0-9a-f]+) ([0-9]+) ([0-9]+) ([0-9]+)\Z")
-_SPEC = re.compile(r"(ob|fl|fi|fe|fn)=\(([0-9]+)\)(?: (.+))?\Z")
+_SPEC = re.compile(r"(ob|fl|fi|fe|fn|cob|cfi|cfn)=\(([0-9]+)\)(?: (.+))?\Z")
+_CALLS = re.compile(r"calls=([0-9]+) 0x([0-9a-f]+) ([0-9]+)\Z")
 
 
 def read_profile(path):
     """The profile at path, checked against what ws promises to write:
     the header in callgrind's order, every name compressed and defined
     once before it is used, fi=/fe= only inside a function and the
-    function's own file again at its end, summary and totals."""
+    function's own file again at its end, calls= after cob=, cfi= and
+    cfn= and followed by its cost line, summary and totals."""
     with open(path) as f:
         lines = f.read().split("\n")
     assert lines[-1] == "", "the file does not end with a newline"
@@ -118,6 +139,8 @@ def read_profile(path):
                      "positions", "event", "events"], keys
     names = {"ob": {}, "fl": {}, "fn": {}}
     cur = {"ob": None, "fl": None, "fn": None, "file": None}
+    callee = {}
+    call = None
     for n, line in enumerate(lines[i:], i + 1):
         if line == "":
             continue
@@ -133,13 +156,18 @@ def read_profile(path):
         m = _SPEC.match(line)
         if m:
             spec, num, name = m.groups()
-            space = "fl" if spec in ("fi", "fe") else spec
+            space = {"fi": "fl", "fe": "fl", "cob": "ob", "cfi": "fl",
+                     "cfn": "fn"}.get(spec, spec)
             if name is not None:
                 assert num not in names[space], (
                     "line %d defines %s (%s) again" % (n, space, num))
                 names[space][num] = name
             assert num in names[space], "line %d: (%s) undefined" % (n, num)
             name = names[space][num]
+            if spec.startswith("c"):
+                assert cur["fn"] is not None, "line %d: %s= first" % (n, spec)
+                callee[spec[1:]] = name
+                continue
             if spec == "fn":
                 assert cur["file"] == cur["fl"], (
                     "line %d: fn= while in another file than fl=" % n)
@@ -155,8 +183,25 @@ def read_profile(path):
                     % (n, spec, name, cur["fl"]))
                 cur["file"] = name
             continue
+        m = _CALLS.match(line)
+        if m:
+            assert set(callee) == {"ob", "fi", "fn"}, (
+                "line %d: calls= without cob=, cfi= and cfn=" % n)
+            call = (int(m.group(1)), dict(callee))
+            callee = {}
+            continue
         m = _COST.match(line)
         assert m, "line %d: %r" % (n, line)
+        if call is not None:
+            counts = dict(zip(p.header["events"].split(),
+                              (int(m.group(3)), int(m.group(4)))))
+            count, ce = call
+            p.calls.append(Call((cur["ob"], cur["fl"], cur["fn"]),
+                                int(m.group(1), 16), int(m.group(2)),
+                                (ce["ob"], ce["fi"], ce["fn"]), count,
+                                counts["WsInsnMiss"], counts["WsDataMiss"]))
+            call = None
+            continue
         assert None not in (cur["ob"], cur["fl"], cur["fn"]), \
             "line %d: a cost line before ob=, fl= and fn=" % n
         counts = dict(zip(p.header["events"].split(),
@@ -531,3 +576,95 @@ def test_fork_fixed_name(tmp_path):
     fns = {c.fn for c in prof.costs if c.data}
     assert "rel_parent_touch" in fns and "rel_child_touch" not in fns
     assert err.count("Miss profile: ") == 1, err
+
+
+# ----------------------------------------------------------------------
+# Calls and inclusive costs
+
+def self_cost(p, fn):
+    return p.sum(lambda c: c.fn == fn)
+
+
+def test_calls_are_inclusive(miss_run):
+    """main calls fresh_touch and hot_touch (noinline, directly), which
+    call nothing: each call's cost is exactly its callee's own misses,
+    and its count the misses seen through it (each one page)."""
+    _, p, _ = miss_run
+    for callee in ("fresh_touch", "hot_touch"):
+        calls = [c for c in p.calls
+                 if c.caller[2] == "main" and c.callee[2] == callee]
+        assert len(calls) >= 1, (callee, p.calls)
+        insn = sum(c.insn for c in calls)
+        data = sum(c.data for c in calls)
+        assert (insn, data) == self_cost(p, callee)
+        assert sum(c.count for c in calls) == insn + data
+        assert all(c.callee[1] == MISS_SRC or same_file(c.callee[1],
+                                                        MISS_SRC)
+                   for c in calls)
+    # FRESH x PASSES data misses at the fresh line, all through main
+    assert sum(c.data for c in p.calls if c.callee[2] == "fresh_touch") \
+        >= FRESH * PASSES
+
+
+def annotate_rows(prof, *options):
+    """{function: (data, insn)} of callgrind_annotate's function rows."""
+    r = subprocess.run(["callgrind_annotate", "--auto=no", "--threshold=100"]
+                       + list(options) + [prof], capture_output=True,
+                       text=True, timeout=60, cwd=os.path.dirname(prof))
+    assert r.returncode == 0 and "WARNING" not in r.stderr, r.stderr
+    rows = {}
+    for line in r.stdout.splitlines():
+        m = re.match(r"\s*([0-9,]+) \([ 0-9.]+%\)\s+([0-9,]+) \([ 0-9.]+%\)"
+                     r"\s+(\S+):(\S+)", line)
+        if m:
+            rows[m.group(4)] = tuple(int(m.group(k).replace(",", ""))
+                                     for k in (1, 2))
+    return rows
+
+
+def test_callgrind_annotate_inclusive(miss_run):
+    """callgrind_annotate --inclusive=yes: main's row is its own misses
+    plus those of everything it called (the calls= lines), more than its
+    own; its callees' rows are their calls' costs."""
+    _, p, prof = miss_run
+    incl = annotate_rows(prof, "--inclusive=yes")
+    excl = annotate_rows(prof)
+    own = self_cost(p, "main")
+    below = [c for c in p.calls if c.caller[2] == "main"]
+    want = (own[1] + sum(c.data for c in below),
+            own[0] + sum(c.insn for c in below))
+    assert incl["main"] == want
+    assert incl["main"][0] > excl.get("main", (0, 0))[0]
+    for callee in ("fresh_touch", "hot_touch"):
+        calls = [c for c in p.calls if c.callee[2] == callee]
+        assert incl[callee] == (sum(c.data for c in calls),
+                                sum(c.insn for c in calls))
+
+
+def test_nameless_functions_named_by_their_entry(tmp_path):
+    """rel_nosym has no symbols: its functions are named by their entry,
+    an address of the file (a direct call's target in its code, as
+    objdump shows it), each its own function, and they call each other:
+    outer calls middle, middle calls leaf.  (The loop leaf calls is an
+    assembly function without CFI: unwinding from it, Valgrind finds
+    middle's frame next, so its misses are named leaf's.)"""
+    nosym = wslib.prog("rel_nosym")
+    prof = str(tmp_path / "miss.prof")
+    wslib.run_ws([nosym, "0"], ["--ws-miss-file=" + prof],
+                 out_path=str(tmp_path / "ws.out"))
+    p = read_profile(prof)
+    mine = {c.fn for c in p.costs if c.ob == nosym} | \
+        {c.caller[2] for c in p.calls if c.caller[0] == nosym}
+    named = {fn for fn in mine if re.match(r"0x[0-9a-f]+\Z", fn)}
+    dis = subprocess.run(["objdump", "-d", nosym], capture_output=True,
+                         text=True, check=True).stdout
+    targets = {int(t, 16) for t in
+               re.findall(r"\tcall\s+([0-9a-f]+) ", dis)}
+    assert len(named) >= 4, mine
+    assert {int(fn, 16) for fn in named} <= targets, (named, targets)
+    arcs = {(c.caller[2], c.callee[2]) for c in p.calls
+            if c.caller[2] in named and c.callee[2] in named}
+    assert len(arcs) >= 2, arcs
+    for caller, callee in arcs:
+        # the caller's code holds a direct call to the callee
+        assert re.search(r"\tcall\s+%s " % callee[2:], dis), (caller, callee)

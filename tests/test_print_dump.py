@@ -165,7 +165,7 @@ def test_dump_refuses_html_and_folded(dump_file, tmp_path):
         assert p.returncode == 1 and p.stdout == b""
         assert p.stderr.decode() == (
             "ws_print: %s: a dump file (from 'ws dump FILE') has no %s; "
-            "ws_print shows it as text or --csv\n" % (path, what))
+            "ws_print shows it as text, --csv or --json\n" % (path, what))
     assert not (tmp_path / "r.html").exists()
 
 

@@ -31,12 +31,26 @@
    taking its debug information with it.  Names are kept once each, in
    tables that also hold the numbers of the format's name compression.
 
+   Each miss also walks the stack (WS_(stack_here)) and charges it to
+   every call on the way, caller's call site to the callee's function:
+   the calls= lines, whose costs are inclusive (the misses in the
+   callee and below), so that KCachegrind shows callers, callees and
+   inclusive costs, and callgrind_annotate --inclusive=yes ranks by
+   them.  ws does not count calls: a calls= line's count is the misses
+   seen through that call.  A function without a symbol is named by
+   its entry, as callgrind names such code by its address: the target
+   of the direct call (call rel32) that its caller's return address
+   follows, "0x<address in the object file>"; "???" when the caller
+   called it indirectly or is not on the stack.
+
    A forked child starts with an empty profile and writes its own file
    when the name expands to a new one (%p), as the output file does:
    each file then holds the misses of one process, as its ws.out holds
    that process's samples. */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_execontext.h"
 #include "pub_tool_clientstate.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_hashtable.h"
@@ -147,6 +161,15 @@ static Name* intern_path(const HChar* dir, const HChar* file)
 /*--- Counting                                             ---*/
 /*------------------------------------------------------------*/
 
+/* Misses seen through one call: from a call site (the Site that holds
+   it) to the function called. */
+typedef struct _Arc {
+   struct _Arc*   next;
+   struct _Site*  callee;   /* where the callee was when first seen */
+   ULong          count[2];
+   ULong          misses;
+} Arc;
+
 typedef struct _Site {
    struct _Site* next;
    UWord         ip;        /* key: the instruction's address */
@@ -159,6 +182,7 @@ typedef struct _Site {
    Name*         file;      /* the file of this instruction's line;
                                another one for inlined code */
    UInt          line;      /* 0 when unknown */
+   Arc*          calls;     /* a call site's calls, newest first */
 } Site;
 
 static VgHashTable* sites = NULL;   /* NULL: no profile is being made */
@@ -215,7 +239,7 @@ static const DebugInfo* object_near(const HChar* obj, Addr ip)
    only, and would add up the nameless code of every object (most of a
    stripped library) into one "???:???".  The base name, not the path:
    KCachegrind shows a file by what follows its last '/'. */
-static void locate(Site* s, Addr ip)
+static void locate(Site* s, Addr ip, Addr entry)
 {
    DiEpoch          ep = VG_(current_DiEpoch)();
    const DebugInfo* di = VG_(find_DebugInfo)(ep, ip);
@@ -253,8 +277,101 @@ static void locate(Site* s, Addr ip)
       s->fn = intern_in(&fns, fn, intern_in(&scopes, s->obj->str,
                                             s->fn_file));
    } else {
-      s->fn = intern_in(&fns, "???", intern_in(&scopes, s->obj->str,
-                                               s->fn_file));
+      /* callgrind's way: the address in the object file, as KCachegrind
+         shows an address */
+      HChar at[32] = "???";
+      const DebugInfo* edi = entry ? VG_(find_DebugInfo)(ep, entry) : NULL;
+      if (entry != 0 && entry <= ip
+          && (edi == di || (edi == NULL && di != NULL
+                            && object_near(s->obj->str, entry) == di))
+          && !VG_(get_fnname)(ep, entry, &name))
+         VG_(sprintf)(at, "0x%lx", di ? entry - VG_(DebugInfo_get_text_bias)(di)
+                                      : entry);
+      s->fn = intern_in(&fns, at, intern_in(&scopes, s->obj->str,
+                                            s->fn_file));
+   }
+}
+
+/* The function a return address |ret| returns into called: the target
+   of a direct call (e8 rel32) just before it, or 0. */
+static Addr call_target(Addr ret)
+{
+   Int rel;
+   if (ret < 5 || !VG_(am_is_valid_for_client)(ret - 5, 5, VKI_PROT_READ)
+       || *(const UChar*)(ret - 5) != 0xe8)
+      return 0;
+   VG_(memcpy)(&rel, (const void*)(ret - 4), sizeof rel);
+   return ret + (Addr)(Word)rel;
+}
+
+/* The site of |ip| (made when new; |entry|: its function's entry, if
+   known). */
+static Site* site_of(Addr ip, Addr entry)
+{
+   Site* s = VG_(HT_lookup)(sites, ip);
+   if (s == NULL) {
+      s = VG_(calloc)("ws.misses.site", 1, sizeof(Site));
+      s->ip = ip;
+      locate(s, ip, entry);
+      VG_(HT_add_node)(sites, s);
+   }
+   return s;
+}
+
+/* The code addresses of the stack at a miss, innermost first (at most
+   --num-callers of them), as ws names stacks (WS_(stack_here)): after
+   the first, each is its return address less one, in the call
+   instruction, as Valgrind's unwinder gives them. */
+typedef struct {
+   Addr* ips;
+   UInt  n, max;
+} Frames;
+
+static void collect_ip(UInt i, DiEpoch ep, Addr ip, void* opaque)
+{
+   Frames* f = opaque;
+   if (f->n < f->max)
+      f->ips[f->n++] = ip;
+}
+
+static UInt stack_at(Addr ip, Addr* ips, UInt max)
+{
+   ExeContext* ec = WS_(stack_here)(ip);
+   Frames      f = { ips, 0, max };
+   if (ec != NULL)
+      VG_(apply_ExeContext)(collect_ip, &f, ec);
+   return f.n;
+}
+
+/* Charge the miss to each call on the stack: the call site before each
+   return address, to the function of the frame it called.  A call
+   that recursion puts on the stack twice is charged once. */
+static void charge_calls(const WS_Event* ev, Site* inner)
+{
+   Addr  ips[VG_(clo_backtrace_size)];
+   UInt  n = stack_at(ev->ip, ips, VG_(clo_backtrace_size)), i, j;
+   Site* callee = inner;
+   Arc*  seen[VG_(clo_backtrace_size) + 1];
+   for (i = 1; i < n; i++) {
+      Site* call = site_of(ips[i], i + 1 < n ? call_target(ips[i + 1] + 1)
+                                             : 0);
+      Arc*  a;
+      for (a = call->calls; a && a->callee->fn != callee->fn; a = a->next)
+         ;
+      if (a == NULL) {
+         a = VG_(calloc)("ws.misses.arc", 1, sizeof(Arc));
+         a->callee = callee;
+         a->next = call->calls;
+         call->calls = a;
+      }
+      for (j = 1; j < i && seen[j] != a; j++)
+         ;
+      seen[i] = a;
+      if (j == i) {
+         a->count[ev->kind]++;
+         a->misses++;
+      }
+      callee = call;
    }
 }
 
@@ -266,14 +383,15 @@ static void miss_at(const WS_Event* ev)
    if (s == NULL || s->ip != ev->ip) {
       s = VG_(HT_lookup)(sites, ev->ip);
       if (s == NULL) {
-         s = VG_(calloc)("ws.misses.site", 1, sizeof(Site));
-         s->ip = ev->ip;
-         locate(s, ev->ip);
-         VG_(HT_add_node)(sites, s);
+         /* the entry of an unnamed function: what its caller called */
+         Addr ips[2];
+         s = site_of(ev->ip, stack_at(ev->ip, ips, 2) == 2
+                             ? call_target(ips[1] + 1) : 0);
       }
       last_site = s;
    }
    s->count[ev->kind]++;
+   charge_calls(ev, s);
 }
 
 /*------------------------------------------------------------*/
@@ -289,10 +407,21 @@ static void start_counting(void)
    last_site = NULL;
 }
 
+static void free_site(void* p)
+{
+   Site* s = p;
+   while (s->calls) {
+      Arc* a = s->calls;
+      s->calls = a->next;
+      VG_(free)(a);
+   }
+   VG_(free)(s);
+}
+
 static void stop_counting(void)
 {
    if (sites != NULL)
-      VG_(HT_destruct)(sites, VG_(free));
+      VG_(HT_destruct)(sites, free_site);
    sites = NULL;
    last_site = NULL;
 }
@@ -439,6 +568,22 @@ static void write_header(const ULong total[2], const HChar* exec_path)
                     "\n", total[WS_Data], total[WS_Insn]);
 }
 
+/* A call site's calls: the callee's object, file and function, then
+   "calls=<misses> <callee's address> <line>" and the call site's
+   position with the inclusive costs. */
+static void write_calls(const Site* x)
+{
+   const Arc* a;
+   for (a = x->calls; a; a = a->next) {
+      put_name("cob", a->callee->obj);
+      put_name("cfi", a->callee->fn_file);
+      put_name("cfn", a->callee->fn);
+      WS_(file_printf)(&miss, "calls=%llu 0x%lx %u\n0x%lx %u %llu %llu\n",
+                       a->misses, a->callee->rel, a->callee->line, x->rel,
+                       x->line, a->count[WS_Data], a->count[WS_Insn]);
+   }
+}
+
 const HChar* WS_(misses_write)(const HChar* exec_path)
 {
    Bool   complete;
@@ -480,8 +625,10 @@ const HChar* WS_(misses_write)(const HChar* exec_path)
          put_name(x->file == x->fn_file ? "fe" : "fi", x->file);
          line_file = x->file;
       }
-      WS_(file_printf)(&miss, "0x%lx %u %llu %llu\n", x->rel, x->line,
-                       x->count[WS_Data], x->count[WS_Insn]);
+      if (x->count[WS_Data] + x->count[WS_Insn] > 0)
+         WS_(file_printf)(&miss, "0x%lx %u %llu %llu\n", x->rel, x->line,
+                          x->count[WS_Data], x->count[WS_Insn]);
+      write_calls(x);
    }
    WS_(file_printf)(&miss, "\ntotals: %llu %llu\n", total[WS_Data],
                     total[WS_Insn]);

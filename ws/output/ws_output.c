@@ -34,6 +34,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
 #include "pub_tool_threadstate.h"
 
 #include "ws_output.h"
@@ -230,12 +231,14 @@ void WS_(write_header)(WS_File* f, Bool dump_file)
    if (dump_file)
       return;
    WS_(file_printf)(f, "syscalls: %s\nper-thread: %s\ninstr-atstart: %s\n"
-                    "count-rep: %s\nheap-usage: %s\n%scolumns: t insn data%s\n",
+                    "count-rep: %s\nheap-usage: %s\nnum-callers: %d\n"
+                    "%scolumns: t insn data%s\n",
                     WS_(clo).syscalls ? "yes" : "no",
                     WS_(clo).per_thread ? "yes" : "no",
                     WS_(clo).instr_atstart ? "yes" : "no",
                     WS_(clo).count_rep_once ? "once" : "each",
                     WS_(clo).heap_usage ? "yes" : "no",
+                    VG_(clo_backtrace_size),
                     WS_(clo).routines ? "routines: yes\n" : "",
                     WS_(clo).per_thread ? " shared {tid insn data}..." : "");
 }

@@ -1,0 +1,479 @@
+/*--------------------------------------------------------------------*/
+/*--- ws_print: two runs side by side.                  wsp_diff.c ---*/
+/*--------------------------------------------------------------------*/
+
+/*
+   This file is part of ws, a Valgrind tool that measures a program's
+   instruction and data working sets over time.
+
+   Copyright (C) 2026 the ws authors.
+
+   This program is free software; you can redistribute it and/or
+   modify it under the terms of the GNU General Public License as
+   published by the Free Software Foundation; either version 2 of the
+   License, or (at your option) any later version.
+
+   The GNU General Public License is contained in the file COPYING.
+*/
+
+/* --diff A B: run B against run A.  The summary (each kind's average,
+   largest sample and total), the peaks (each kind's largest sample, and
+   the detected peaks matched by stack), the regions (matched by label)
+   and the heap sites (matched by allocation stack), each list worst
+   change first: the largest growth, then the largest shrinking.
+
+   Stacks are matched by their functions, outermost first, inlined
+   frames included, without source lines: a line moved by an edit does
+   not make a site new.  Sites of A (or of B) with the same functions
+   are summed.  A growth by more than the --fail-above percentage of
+   the run's largest sample of a kind, of a region's, or of a heap
+   site's bytes (from nothing counts) is a failure, listed last. */
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wsp_render.h"
+
+/* The words a diff line names a run by: its program's base name (the
+   command's first word). */
+static struct wsp_str program(const struct wsp_file *f)
+{
+   struct wsp_str c = f->command;
+   size_t end = 0, start = 0;
+   while (end < c.len && c.s[end] != ' ')
+      end++;
+   for (size_t i = 0; i < end; i++)
+      if (c.s[i] == '/')
+         start = i + 1;
+   struct wsp_str p = { c.s + start, end - start };
+   return p;
+}
+
+int wsp_diff_refusal(const struct wsp_file *a, const struct wsp_file *b,
+                     char *why, size_t n)
+{
+   struct wsp_str pa = program(a), pb = program(b);
+   if (!wsp_str_eq(pa, pb))
+      snprintf(why, n, "the runs are of different programs ('%.*s' and "
+               "'%.*s')", (int)pa.len, pa.s, (int)pb.len, pb.s);
+   else if (a->pagesize != b->pagesize)
+      snprintf(why, n, "the runs have different page sizes (%llu and %llu "
+               "bytes)", (unsigned long long)a->pagesize,
+               (unsigned long long)b->pagesize);
+   else if (a->ms != b->ms)
+      snprintf(why, n, "the runs have different time units (%s and %s)",
+               a->ms ? "ms" : "i", b->ms ? "ms" : "i");
+   else
+      return 0;
+   return 1;
+}
+
+/*------------------------------------------------------------*/
+/*--- Changes and the failures they make                   ---*/
+/*------------------------------------------------------------*/
+
+struct verdict {
+   double limit;              /* --fail-above, or < 0 */
+   char   (*lines)[1024];     /* what grew too much */
+   size_t n, cap;
+};
+
+static void change(char *buf, size_t n, uint64_t a, uint64_t b);
+
+/* what grew from a to b: a failure when by more than the limit. */
+static void fail_if(struct verdict *v, uint64_t a, uint64_t b,
+                    const char *what)
+{
+   char c[64];
+   if (v->limit < 0 || b <= a || (a && (double)(b - a) * 100.0 / (double)a
+                                       <= v->limit))
+      return;
+   if (v->n == v->cap) {
+      size_t cap = v->cap ? v->cap * 2 : 8;
+      void *p = realloc(v->lines, cap * sizeof *v->lines);
+      if (!p)
+         return;
+      v->lines = p;
+      v->cap = cap;
+   }
+   change(c, sizeof c, a, b);
+   snprintf(v->lines[v->n++], sizeof *v->lines, "%.900s: %llu -> %llu, %s",
+            what, (unsigned long long)a, (unsigned long long)b, c);
+}
+
+/* "+1000 (+84.0 %)", "-3 (-0.2 %)", "0", "+12 (new)". */
+static void change(char *buf, size_t n, uint64_t a, uint64_t b)
+{
+   double d = (double)b - (double)a;
+   if (a == b)
+      snprintf(buf, n, "0");
+   else if (a == 0)
+      snprintf(buf, n, "+%llu (new)", (unsigned long long)b);
+   else
+      snprintf(buf, n, "%+.0f (%+.1f %%)", d, d * 100.0 / (double)a);
+}
+
+static void row(FILE *out, const char *what, uint64_t a, uint64_t b)
+{
+   char c[64];
+   change(c, sizeof c, a, b);
+   fprintf(out, "  %-22s %14llu %14llu  %s\n", what, (unsigned long long)a,
+           (unsigned long long)b, c);
+}
+
+static void row_avg(FILE *out, const char *what, uint64_t a10, uint64_t b10)
+{
+   char c[64];
+   double d = ((double)b10 - (double)a10) / 10.0;
+   if (a10 == b10)
+      snprintf(c, sizeof c, "0");
+   else if (a10 == 0)
+      snprintf(c, sizeof c, "%+.1f (new)", d);
+   else
+      snprintf(c, sizeof c, "%+.1f (%+.1f %%)", d,
+               d * 1000.0 / (double)a10);
+   fprintf(out, "  %-22s %12llu.%u %12llu.%u  %s\n", what,
+           (unsigned long long)(a10 / 10), (unsigned)(a10 % 10),
+           (unsigned long long)(b10 / 10), (unsigned)(b10 % 10), c);
+}
+
+/* Worst first: the largest growth, then the largest shrinking. */
+static int worse(uint64_t a1, uint64_t b1, uint64_t a2, uint64_t b2)
+{
+   double d1 = (double)b1 - (double)a1, d2 = (double)b2 - (double)a2;
+   if ((d1 > 0) != (d2 > 0))
+      return d1 > 0 ? -1 : 1;
+   if (fabs(d1) != fabs(d2))
+      return fabs(d1) > fabs(d2) ? -1 : 1;
+   return 0;
+}
+
+/*------------------------------------------------------------*/
+/*--- The summary                                          ---*/
+/*------------------------------------------------------------*/
+
+/* A kind's average (tenths), largest sample and total: the trailer's,
+   or from the samples. */
+static struct wsp_apt apt_of(const struct wsp_file *f, int data)
+{
+   const struct wsp_series *ser = &f->samples;
+   const struct wsp_col_stats *st = &ser->col[wsp_kind_col(data)];
+   struct wsp_apt r = { 0, st->max, 0 };
+   if (data ? f->have_data_summary : f->have_insn_summary)
+      return data ? f->data_summary : f->insn_summary;
+   if (ser->n)
+      r.avg10 = (uint64_t)(st->sum * 10 / ser->n + 0.5L);
+   return r;
+}
+
+static void summary(FILE *out, const struct wsp_file *a,
+                    const struct wsp_file *b, struct verdict *v)
+{
+   fprintf(out, "\nSummary, pages of %llu bytes:\n  %-22s %14s %14s  "
+           "change\n", (unsigned long long)a->pagesize, "", "A", "B");
+   for (int data = 1; data >= 0; data--) {
+      struct wsp_apt x = apt_of(a, data), y = apt_of(b, data);
+      const char *k = data ? "data" : "insn";
+      char w[40];
+      snprintf(w, sizeof w, "%s peak", k);
+      row(out, w, x.peak, y.peak);
+      snprintf(w, sizeof w, "%s average", k);
+      row_avg(out, w, x.avg10, y.avg10);
+      snprintf(w, sizeof w, "%s total", k);
+      row(out, w, x.total, y.total);
+      snprintf(w, sizeof w, "the run's %s peak", k);
+      fail_if(v, x.peak, y.peak, w);
+   }
+   row(out, "samples", a->samples.n, b->samples.n);
+   row(out, "time", wsp_last_time(a), wsp_last_time(b));
+}
+
+/*------------------------------------------------------------*/
+/*--- Stacks as keys                                       ---*/
+/*------------------------------------------------------------*/
+
+/* A stack's functions, outermost first, separated by ';', as
+   --folded-by=function names them ("??? (in liblzma.so.5)" without
+   line information, so that two objects' nameless code stays apart)
+   (malloc'd, or NULL). */
+static char *stack_key(const struct wsp_file *f, size_t idx)
+{
+   const struct wsp_stack *st = &f->stacks[idx];
+   size_t len = 1;
+   for (size_t i = 0; i < st->n; i++)
+      len += f->frames[st->first + i].w.fn.len
+             + f->frames[st->first + i].w.loc.len + 6;
+   char *k = malloc(len), *p = k;
+   if (!k)
+      return NULL;
+   for (size_t i = st->n; i-- > 0;) {
+      const struct wsp_where *w = &f->frames[st->first + i].w;
+      memcpy(p, w->fn.s, w->fn.len);
+      p += w->fn.len;
+      if (w->loc.len > 1 && w->loc.s[0] == '(') {
+         memcpy(p, " (in ", 5);
+         memcpy(p + 5, w->loc.s + 1, w->loc.len - 1);
+         p += 5 + w->loc.len - 1;
+      }
+      if (i)
+         *p++ = ';';
+   }
+   *p = 0;
+   return k;
+}
+
+/* One thing matched across the runs: its key, and its figures in A
+   (x) and B (y). */
+#define N_FIG 4
+struct match {
+   char    *key;
+   uint64_t x[N_FIG], y[N_FIG];
+   int      in_a, in_b;
+};
+
+struct matches {
+   struct match *m;
+   size_t        n, cap;
+};
+
+/* Add figures under key for run b (else a), summing those of one key. */
+static void add(struct matches *ms, char *key, int b, const uint64_t *fig)
+{
+   struct match *m = NULL;
+   if (!key)
+      return;
+   for (size_t i = 0; i < ms->n; i++)
+      if (strcmp(ms->m[i].key, key) == 0) {
+         m = &ms->m[i];
+         free(key);
+         break;
+      }
+   if (!m) {
+      if (wsp_grow(&ms->m, &ms->cap, ms->n, sizeof *ms->m)) {
+         free(key);
+         return;
+      }
+      m = &ms->m[ms->n++];
+      memset(m, 0, sizeof *m);
+      m->key = key;
+   }
+   for (int k = 0; k < N_FIG; k++)
+      (b ? m->y : m->x)[k] += fig[k];
+   *(b ? &m->in_b : &m->in_a) = 1;
+}
+
+static int cmp_fig0(const void *p, const void *q)
+{
+   const struct match *a = p, *b = q;
+   int w = worse(a->x[0], a->y[0], b->x[0], b->y[0]);
+   return w ? w : strcmp(a->key, b->key);
+}
+
+static void matches_free(struct matches *ms)
+{
+   for (size_t i = 0; i < ms->n; i++)
+      free(ms->m[i].key);
+   free(ms->m);
+}
+
+static void counts(FILE *out, const struct matches *ms)
+{
+   size_t both = 0, only_a = 0, only_b = 0;
+   for (size_t i = 0; i < ms->n; i++) {
+      both += ms->m[i].in_a && ms->m[i].in_b;
+      only_a += ms->m[i].in_a && !ms->m[i].in_b;
+      only_b += !ms->m[i].in_a && ms->m[i].in_b;
+   }
+   fprintf(out, " (%zu in both, %zu only in A, %zu only in B)", both,
+           only_a, only_b);
+}
+
+/* Whether a match is in both runs with the same figures: such rows
+   are counted, not listed. */
+static int unchanged(const struct match *m)
+{
+   return m->in_a && m->in_b && memcmp(m->x, m->y, sizeof m->x) == 0;
+}
+
+static void unchanged_rows(FILE *out, const struct matches *ms,
+                           const char *what)
+{
+   size_t n = 0;
+   for (size_t i = 0; i < ms->n; i++)
+      n += unchanged(&ms->m[i]);
+   if (n)
+      fprintf(out, "  (%zu %s the same in both, not listed)\n", n, what);
+}
+
+static const char *presence(const struct match *m)
+{
+   return !m->in_a ? "  [only in B]" : !m->in_b ? "  [only in A]" : "";
+}
+
+/*------------------------------------------------------------*/
+/*--- Peaks, regions, heap sites                           ---*/
+/*------------------------------------------------------------*/
+
+static void peaks(FILE *out, const struct wsp_file *a,
+                  const struct wsp_file *b)
+{
+   struct matches ms = { 0 };
+   for (int r = 0; r < 2; r++) {
+      const struct wsp_file *f = r ? b : a;
+      for (size_t i = 0; i < f->n_peaks; i++) {
+         const struct wsp_peak *p = &f->peaks[i];
+         char *k = stack_key(f, p->stack), *kk;
+         if (!k || !(kk = malloc(strlen(k) + 8))) {
+            free(k);
+            continue;
+         }
+         snprintf(kk, strlen(k) + 8, "%s %s", p->data ? "data" : "insn", k);
+         free(k);
+         uint64_t fig[N_FIG] = { p->size, 1, 0, 0 };
+         add(&ms, kk, r, fig);
+      }
+   }
+   if (!ms.n)
+      return;
+   qsort(ms.m, ms.n, sizeof *ms.m, cmp_fig0);
+   fprintf(out, "\nPeaks, matched by kind and stack, pages (the sum when "
+           "several share one)");
+   counts(out, &ms);
+   fprintf(out, ":\n  %14s %14s  %-20s  kind and stack, outermost first\n",
+           "A", "B", "change");
+   for (size_t i = 0; i < ms.n; i++) {
+      const struct match *m = &ms.m[i];
+      char c[64];
+      if (unchanged(m))
+         continue;
+      change(c, sizeof c, m->x[0], m->y[0]);
+      fprintf(out, "  %14llu %14llu  %-20s  %s%s\n",
+              (unsigned long long)m->x[0], (unsigned long long)m->y[0], c,
+              m->key, presence(m));
+   }
+   unchanged_rows(out, &ms, "peaks");
+   matches_free(&ms);
+}
+
+static void regions(FILE *out, const struct wsp_file *a,
+                    const struct wsp_file *b, struct verdict *v)
+{
+   struct matches ms = { 0 };
+   for (int r = 0; r < 2; r++) {
+      const struct wsp_file *f = r ? b : a;
+      for (size_t i = 0; i < f->n_regions; i++) {
+         const struct wsp_region *g = &f->regions[i];
+         char *k = malloc(g->label.len + 1);
+         if (!k)
+            continue;
+         memcpy(k, g->label.s, g->label.len);
+         k[g->label.len] = 0;
+         uint64_t fig[N_FIG] = { g->data.peak, g->insn.peak, g->data.avg10,
+                                 g->samples };
+         add(&ms, k, r, fig);
+      }
+   }
+   if (!ms.n)
+      return;
+   qsort(ms.m, ms.n, sizeof *ms.m, cmp_fig0);
+   fprintf(out, "\nRegions, matched by label");
+   counts(out, &ms);
+   fprintf(out, ":\n");
+   int header = 0;
+   for (size_t i = 0; i < ms.n; i++) {
+      const struct match *m = &ms.m[i];
+      struct wsp_str label = { m->key, strlen(m->key) };
+      if (unchanged(m))
+         continue;
+      fprintf(out, "  region '");
+      wsp_put_escaped(out, label);
+      fprintf(out, "'%s\n", presence(m));
+      if (!header++)
+         fprintf(out, "  %-22s %14s %14s  change\n", "", "A", "B");
+      row(out, "data peak", m->x[0], m->y[0]);
+      row(out, "insn peak", m->x[1], m->y[1]);
+      row_avg(out, "data average", m->x[2], m->y[2]);
+      row(out, "samples", m->x[3], m->y[3]);
+      char what[900];
+      snprintf(what, sizeof what, "the data peak of region '%.850s'",
+               m->key);
+      fail_if(v, m->x[0], m->y[0], what);
+      snprintf(what, sizeof what, "the insn peak of region '%.850s'",
+               m->key);
+      fail_if(v, m->x[1], m->y[1], what);
+   }
+   unchanged_rows(out, &ms, "regions");
+   matches_free(&ms);
+}
+
+static void heap_sites(FILE *out, const struct wsp_file *a,
+                       const struct wsp_file *b, struct verdict *v)
+{
+   struct matches ms = { 0 };
+   for (int r = 0; r < 2; r++) {
+      const struct wsp_file *f = r ? b : a;
+      for (size_t i = 0; i < f->n_heap_sites; i++) {
+         const struct wsp_heap_site *s = &f->heap_sites[i];
+         uint64_t fig[N_FIG] = { s->bytes, s->chunks, s->peak_live,
+                                 wsp_heap_value(s, WSP_KEY_USAGE) };
+         add(&ms, stack_key(f, s->stack), r, fig);
+      }
+   }
+   if (!ms.n)
+      return;
+   qsort(ms.m, ms.n, sizeof *ms.m, cmp_fig0);
+   fprintf(out, "\nHeap sites, matched by allocation stack (functions, "
+           "outermost first), bytes allocated");
+   counts(out, &ms);
+   fprintf(out, ":\n");
+   int header = 0;
+   for (size_t i = 0; i < ms.n; i++) {
+      const struct match *m = &ms.m[i];
+      if (unchanged(m))
+         continue;
+      fprintf(out, "  %s%s\n", m->key, presence(m));
+      if (!header++)
+         fprintf(out, "  %-22s %14s %14s  change\n", "", "A", "B");
+      row(out, "bytes", m->x[0], m->y[0]);
+      row(out, "chunks", m->x[1], m->y[1]);
+      row(out, "peak live bytes", m->x[2], m->y[2]);
+      row(out, "bytes never touched", m->x[3], m->y[3]);
+      char what[900];
+      snprintf(what, sizeof what, "the bytes of heap site %.850s", m->key);
+      fail_if(v, m->x[0], m->y[0], what);
+   }
+   unchanged_rows(out, &ms, "sites");
+   matches_free(&ms);
+}
+
+int wsp_diff(FILE *out, const struct wsp_file *a, const char *name_a,
+             const struct wsp_file *b, const char *name_b, double fail_above)
+{
+   struct verdict v = { fail_above, NULL, 0, 0 };
+   char why[300];
+   fprintf(out, "A: %s: ", name_a);
+   wsp_put_escaped(out, a->command);
+   fprintf(out, "\nB: %s: ", name_b);
+   wsp_put_escaped(out, b->command);
+   fputc('\n', out);
+   if (wsp_diff_refusal(a, b, why, sizeof why))
+      fprintf(out, "Note: %s (--force)\n", why);
+   summary(out, a, b, &v);
+   peaks(out, a, b);
+   regions(out, a, b, &v);
+   heap_sites(out, a, b, &v);
+   if (fail_above >= 0) {
+      fprintf(out, "\n%s: %zu figure%s grew by more than %g %%%s\n",
+              v.n ? "FAIL" : "OK", v.n, v.n == 1 ? "" : "s", fail_above,
+              v.n ? ":" : "");
+      for (size_t i = 0; i < v.n; i++)
+         fprintf(out, "  %s\n", v.lines[i]);
+   }
+   free(v.lines);
+   return v.n > 0;
+}
+
+/*--------------------------------------------------------------------*/
+/*--- end                                               wsp_diff.c ---*/
+/*--------------------------------------------------------------------*/
