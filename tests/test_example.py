@@ -128,9 +128,13 @@ def test_miss_profile_shares(example):
     data_total = int(summary.split()[data])
     names, fns, fn, call = {}, {}, None, False
     for line in lines:
-        m = re.match(r"fn=\(([0-9]+)\)(?: (.*))?\Z", line)
-        if m:
-            fn = names.setdefault(m.group(1), m.group(2))
+        # a name is given once, at its number's first use, which may be a
+        # callee's (cfn=) before any cost of its own
+        m = re.match(r"(c?)fn=\(([0-9]+)\)(?: (.*))?\Z", line)
+        if m and m.group(3) is not None:
+            names.setdefault(m.group(2), m.group(3))
+        if m and not m.group(1):
+            fn = names.get(m.group(2))
         elif line.startswith("calls="):
             call = True             # the next cost line is the call's
         elif fn and re.match(r"0x[0-9a-f]+ [0-9]+ [0-9]+ [0-9]+\Z", line):
