@@ -236,6 +236,17 @@ static int is_ws_file(const char *path)
    return n > 0 && wsp_is_ws_start(buf, (size_t)n);
 }
 
+/* Refuses |out| as the name of an output if it is a file ws wrote:
+   "<how the option takes its name>, and '<out>' is a file ws wrote
+   (ws_print <example> <the file to read>)". */
+static void refuse_ws_file(const char *out, const char *how,
+                           const char *example, const char *file)
+{
+   if (out && is_ws_file(out))
+      die("%s, and '%s' is a file ws wrote (ws_print %s %s)", how, out,
+          example, file ? file : out);
+}
+
 /* The value of an option written --opt=VALUE or --opt VALUE (then
    argv[++*i]), or NULL when the option is last. */
 static const char *option_value(int argc, char **argv, int *i)
@@ -509,27 +520,18 @@ int main(int argc, char **argv)
          die("unknown option '%s' (ws_print --help lists the options)", a);
       }
    }
-   /* --html takes the report's name first: a ws file there was meant
-      to be read, and writing the report would destroy it. */
-   if (html && is_ws_file(html))
-      die("--html takes the report's file name first, and '%s' is a file "
-          "ws wrote (ws_print --html report.html %s)", html,
-          file ? file : html);
-   if (csv && is_ws_file(csv))
-      die("--csv=<file> names the CSV file to write, and '%s' is a file "
-          "ws wrote (ws_print --csv=samples.csv %s)", csv,
-          file ? file : csv);
-   if (trace && is_ws_file(trace))
-      die("--trace takes the trace's file name first, and '%s' is a file "
-          "ws wrote (ws_print --trace run.trace.json %s)", trace,
-          file ? file : trace);
-   if (pprof && is_ws_file(pprof))
-      die("--pprof takes the profile's file name first, and '%s' is a file "
-          "ws wrote (ws_print --pprof heap.pb.gz %s)", pprof,
-          file ? file : pprof);
-   if (json && is_ws_file(json))
-      die("--json takes the JSON file's name first, and '%s' is a file ws "
-          "wrote (ws_print --json run.json %s)", json, file ? file : json);
+   /* Each output takes its own name first: a ws file there was meant
+      to be read, and writing the output would destroy it. */
+   refuse_ws_file(html, "--html takes the report's file name first",
+                  "--html report.html", file);
+   refuse_ws_file(csv, "--csv=<file> names the CSV file to write",
+                  "--csv=samples.csv", file);
+   refuse_ws_file(trace, "--trace takes the trace's file name first",
+                  "--trace run.trace.json", file);
+   refuse_ws_file(pprof, "--pprof takes the profile's file name first",
+                  "--pprof heap.pb.gz", file);
+   refuse_ws_file(json, "--json takes the JSON file's name first",
+                  "--json run.json", file);
    if (diff_a) {
       if (file || want_csv || html || json || folded || pprof || trace)
          die("--diff writes its own report: no other file or view with it");

@@ -354,19 +354,9 @@ static void json_data(FILE *out, const struct wsp_file *f,
               (unsigned long long)f->dumps[i].n_insn,
               (unsigned long long)f->dumps[i].n_data);
    }
-   fputs("],\n\"regions\":[", out);
-   for (size_t i = 0; i < f->n_regions; i++) {
-      const struct wsp_region *g = &f->regions[i];
-      fputs(i ? ",\n{\"label\":" : "{\"label\":", out);
-      wsp_json_str(out, g->label);
-      fprintf(out, ",\"regions\":%llu,\"samples\":%llu,\"insn\":",
-              (unsigned long long)g->regions, (unsigned long long)g->samples);
-      wsp_json_apt(out, &g->insn);
-      fputs(",\"data\":", out);
-      wsp_json_apt(out, &g->data);
-      fputc('}', out);
-   }
-   fputs("],\n\"summary\":", out);
+   fputs("],\n\"regions\":", out);
+   wsp_json_regions(out, f);
+   fputs(",\n\"summary\":", out);
    if (f->have_insn_summary || f->have_data_summary) {
       const char *sep = "{";
       if (f->have_insn_summary) {

@@ -231,19 +231,9 @@ static void peak(FILE *out, const struct wsp_file *f, size_t n)
 
 static void trailer(FILE *out, const struct wsp_file *f)
 {
-   fputs("\"regions\":[", out);
-   for (size_t i = 0; i < f->n_regions; i++) {
-      const struct wsp_region *g = &f->regions[i];
-      fputs(i ? ",\n{\"label\":" : "\n{\"label\":", out);
-      wsp_json_str(out, g->label);
-      fprintf(out, ",\"regions\":%llu,\"samples\":%llu,\"insn\":",
-              (unsigned long long)g->regions, (unsigned long long)g->samples);
-      wsp_json_apt(out, &g->insn);
-      fputs(",\"data\":", out);
-      wsp_json_apt(out, &g->data);
-      fputc('}', out);
-   }
-   fputs("],\n\"hot\":[", out);
+   fputs("\"regions\":", out);
+   wsp_json_regions(out, f);
+   fputs(",\n\"hot\":[", out);
    for (size_t i = 0; i < f->n_hot; i++) {
       const struct wsp_hot *h = &f->hot[i];
       fprintf(out, "%s{\"kind\":\"%s\",\"rank\":%llu,\"accesses\":%llu,"

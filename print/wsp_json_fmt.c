@@ -109,6 +109,23 @@ void wsp_json_apt(FILE *out, const struct wsp_apt *a)
            (unsigned long long)a->total);
 }
 
+void wsp_json_regions(FILE *out, const struct wsp_file *f)
+{
+   fputc('[', out);
+   for (size_t i = 0; i < f->n_regions; i++) {
+      const struct wsp_region *g = &f->regions[i];
+      fputs(i ? ",\n{\"label\":" : "\n{\"label\":", out);
+      wsp_json_str(out, g->label);
+      fprintf(out, ",\"regions\":%llu,\"samples\":%llu,\"insn\":",
+              (unsigned long long)g->regions, (unsigned long long)g->samples);
+      wsp_json_apt(out, &g->insn);
+      fputs(",\"data\":", out);
+      wsp_json_apt(out, &g->data);
+      fputc('}', out);
+   }
+   fputc(']', out);
+}
+
 void wsp_json_event(FILE *out, const struct wsp_event *e)
 {
    fprintf(out, "{\"t\":%llu,\"kind\":", (unsigned long long)e->t);

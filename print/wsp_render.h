@@ -142,6 +142,9 @@ void wsp_json_u64(FILE *out, uint64_t v);
 void wsp_json_apt(FILE *out, const struct wsp_apt *a);
 void wsp_json_hex(FILE *out, uint64_t v);
 void wsp_json_event(FILE *out, const struct wsp_event *e);
+/* The regions' table as an array of {label, regions, samples, insn,
+   data}. */
+void wsp_json_regions(FILE *out, const struct wsp_file *f);
 void wsp_json_where(FILE *out, const struct wsp_where *w);
 void wsp_json_owner(FILE *out, const struct wsp_owner *o,
                     const struct wsp_file *ids);
