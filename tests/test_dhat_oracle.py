@@ -42,42 +42,54 @@ def test_histogram_run_lengths():
             dh.decode_histogram(bad)
 
 
+# DHAT's frames begin with the code's address, which moves with where the
+# object loads; the reader takes the text after it, whatever it is: each
+# frame is read after addresses of 1, 23 and 37 bits.
+ADDRESSES = [1 << bits for bits in (0, 22, 36)]
+
+
+def at(address, rest):
+    """A frame as DHAT writes it: the address in hex, then the rest."""
+    return "%#x: %s" % (address, rest)
+
+
+@pytest.mark.parametrize("address", ADDRESSES)
 @pytest.mark.parametrize("text,function,location", [
-    ("0x401000: site_a (heap_offsets.c:61)", "site_a", "heap_offsets.c:61"),
-    ("0x401000: _IO_file_doallocate (filedoalloc.c:101)",
+    ("site_a (heap_offsets.c:61)", "site_a", "heap_offsets.c:61"),
+    ("_IO_file_doallocate (filedoalloc.c:101)",
      "_IO_file_doallocate", "filedoalloc.c:101"),
-    ("0x401000: memalign (in /usr/libexec/valgrind/"
+    ("memalign (in /usr/libexec/valgrind/"
      "vgpreload_dhat-amd64-linux.so)", "memalign",
      "(vgpreload_dhat-amd64-linux.so)"),
-    ("0x401000: ??? (in /usr/lib/x86_64-linux-gnu/libstdc++.so.6.0.30)",
+    ("??? (in /usr/lib/x86_64-linux-gnu/libstdc++.so.6.0.30)",
      "???", "(libstdc++.so.6.0.30)"),
-    ("0x401000: void std::vector<long, std::allocator<long> >::"
+    ("void std::vector<long, std::allocator<long> >::"
      "_M_realloc_insert<long const&>(__gnu_cxx::__normal_iterator<long*, "
      "std::vector<long, std::allocator<long> > >, long const&) "
      "(vector.tcc:453)",
      "void std::vector<long, std::allocator<long> >::_M_realloc_insert"
      "<long const&>(__gnu_cxx::__normal_iterator<long*, std::vector<long, "
      "std::allocator<long> > >, long const&)", "vector.tcc:453"),
-    ("0x401000: frob(int)", "frob(int)", "???"),
-    ("0x401000: ???", "???", "???"),
-    ("0x401000: f (../sysdeps/x86_64/start.S:120)", "f", "start.S:120"),
+    ("frob(int)", "frob(int)", "???"),
+    ("???", "???", "???"),
+    ("f (../sysdeps/x86_64/start.S:120)", "f", "start.S:120"),
 ])
-def test_frames_as_ws_writes_them(text, function, location):
-    f = dh.Frame(text)
+def test_frames_as_ws_writes_them(text, function, location, address):
+    f = dh.Frame(at(address, text))
     assert (f.function, f.location) == (function, location)
 
 
 def test_replacement_frames_are_left_out():
     data = minimal([{"fs": [1, 2, 3]}])
-    data["ftbl"] = ["[root]",
-                    "0x401000: malloc (in /x/vgpreload_dhat-amd64-linux.so)",
-                    "0x401000: site_b (heap_offsets.c:66)",
-                    "0x401000: main (heap_offsets.c:109)"]
+    data["ftbl"] = ["[root]"] + [
+        at(a, rest) for a, rest in zip(ADDRESSES, [
+            "malloc (in /x/vgpreload_dhat-amd64-linux.so)",
+            "site_b (heap_offsets.c:66)", "main (heap_offsets.c:109)"])]
     s = dh.Profile(data).sites[0]
     assert s.key() == (("site_b", "heap_offsets.c:66"),
                        ("main", "heap_offsets.c:109"))
     assert len(s.all_frames) == 3
-    assert dh.Frame("0x1: malloc (vg_replace_malloc.c:393)").is_replacement()
+    assert dh.Frame(at(1, "malloc (vg_replace_malloc.c:393)")).is_replacement()
 
 
 def minimal(pps):
