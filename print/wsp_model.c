@@ -153,8 +153,11 @@ static void slot_put(struct wsp_file *f, size_t idx)
 }
 
 /* Where a whole stack ends: main (Valgrind stops there unless
-   --show-below-main=yes), the process's entry, a thread's entry. */
-static const char *const roots[] = { "main", "_start", "clone", "clone3" };
+   --show-below-main=yes), what Valgrind calls the code below it when it
+   cannot name main (a stripped program's), the process's entry, a
+   thread's entry. */
+static const char *const roots[] = { "main", "(below main)", "_start",
+                                     "clone", "clone3" };
 
 int wsp_stack_cut(const struct wsp_file *f, size_t idx)
 {

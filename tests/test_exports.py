@@ -153,6 +153,26 @@ def test_folded_marks_cut_stacks(known3):
             assert frames[0] == "main", stack
 
 
+def test_folded_below_main_is_a_root(known3, tmp_path):
+    """A stripped program's stacks end in what Valgrind calls the code
+    below its unnamed main, "(below main)": a stack that ends there is
+    whole, however many frames it has.  Here main's three-frame sites of
+    the --num-callers=3 run, with main renamed so."""
+    text = open(known3.out_path).read()
+    renamed = re.sub(r"^(frame 0x[0-9a-f]+ \S+) main$", r"\1 (below main)",
+                     text, flags=re.M)
+    assert renamed != text
+    path = tmp_path / "below.ws"
+    path.write_text(renamed)
+    p = ws_print("--folded", "bytes", path)
+    assert p.returncode == 0, p.stderr
+    got = dict(folded_lines(p.stdout))
+    for fn, n in KNOWN_BYTES.items():
+        assert got["(below main);%s;pages" % fn] == n
+    assert not any(k.startswith("[stack cut at 3 frames];(below main)")
+                   for k in got), got
+
+
 def test_folded_names_whole(known, tmp_path):
     """A function name of 5,000 bytes is written whole (the text
     report's lines stop at 1,200), a ';' in it as ':'."""
