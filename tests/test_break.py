@@ -274,6 +274,37 @@ def test_each_stretch_stops_once(tmp_path, stopped_factory):
     _assert_same_run(s.out_path, plain.out_path)
 
 
+def test_stripped_code_in_the_report_is_named_by_object_and_offset(
+        tmp_path, stopped_factory):
+    """own_spike_stripped has no symbol: the report's largest owner, its
+    2,000-page heap block, comes with its allocation stack, whose frames
+    in the program read own_spike_stripped+0x<offset>, an offset that
+    addr2line maps to the marked malloc line of own_spike (the same
+    code with symbols), never "???"."""
+    stripped, named = wslib.prog("own_spike_stripped"), wslib.prog("own_spike")
+    s = stopped_factory(tmp_path, [stripped], "data>=2000")
+    s.wait()
+    err = s.stderr()
+    s.kill()
+    owners = err[err.index("Largest owners of its"):]
+    owners = owners[:owners.index("ws: the program is stopped")]
+    assert "???" not in owners, owners
+    frames = re.findall(r"(?:at|by) 0x[0-9a-f]+: own_spike_stripped\+0x"
+                        r"([0-9a-f]+)", owners)
+    assert frames, owners
+    # own_spike_stripped is own_spike linked with -s: the same .text
+    where = subprocess.run(["addr2line", "-e", named, "0x" + frames[0]],
+                           stdout=subprocess.PIPE, check=True,
+                           universal_newlines=True).stdout.split()[0]
+    src = os.path.join(wslib.TOP_SRCDIR, "tests", "progs", "own_spike.c")
+    with open(src) as f:
+        (line,) = [i for i, l in enumerate(f, 1)
+                   if "/* own_spike: malloc */" in l]
+    path, number = where.rsplit(":", 1)
+    assert (os.path.basename(path), number) == ("own_spike.c", str(line)), \
+        (where, owners)
+
+
 def test_rise_and_peak(tmp_path, stopped_factory):
     """rise>=1500 and peak together on spike: rise fires at the first
     sample whose data working set is 1,500 pages or more above the one

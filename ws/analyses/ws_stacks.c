@@ -582,16 +582,30 @@ typedef struct {
    const HChar* indent;
    Int          level;     /* lines shown so far */
    Int          own;       /* the line to mark, or -1 */
+   DiEpoch      ep;
 } ShownStack;
+
+static Bool unnamed(const Level* l)
+{
+   return VG_STREQ(l->function, "???") || l->function[0] == '\0';
+}
+
+static void unnamed_code(DiEpoch ep, Addr ip, HChar* buf, SizeT size);
 
 static void show_level(Addr ip, const Level* l, void* opaque)
 {
    ShownStack* m = opaque;
-   WS_(file_printf)(m->f, "%s%s 0x%lx: %s", m->indent,
-                    m->level ? "by" : "at", ip, l->function);
+   HChar       name[WS_LOCATION_MAX];
+   WS_(file_printf)(m->f, "%s%s 0x%lx: ", m->indent,
+                    m->level ? "by" : "at", ip);
+   if (unnamed(l)) {
+      unnamed_code(m->ep, ip, name, sizeof name);
+      WS_(file_printf)(m->f, "%s", name);
+   } else
+      WS_(file_printf)(m->f, "%s", l->function);
    if (l->file)
       WS_(file_printf)(m->f, " (%s:%u)", base_name(l->file), l->line);
-   else if (l->object)
+   else if (l->object && !unnamed(l))
       WS_(file_printf)(m->f, " (in %s)", l->object);
    WS_(file_printf)(m->f, "%s\n", m->level == m->own
                                  ? "   <- first in the program's code" : "");
@@ -604,7 +618,7 @@ void WS_(show_stack)(WS_File* f, ExeContext* ec, const HChar* indent,
    DiEpoch    ep = VG_(get_ExeContext_epoch)(ec);
    Addr       ips[VG_(get_ExeContext_n_ips)(ec)];
    Frames     fr = { ips, 0 };
-   ShownStack m = { f, indent, 0, own };
+   ShownStack m = { f, indent, 0, own, ep };
    UInt       i;
    VG_(apply_ExeContext)(collect_ip, &fr, ec);
    for (i = 0; i < fr.n; i++)
@@ -650,7 +664,7 @@ static void unnamed_code(DiEpoch ep, Addr ip, HChar* buf, SizeT size)
 static void level_line(DiEpoch ep, Addr ip, const Level* l, HChar* buf,
                        SizeT size)
 {
-   if (VG_STREQ(l->function, "???") || l->function[0] == '\0')
+   if (unnamed(l))
       unnamed_code(ep, ip, buf, size);
    else if (l->file)
       VG_(snprintf)(buf, size, "%s (%s:%u)", l->function,
