@@ -177,7 +177,7 @@ def test_stop_at_the_spike_then_continue(tmp_path, stopped_factory):
     if peak is not None:
         assert int(reason.group(3)) == round(peak.baseline)
     after = err[reason.end():]
-    frames = re.findall(r"==\d+==    (?:at|by) 0x[0-9A-F]+: (\w+) ", after)
+    frames = re.findall(r"==\d+==    (?:at|by) 0x[0-9a-f]+: (\w+) ", after)
     assert frames[:3] == ["burst", "spike", "main"], after[:2000]
     owners = re.search(r"Largest owners of its (\d+) pages:\n"
                        r"==\d+==   (\d+) pages \([\d.]+%\): anonymous memory",

@@ -289,7 +289,8 @@ static void report(void)
              fired.size, fired.t, rise, baseline);
    VG_(umsg)("%s\n", ps.rise ? "The window rose here:"
                              : "The sample was taken here:");
-   VG_(pp_ExeContext)(ps.rise ? ps.rise : WS_(stack_here)(0));
+   WS_(show_stack)(WS_(log_file)(), ps.rise ? ps.rise : WS_(stack_here)(0),
+                   "   ", -1);
    pages = WS_(window_pages)(kind);
    owners = WS_(breakdown)(kind, pages, WS_(sample_seq));
    VG_(umsg)("Largest owners of its %llu pages:\n", fired.size);
