@@ -473,6 +473,13 @@ def spikes(tmp_path_factory):
             for n in (1000, 2000)]
 
 
+def malloc_line():
+    """The line of memspike.c that allocates its table."""
+    src = os.path.join(wslib.TOP_SRCDIR, "tests", "progs", "memspike.c")
+    (n,) = [n for n, line in enumerate(open(src), 1) if "malloc(" in line]
+    return n
+
+
 def change(a, b):
     d = b - a
     return "0" if d == 0 else "%+d (%+.1f %%)" % (d, d * 100.0 / a)
@@ -497,8 +504,9 @@ def test_diff_summary_and_heap_sites(spikes):
     assert 1000 - 190 <= max(s.data for s in ob.samples) - \
         max(s.data for s in oa.samples) <= 1000 + 190
     heap = text[text.index("\nHeap sites, matched") + 1:]
+    # the one site, matched by its function and line (both runs have it)
     assert heap.splitlines()[1:4] == [
-        "  main",
+        "  main (memspike.c:%d)" % malloc_line(),
         "  %-22s %14s %14s  change" % ("", "A", "B"),
         "  %-22s %14d %14d  +4096000 (+100.0 %%)" % ("bytes", 4096000,
                                                     8192000)]
@@ -514,8 +522,8 @@ def test_diff_fail_above(spikes):
     assert p.stdout.endswith(
         "\nFAIL: 2 figures grew by more than 50 %%:\n"
         "  the run's data peak: %d -> %d, %s\n"
-        "  the bytes of heap site main: 4096000 -> 8192000, +4096000 "
-        "(+100.0 %%)\n" % (pa, pb, change(pa, pb)))
+        "  the bytes of heap site main (memspike.c:%d): 4096000 -> 8192000, "
+        "+4096000 (+100.0 %%)\n" % (pa, pb, change(pa, pb), malloc_line()))
     p = ws_print("--diff", a.out_path, b.out_path, "--fail-above=100")
     assert p.returncode == 0
     assert p.stdout.endswith("\nOK: 0 figures grew by more than 100 %\n")
@@ -526,6 +534,43 @@ def test_diff_fail_above(spikes):
     assert p.returncode == 1
     assert p.stderr == ("ws_print: --fail-above takes a percentage (a "
                         "number from 0), not '-1'\n")
+
+
+def test_diff_matches_heap_sites_by_lines(known, tmp_path):
+    """heap_known with site_never and site_idle renamed site_x: two sites
+    of the same functions (main, site_x, pages) at other lines.  Against
+    itself each site is matched by its functions and lines: as many rows
+    as sites, none summed.  Against a copy whose main moved (an edit:
+    every line of main 100 further down) the lines differ, and the sites
+    are matched by their functions alone: none only in one run, the two
+    site_x sites one row."""
+    text = open(known.out_path).read()
+    renamed = re.sub(r"^(frame 0x[0-9a-f]+ \S+) site_(never|idle)$",
+                     r"\1 site_x", text, flags=re.M)
+    assert renamed.count(" site_x\n") >= 2
+    moved = re.sub(r"^(frame 0x[0-9a-f]+ heap_known\.c:)(\d+) main$",
+                   lambda m: "%s%d main" % (m.group(1),
+                                            int(m.group(2)) + 100),
+                   renamed, flags=re.M)
+    assert moved != renamed
+    a, b = tmp_path / "a.ws", tmp_path / "b.ws"
+    a.write_text(renamed)
+    b.write_text(moved)
+    n = len(known.output.heap_sites)
+    stacks = {tuple((f.function, f.location)
+                    for f in known.output.stacks[h.stack])
+              for h in known.output.heap_sites}
+    assert len(stacks) == n
+    p = ws_print("--diff", a, a)
+    assert p.returncode == 0, p.stderr
+    assert "lines where both runs have them, else functions; outermost " \
+        "first), bytes allocated (%d in both, 0 only in A, 0 only in B):\n" \
+        "  (%d sites the same in both, not listed)\n" % (n, n) in p.stdout
+    p = ws_print("--diff", a, b)
+    assert p.returncode == 0, p.stderr
+    assert "(%d in both, 0 only in A, 0 only in B):\n" \
+        "  (%d sites the same in both, not listed)\n" % (n - 1, n - 1) \
+        in p.stdout
 
 
 def test_diff_refuses_what_it_cannot_compare(spikes, known, ws, tmp_path):
