@@ -973,3 +973,82 @@ def test_trace_reader_refuses():
         trace_tracks(dict(good, displayTimeUnit="s"))
     with pytest.raises(TraceError):
         trace_tracks(dict(good, extra=1))
+
+
+# ----------------------------------------------------------------------
+# print/README.md's usage lines, run as shown
+
+def readme_commands():
+    """The commands of print/README.md's indented blocks that use an
+    export (--folded, --json, --pprof, --trace, --diff) or read one (go
+    tool pprof), with the commands its usage comments name ("# go tool
+    pprof -top heap.pb.gz"); the rest of a comment and what a pipe
+    feeds (flamegraph.pl, not in Debian) left out."""
+    text = open(os.path.join(wslib.TOP_SRCDIR, "print", "README.md"),
+                encoding="utf-8").read()
+    commands = []
+    for line in re.findall(r"^    (\S.*)$", text, re.M):
+        line, _, comment = line.partition(" # ")
+        line = line.partition(" | ")[0].strip()
+        for c in (line, comment.strip()):
+            if re.match(r"(ws_print .*--(folded|json|pprof|trace|diff)"
+                        r"|go tool pprof )", c):
+                commands.append(c)
+    return commands
+
+
+def test_readme_usage_lines(known, known3, spikes, tmp_path):
+    """Every export's usage line in print/README.md runs as written on
+    real runs under the names it uses (ws.out.1234 and ws.out.5678: two
+    runs of heap_known; ws.out.before and ws.out.after: memspike with
+    1000 and 2000 pages, and their --pprof profiles before.pb.gz and
+    after.pb.gz), and gives what its comment says: a pprof profile that
+    go tool pprof reads, JSON of the schema, a trace of the format, a
+    diff of the two runs, folded stacks; so the README cannot drift from
+    the options.  --fail-above=10 exits 3: the table grew by 100 %."""
+    commands = readme_commands()
+    shown = " ".join(commands)
+    for option in ("--folded ", "--folded-by=", "--json ", "--pprof ",
+                   "--trace ", "--diff ", "--fail-above=", "go tool pprof "):
+        assert option in shown, (option, commands)
+    for name, path in (("ws.out.1234", known.out_path),
+                       ("ws.out.5678", known3.out_path),
+                       ("ws.out.before", spikes[0].out_path),
+                       ("ws.out.after", spikes[1].out_path)):
+        shutil.copy(path, tmp_path / name)
+    for name in ("before", "after"):
+        assert ws_print("--pprof", tmp_path / (name + ".pb.gz"),
+                        tmp_path / ("ws.out." + name)).returncode == 0
+    env = dict(os.environ, HOME=str(tmp_path), PPROF_TMPDIR=str(tmp_path),
+               GOCACHE=str(tmp_path / "gocache"),
+               PATH=os.path.dirname(WS_PRINT) + ":" + os.path.dirname(GO)
+               + ":" + os.environ["PATH"])
+    for c in commands:
+        p = subprocess.run(c, shell=True, cwd=tmp_path, env=env,
+                           capture_output=True, text=True, timeout=300)
+        fails = "--fail-above" in c
+        assert p.returncode == (3 if fails else 0), (c, p.stderr)
+        w = c.split()
+        if c.startswith("go tool pprof"):
+            assert " flat  flat%" in p.stdout, (c, p.stdout)
+        elif "--json" in w:
+            path = tmp_path / w[w.index("--json") + 1]
+            assert json.load(open(path))["schema"] == "ws-print-json"
+        elif "--trace" in w:
+            path = tmp_path / w[w.index("--trace") + 1]
+            assert trace_tracks(json.load(open(path)))["counters"]
+        elif "--pprof" in w:
+            path = tmp_path / w[w.index("--pprof") + 1]
+            assert open(path, "rb").read(2) == b"\x1f\x8b"
+        elif "--diff" in w:
+            a, b = w[w.index("--diff") + 1:w.index("--diff") + 3]
+            assert p.stdout.startswith("A: %s: " % a), p.stdout
+            assert "\nB: %s: " % b in p.stdout
+            if fails:
+                assert "\nFAIL: " in p.stdout
+        else:
+            lines = folded_lines(p.stdout)
+            assert lines and all(n > 0 for _, n in lines), c
+            if "--folded-by=line" in w:
+                assert all(re.search(r" \(heap_known\.c:\d+\)", st)
+                           for st, _ in lines if st.startswith("main"))
