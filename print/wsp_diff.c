@@ -22,10 +22,14 @@
    and the heap sites (matched by allocation stack), each list worst
    change first: the largest growth, then the largest shrinking.
 
-   Stacks are matched by their functions, outermost first, inlined
-   frames included, without source lines: a line moved by an edit does
-   not make a site new.  Sites of A (or of B) with the same functions
-   are summed.  A growth by more than the --fail-above percentage of
+   Peaks' stacks are matched by their functions, outermost first,
+   inlined frames included, without source lines: a line moved by an
+   edit does not make a peak new.  Heap sites are matched by their
+   functions and source lines where a site of A and one of B have the
+   same (two sites of one function, main's two mallocs, stay apart),
+   and the others by their functions alone, so that a site whose lines
+   an edit moved is still matched.  Sites of A (or of B) with the same
+   key are summed.  A growth by more than the --fail-above percentage of
    the run's largest sample of a kind, of a region's, or of a heap
    site's bytes (from nothing counts) is a failure, listed last. */
 
@@ -193,11 +197,19 @@ static void summary(FILE *out, const struct wsp_file *a,
 /*--- Stacks as keys                                       ---*/
 /*------------------------------------------------------------*/
 
+/* Whether a frame's location is a file:line. */
+static int has_line(const struct wsp_where *w)
+{
+   return w->loc.len > 0 && w->loc.s[0] != '('
+          && memchr(w->loc.s, ':', w->loc.len) != NULL;
+}
+
 /* A stack's functions, outermost first, separated by ';', as
    --folded-by=function names them ("??? (in liblzma.so.5)" without
-   line information, so that two objects' nameless code stays apart)
-   (malloc'd, or NULL). */
-static char *stack_key(const struct wsp_file *f, size_t idx)
+   line information, so that two objects' nameless code stays apart),
+   and with |lines| each frame's file:line after its function, as
+   --folded-by=line names them (malloc'd, or NULL). */
+static char *stack_key(const struct wsp_file *f, size_t idx, int lines)
 {
    const struct wsp_stack *st = &f->stacks[idx];
    size_t len = 1;
@@ -215,6 +227,11 @@ static char *stack_key(const struct wsp_file *f, size_t idx)
          memcpy(p, " (in ", 5);
          memcpy(p + 5, w->loc.s + 1, w->loc.len - 1);
          p += 5 + w->loc.len - 1;
+      } else if (lines && has_line(w)) {
+         memcpy(p, " (", 2);
+         memcpy(p + 2, w->loc.s, w->loc.len);
+         p[2 + w->loc.len] = ')';
+         p += 3 + w->loc.len;
       }
       if (i)
          *p++ = ';';
@@ -237,19 +254,23 @@ struct matches {
    size_t        n, cap;
 };
 
+static struct match *find(const struct matches *ms, const char *key)
+{
+   for (size_t i = 0; i < ms->n; i++)
+      if (strcmp(ms->m[i].key, key) == 0)
+         return &ms->m[i];
+   return NULL;
+}
+
 /* Add figures under key for run b (else a), summing those of one key. */
 static void add(struct matches *ms, char *key, int b, const uint64_t *fig)
 {
-   struct match *m = NULL;
+   struct match *m;
    if (!key)
       return;
-   for (size_t i = 0; i < ms->n; i++)
-      if (strcmp(ms->m[i].key, key) == 0) {
-         m = &ms->m[i];
-         free(key);
-         break;
-      }
-   if (!m) {
+   if ((m = find(ms, key)) != NULL)
+      free(key);
+   else {
       if (wsp_grow(&ms->m, &ms->cap, ms->n, sizeof *ms->m)) {
          free(key);
          return;
@@ -323,7 +344,7 @@ static void peaks(FILE *out, const struct wsp_file *a,
       const struct wsp_file *f = r ? b : a;
       for (size_t i = 0; i < f->n_peaks; i++) {
          const struct wsp_peak *p = &f->peaks[i];
-         char *k = stack_key(f, p->stack), *kk;
+         char *k = stack_key(f, p->stack, 0), *kk;
          if (!k || !(kk = malloc(strlen(k) + 8))) {
             free(k);
             continue;
@@ -410,21 +431,37 @@ static void regions(FILE *out, const struct wsp_file *a,
 static void heap_sites(FILE *out, const struct wsp_file *a,
                        const struct wsp_file *b, struct verdict *v)
 {
-   struct matches ms = { 0 };
+   struct matches by_line = { 0 }, ms = { 0 };
+   /* first the stacks with their lines, to know which are in both */
+   for (int r = 0; r < 2; r++) {
+      const struct wsp_file *f = r ? b : a;
+      for (size_t i = 0; i < f->n_heap_sites; i++) {
+         uint64_t none[N_FIG] = { 0 };
+         add(&by_line, stack_key(f, f->heap_sites[i].stack, 1), r, none);
+      }
+   }
    for (int r = 0; r < 2; r++) {
       const struct wsp_file *f = r ? b : a;
       for (size_t i = 0; i < f->n_heap_sites; i++) {
          const struct wsp_heap_site *s = &f->heap_sites[i];
          uint64_t fig[N_FIG] = { s->bytes, s->chunks, s->peak_live,
                                  wsp_heap_value(s, WSP_KEY_USAGE) };
-         add(&ms, stack_key(f, s->stack), r, fig);
+         char *k = stack_key(f, s->stack, 1);
+         const struct match *m = k ? find(&by_line, k) : NULL;
+         if (!m || !m->in_a || !m->in_b) {
+            free(k);
+            k = stack_key(f, s->stack, 0);
+         }
+         add(&ms, k, r, fig);
       }
    }
+   matches_free(&by_line);
    if (!ms.n)
       return;
    qsort(ms.m, ms.n, sizeof *ms.m, cmp_fig0);
-   fprintf(out, "\nHeap sites, matched by allocation stack (functions, "
-           "outermost first), bytes allocated");
+   fprintf(out, "\nHeap sites, matched by allocation stack (functions and "
+           "lines where both runs have them, else functions; outermost "
+           "first), bytes allocated");
    counts(out, &ms);
    fprintf(out, ":\n");
    int header = 0;

@@ -28,13 +28,24 @@ libreadline-dev protobuf-c-compiler libprotobuf-c-dev zlib1g-dev"
 # (tests/test_exports.py); golang-go's `go tool pprof` reads ws_print
 # --pprof (tests/test_exports.py).
 check="python3 python3-pytest python3-pytest-xdist gdb chromium man-db xz-utils bzip2 sqlite3 jq golang-go"
+# KCachegrind on a virtual X server reads the miss profile
+# (tests/test_kcachegrind.py: xvfb-run, a D-Bus session, xdotool's clicks,
+# xwd's window dumps); where the distribution has no kcachegrind, the
+# test is skipped, so these are installed only where apt knows them.
+check_optional="kcachegrind xvfb xauth xdotool x11-apps dbus"
 
 # The benchmarks' programs (bench/programs.py) and Python for bench/run.py.
 bench="python3 xz-utils bzip2 sqlite3"
 
 case "${1:-build}" in
     build) packages=$build ;;
-    check) packages="$build $check" ;;
+    check)
+        packages="$build $check"
+        for p in $check_optional; do
+            if apt-cache show "$p" >/dev/null 2>&1; then
+                packages="$packages $p"
+            fi
+        done ;;
     bench) packages="$build $bench" ;;
     *)
         echo "install-deps: usage: install-deps.sh [build|check|bench]" >&2

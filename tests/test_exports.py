@@ -473,6 +473,13 @@ def spikes(tmp_path_factory):
             for n in (1000, 2000)]
 
 
+def malloc_line():
+    """The line of memspike.c that allocates its table."""
+    src = os.path.join(wslib.TOP_SRCDIR, "tests", "progs", "memspike.c")
+    (n,) = [n for n, line in enumerate(open(src), 1) if "malloc(" in line]
+    return n
+
+
 def change(a, b):
     d = b - a
     return "0" if d == 0 else "%+d (%+.1f %%)" % (d, d * 100.0 / a)
@@ -497,8 +504,9 @@ def test_diff_summary_and_heap_sites(spikes):
     assert 1000 - 190 <= max(s.data for s in ob.samples) - \
         max(s.data for s in oa.samples) <= 1000 + 190
     heap = text[text.index("\nHeap sites, matched") + 1:]
+    # the one site, matched by its function and line (both runs have it)
     assert heap.splitlines()[1:4] == [
-        "  main",
+        "  main (memspike.c:%d)" % malloc_line(),
         "  %-22s %14s %14s  change" % ("", "A", "B"),
         "  %-22s %14d %14d  +4096000 (+100.0 %%)" % ("bytes", 4096000,
                                                     8192000)]
@@ -514,8 +522,8 @@ def test_diff_fail_above(spikes):
     assert p.stdout.endswith(
         "\nFAIL: 2 figures grew by more than 50 %%:\n"
         "  the run's data peak: %d -> %d, %s\n"
-        "  the bytes of heap site main: 4096000 -> 8192000, +4096000 "
-        "(+100.0 %%)\n" % (pa, pb, change(pa, pb)))
+        "  the bytes of heap site main (memspike.c:%d): 4096000 -> 8192000, "
+        "+4096000 (+100.0 %%)\n" % (pa, pb, change(pa, pb), malloc_line()))
     p = ws_print("--diff", a.out_path, b.out_path, "--fail-above=100")
     assert p.returncode == 0
     assert p.stdout.endswith("\nOK: 0 figures grew by more than 100 %\n")
@@ -526,6 +534,43 @@ def test_diff_fail_above(spikes):
     assert p.returncode == 1
     assert p.stderr == ("ws_print: --fail-above takes a percentage (a "
                         "number from 0), not '-1'\n")
+
+
+def test_diff_matches_heap_sites_by_lines(known, tmp_path):
+    """heap_known with site_never and site_idle renamed site_x: two sites
+    of the same functions (main, site_x, pages) at other lines.  Against
+    itself each site is matched by its functions and lines: as many rows
+    as sites, none summed.  Against a copy whose main moved (an edit:
+    every line of main 100 further down) the lines differ, and the sites
+    are matched by their functions alone: none only in one run, the two
+    site_x sites one row."""
+    text = open(known.out_path).read()
+    renamed = re.sub(r"^(frame 0x[0-9a-f]+ \S+) site_(never|idle)$",
+                     r"\1 site_x", text, flags=re.M)
+    assert renamed.count(" site_x\n") >= 2
+    moved = re.sub(r"^(frame 0x[0-9a-f]+ heap_known\.c:)(\d+) main$",
+                   lambda m: "%s%d main" % (m.group(1),
+                                            int(m.group(2)) + 100),
+                   renamed, flags=re.M)
+    assert moved != renamed
+    a, b = tmp_path / "a.ws", tmp_path / "b.ws"
+    a.write_text(renamed)
+    b.write_text(moved)
+    n = len(known.output.heap_sites)
+    stacks = {tuple((f.function, f.location)
+                    for f in known.output.stacks[h.stack])
+              for h in known.output.heap_sites}
+    assert len(stacks) == n
+    p = ws_print("--diff", a, a)
+    assert p.returncode == 0, p.stderr
+    assert "lines where both runs have them, else functions; outermost " \
+        "first), bytes allocated (%d in both, 0 only in A, 0 only in B):\n" \
+        "  (%d sites the same in both, not listed)\n" % (n, n) in p.stdout
+    p = ws_print("--diff", a, b)
+    assert p.returncode == 0, p.stderr
+    assert "(%d in both, 0 only in A, 0 only in B):\n" \
+        "  (%d sites the same in both, not listed)\n" % (n - 1, n - 1) \
+        in p.stdout
 
 
 def test_diff_refuses_what_it_cannot_compare(spikes, known, ws, tmp_path):
@@ -707,30 +752,121 @@ def test_pprof_refuses(known, ws, tmp_path):
 # ----------------------------------------------------------------------
 # --trace: Chrome's trace-event format
 
-def check_trace_schema(doc):
-    """The Trace Event Format's JSON Object Format, as Perfetto and
-    chrome://tracing read it: an object with a traceEvents array; each
-    event a phase, a pid and a tid; counters with numeric args, complete
-    events with a duration, instant events with a scope, metadata with
-    its name."""
-    assert set(doc) == {"traceEvents", "displayTimeUnit", "otherData"}
-    assert doc["displayTimeUnit"] in ("ms", "ns")
+class TraceError(Exception):
+    pass
+
+
+def trace_tracks(doc):
+    """A reader of the Trace Event Format (Google's "Trace Event Format"
+    document, the JSON Object Format that Perfetto's UI and
+    chrome://tracing import), as a viewer builds its tracks from it.  No
+    reader of the format is packaged in Debian 12 (Perfetto's
+    trace_processor and Chromium's catapult are not), so this one applies
+    the document's rules, and raises TraceError where a file breaks one:
+
+    - the object: "traceEvents", a list, and only the document's other
+      keys ("displayTimeUnit", "ms" or "ns"; "otherData", an object;
+      "systemTraceEvents", "stackFrames", "samples",
+      "controllerTraceDataKey", "metadata");
+    - every event: a phase the document defines, "name" a non-empty
+      string, "pid" and "tid" integers, "ts" a number of microseconds
+      (metadata events need none), "cat" a string and "args" an object
+      where given;
+    - complete events ("X"): "dur" a number from 0; a thread's slices
+      nest (two overlap only when one holds the other: the viewers stack
+      them by depth, and flag the others);
+    - instant events ("i", or the older "I"): "s" is "g", "p" or "t"
+      ("t" when absent);
+    - counter events ("C"): "args" maps each series to a number; the
+      track is the process's counter of that name (and "id"), its value
+      at each time the event's; one value per series and time;
+    - metadata events ("M"): process_name and thread_name with a string
+      args.name, process_sort_index and thread_sort_index with an
+      integer args.sort_index, process_labels with args.labels.
+
+    Returns {"counters": {(pid, name): [(ts, {series: value})] in time
+    order}, "slices": {(pid, tid): [(ts, dur, name, depth)] in time
+    order}, "instants": [(ts, scope, name)], "names": {(kind, pid, tid):
+    name}}."""
+    def need(cond, why, e=None):
+        if not cond:
+            raise TraceError(why + ("" if e is None else ": %r" % (e,)))
+
+    def number(v):
+        return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+    need(isinstance(doc, dict) and isinstance(doc.get("traceEvents"), list),
+         "no traceEvents list")
+    need(set(doc) <= {"traceEvents", "displayTimeUnit", "otherData",
+                      "systemTraceEvents", "stackFrames", "samples",
+                      "controllerTraceDataKey", "metadata"},
+         "a key the format does not define", sorted(doc))
+    need(doc.get("displayTimeUnit", "ms") in ("ms", "ns"),
+         "displayTimeUnit is ms or ns")
+    need(isinstance(doc.get("otherData", {}), dict), "otherData is an object")
+    counters, slices, instants, names = {}, {}, [], {}
     for e in doc["traceEvents"]:
-        assert e["ph"] in ("C", "X", "i", "M"), e
-        assert isinstance(e["pid"], int) and isinstance(e["tid"], int), e
-        assert isinstance(e["name"], str) and e["name"], e
-        if e["ph"] == "M":
-            assert e["name"] in ("process_name", "thread_name"), e
-            assert isinstance(e["args"]["name"], str)
+        need(isinstance(e, dict), "an event is an object", e)
+        ph = e.get("ph")
+        need(ph in ("B", "E", "X", "i", "I", "C", "b", "n", "e", "s", "t",
+                    "f", "P", "N", "O", "D", "M", "V", "v", "R", "c",
+                    "(", ")"), "an unknown phase", e)
+        need(ph in ("X", "i", "I", "C", "M"),
+             "a phase this reader does not build tracks of", e)
+        need(isinstance(e.get("name"), str) and e["name"], "no name", e)
+        need(all(isinstance(e.get(k), int) and not isinstance(e[k], bool)
+                 for k in ("pid", "tid")), "pid and tid are integers", e)
+        need("cat" not in e or isinstance(e["cat"], str), "cat", e)
+        need("args" not in e or isinstance(e["args"], dict), "args", e)
+        if ph == "M":
+            a = e.get("args", {})
+            if e["name"] in ("process_name", "thread_name"):
+                need(isinstance(a.get("name"), str), "a name", e)
+                names[(e["name"], e["pid"],
+                       e["tid"] if e["name"] == "thread_name" else None)] = \
+                    a["name"]
+            elif e["name"] in ("process_sort_index", "thread_sort_index"):
+                need(isinstance(a.get("sort_index"), int), "sort_index", e)
+            else:
+                need(e["name"] == "process_labels"
+                     and isinstance(a.get("labels"), str),
+                     "an unknown metadata event", e)
             continue
-        assert isinstance(e["ts"], int) and e["ts"] >= 0, e
-        if e["ph"] == "C":
-            assert e["args"] and all(isinstance(v, int) and v >= 0
-                                     for v in e["args"].values()), e
-        elif e["ph"] == "X":
-            assert isinstance(e["dur"], int) and e["dur"] >= 0, e
+        need(number(e.get("ts")), "ts is a number", e)
+        if ph == "X":
+            need(number(e.get("dur")) and e["dur"] >= 0, "dur", e)
+            slices.setdefault((e["pid"], e["tid"]), []).append(
+                (e["ts"], e["dur"], e["name"]))
+        elif ph in ("i", "I"):
+            scope = e.get("s", "t")
+            need(scope in ("g", "p", "t"), "instant scope", e)
+            instants.append((e["ts"], scope, e["name"]))
         else:
-            assert e["s"] in ("g", "p", "t"), e
+            a = e.get("args")
+            need(a and all(number(v) for v in a.values()),
+                 "counter values are numbers", e)
+            key = (e["pid"], e["name"]) + ((e["id"],) if "id" in e else ())
+            counters.setdefault(key, []).append((e["ts"], a))
+    for key, points in counters.items():
+        points.sort(key=lambda p: p[0])
+        times = [t for t, _ in points]
+        need(len(set(times)) == len(times),
+             "two values of counter %r at one time" % (key,))
+    nested = {}
+    for key, ss in slices.items():
+        ss.sort(key=lambda s: (s[0], -s[1]))
+        open_, out = [], []
+        for ts, dur, name in ss:
+            while open_ and open_[-1] <= ts:
+                open_.pop()
+            need(not open_ or ts + dur <= open_[-1],
+                 "slices of thread %r overlap without nesting" % (key,),
+                 (ts, dur, name))
+            out.append((ts, dur, name, len(open_)))
+            open_.append(ts + dur)
+        nested[key] = out
+    return {"counters": counters, "slices": nested, "instants": instants,
+            "names": names}
 
 
 def test_trace(json_runs):
@@ -744,8 +880,19 @@ def test_trace(json_runs):
     p = ws_print("--trace", target, macros)
     assert (p.returncode, p.stdout, p.stderr) == (0, "", "")
     doc = json.load(open(target, encoding="utf-8"))
-    check_trace_schema(doc)
+    tracks = trace_tracks(doc)
     out = wslib.read_output(macros)
+    # as a viewer shows it: the process named by the command, one counter
+    # track of the working set with a point per sample, the measured
+    # stretches side by side on thread 1, every instant global
+    pid = int(out.header["pid"])
+    assert tracks["names"] == {("process_name", pid, None):
+                               out.header["command"]}
+    assert tracks["counters"] == {(pid, "working set (pages)"): [
+        (s.t, {"insn": s.insn, "data": s.data}) for s in out.samples]}
+    assert {d for ss in tracks["slices"].values()
+            for _, _, _, d in ss} == {0}
+    assert {scope for _, scope, _ in tracks["instants"]} == {"g"}
     ev = doc["traceEvents"]
     assert [(e["ts"], e["args"]) for e in ev if e["ph"] == "C"] == \
         [(s.t, {"insn": s.insn, "data": s.data}) for s in out.samples]
@@ -775,8 +922,10 @@ def test_trace(json_runs):
     # per thread
     p = ws_print("--trace=-", threads)
     doc = json.loads(p.stdout)
-    check_trace_schema(doc)
+    tracks = trace_tracks(doc)
     out = wslib.read_output(threads)
+    assert len(tracks["counters"]) == 1 + len(
+        {tid for s in out.samples for tid in s.threads})
     got = {}
     for e in doc["traceEvents"]:
         if e["ph"] == "C" and e["name"].startswith("thread "):
@@ -790,17 +939,116 @@ def test_trace(json_runs):
     assert got == want and len(got) >= 2
 
 
-def test_trace_schema_checker_refuses():
-    """The schema check is no formality: events that break the format
-    are refused."""
-    good = {"traceEvents": [{"ph": "C", "pid": 1, "tid": 1, "ts": 0,
-                             "name": "n", "args": {"a": 1}}],
+def test_trace_reader_refuses():
+    """The reader holds files to the format's rules: each way of
+    breaking one is refused."""
+    def ev(**kw):
+        return dict({"ph": "C", "pid": 1, "tid": 1, "ts": 0, "name": "n",
+                     "args": {"a": 1}}, **kw)
+    good = {"traceEvents": [ev(), ev(ts=5),
+                            ev(ph="X", ts=0, dur=10, args={}),
+                            ev(ph="X", ts=2, dur=3, args={}),
+                            ev(ph="i", s="g"),
+                            ev(ph="M", name="process_name",
+                               args={"name": "x"})],
             "displayTimeUnit": "ns", "otherData": {}}
-    check_trace_schema(good)
-    for bad in ({"ph": "C", "pid": 1, "tid": 1, "ts": 0, "name": "n",
-                 "args": {"a": "1"}},
-                {"ph": "X", "pid": 1, "tid": 1, "ts": 0, "name": "n"},
-                {"ph": "i", "pid": 1, "tid": 1, "ts": 0, "name": "n"},
-                {"ph": "B", "pid": 1, "tid": 1, "ts": 0, "name": "n"}):
-        with pytest.raises((AssertionError, KeyError)):
-            check_trace_schema(dict(good, traceEvents=[bad]))
+    tracks = trace_tracks(good)
+    assert tracks["slices"] == {(1, 1): [(0, 10, "n", 0), (2, 3, "n", 1)]}
+    assert tracks["counters"] == {(1, "n"): [(0, {"a": 1}), (5, {"a": 1})]}
+    for bad in ([ev(args={"a": "1"})],              # a counter's string
+                [ev(), ev()],                        # two values at a time
+                [ev(ph="X")],                        # no dur
+                [ev(ph="X", dur=10), ev(ph="X", ts=5, dur=10)],  # overlap
+                [ev(ph="i", s="x")],                 # no such scope
+                [ev(ph="B")],                        # no tracks built
+                [ev(ph="Q")],                        # no such phase
+                [ev(ts="0")],                        # ts not a number
+                [ev(pid="1")],
+                [ev(name="")],
+                [ev(ph="M", name="process_name", args={})],
+                [ev(ph="M", name="colour", args={"name": "x"})]):
+        with pytest.raises(TraceError):
+            trace_tracks(dict(good, traceEvents=bad))
+    with pytest.raises(TraceError):
+        trace_tracks(dict(good, displayTimeUnit="s"))
+    with pytest.raises(TraceError):
+        trace_tracks(dict(good, extra=1))
+
+
+# ----------------------------------------------------------------------
+# print/README.md's usage lines, run as shown
+
+def readme_commands():
+    """The commands of print/README.md's indented blocks that use an
+    export (--folded, --json, --pprof, --trace, --diff) or read one (go
+    tool pprof), with the commands its usage comments name ("# go tool
+    pprof -top heap.pb.gz"); the rest of a comment and what a pipe
+    feeds (flamegraph.pl, not in Debian) left out."""
+    text = open(os.path.join(wslib.TOP_SRCDIR, "print", "README.md"),
+                encoding="utf-8").read()
+    commands = []
+    for line in re.findall(r"^    (\S.*)$", text, re.M):
+        line, _, comment = line.partition(" # ")
+        line = line.partition(" | ")[0].strip()
+        for c in (line, comment.strip()):
+            if re.match(r"(ws_print .*--(folded|json|pprof|trace|diff)"
+                        r"|go tool pprof )", c):
+                commands.append(c)
+    return commands
+
+
+def test_readme_usage_lines(known, known3, spikes, tmp_path):
+    """Every export's usage line in print/README.md runs as written on
+    real runs under the names it uses (ws.out.1234 and ws.out.5678: two
+    runs of heap_known; ws.out.before and ws.out.after: memspike with
+    1000 and 2000 pages, and their --pprof profiles before.pb.gz and
+    after.pb.gz), and gives what its comment says: a pprof profile that
+    go tool pprof reads, JSON of the schema, a trace of the format, a
+    diff of the two runs, folded stacks; so the README cannot drift from
+    the options.  --fail-above=10 exits 3: the table grew by 100 %."""
+    commands = readme_commands()
+    shown = " ".join(commands)
+    for option in ("--folded ", "--folded-by=", "--json ", "--pprof ",
+                   "--trace ", "--diff ", "--fail-above=", "go tool pprof "):
+        assert option in shown, (option, commands)
+    for name, path in (("ws.out.1234", known.out_path),
+                       ("ws.out.5678", known3.out_path),
+                       ("ws.out.before", spikes[0].out_path),
+                       ("ws.out.after", spikes[1].out_path)):
+        shutil.copy(path, tmp_path / name)
+    for name in ("before", "after"):
+        assert ws_print("--pprof", tmp_path / (name + ".pb.gz"),
+                        tmp_path / ("ws.out." + name)).returncode == 0
+    env = dict(os.environ, HOME=str(tmp_path), PPROF_TMPDIR=str(tmp_path),
+               GOCACHE=str(tmp_path / "gocache"),
+               PATH=os.path.dirname(WS_PRINT) + ":" + os.path.dirname(GO)
+               + ":" + os.environ["PATH"])
+    for c in commands:
+        p = subprocess.run(c, shell=True, cwd=tmp_path, env=env,
+                           capture_output=True, text=True, timeout=300)
+        fails = "--fail-above" in c
+        assert p.returncode == (3 if fails else 0), (c, p.stderr)
+        w = c.split()
+        if c.startswith("go tool pprof"):
+            assert " flat  flat%" in p.stdout, (c, p.stdout)
+        elif "--json" in w:
+            path = tmp_path / w[w.index("--json") + 1]
+            assert json.load(open(path))["schema"] == "ws-print-json"
+        elif "--trace" in w:
+            path = tmp_path / w[w.index("--trace") + 1]
+            assert trace_tracks(json.load(open(path)))["counters"]
+        elif "--pprof" in w:
+            path = tmp_path / w[w.index("--pprof") + 1]
+            assert open(path, "rb").read(2) == b"\x1f\x8b"
+        elif "--diff" in w:
+            a, b = w[w.index("--diff") + 1:w.index("--diff") + 3]
+            assert p.stdout.startswith("A: %s: " % a), p.stdout
+            assert "\nB: %s: " % b in p.stdout
+            if fails:
+                assert "\nFAIL: " in p.stdout
+        else:
+            lines = folded_lines(p.stdout)
+            assert lines and all(n > 0 for _, n in lines), c
+            if "--folded-by=line" in w:
+                assert all(re.search(r" \(heap_known\.c:\d+\)", st)
+                           for st, _ in lines if st.startswith("main"))

@@ -588,16 +588,17 @@ def self_cost(p, fn):
 def test_calls_are_inclusive(miss_run):
     """main calls fresh_touch and hot_touch (noinline, directly), which
     call nothing: each call's cost is exactly its callee's own misses,
-    and its count the misses seen through it (each one page)."""
+    and its count the calls miss.c makes, FRESH x PASSES of each, from
+    one call site each."""
     _, p, _ = miss_run
     for callee in ("fresh_touch", "hot_touch"):
         calls = [c for c in p.calls
                  if c.caller[2] == "main" and c.callee[2] == callee]
-        assert len(calls) >= 1, (callee, p.calls)
+        assert len(calls) == 1, (callee, p.calls)
         insn = sum(c.insn for c in calls)
         data = sum(c.data for c in calls)
         assert (insn, data) == self_cost(p, callee)
-        assert sum(c.count for c in calls) == insn + data
+        assert calls[0].count == FRESH * PASSES, calls
         assert all(c.callee[1] == MISS_SRC or same_file(c.callee[1],
                                                         MISS_SRC)
                    for c in calls)
@@ -639,6 +640,42 @@ def test_callgrind_annotate_inclusive(miss_run):
         calls = [c for c in p.calls if c.callee[2] == callee]
         assert incl[callee] == (sum(c.data for c in calls),
                                 sum(c.insn for c in calls))
+
+
+def test_callgrind_annotate_calls(miss_run):
+    """callgrind_annotate --inclusive=yes --tree=calling: under main, its
+    calls of fresh_touch and hot_touch, each FRESH x PASSES times (as
+    miss.c's loops make them), fresh_touch's inclusive data misses
+    exactly one per call (each stores to a fresh page), hot_touch's its
+    own; main's inclusive row holds both."""
+    _, p, prof = miss_run
+    r = subprocess.run(["callgrind_annotate", "--auto=no", "--threshold=100",
+                        "--inclusive=yes", "--tree=calling", prof],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and "WARNING" not in r.stderr, r.stderr
+    num = r"([0-9,]+)(?: \([ 0-9.]+%\))?"
+    below = {}
+    main = None
+    for line in r.stdout.splitlines():
+        m = re.match(r"\s*%s\s+%s\s+\*\s+\S+:(\S+) " % (num, num), line)
+        if m:
+            main = m.group(3) == "main"
+            continue
+        m = re.match(r"\s*%s\s+%s\s+>\s+\S+:(\S+) \(([0-9,]+)x\)"
+                     % (num, num), line)
+        if m and main:
+            below[m.group(3)] = tuple(int(m.group(k).replace(",", ""))
+                                      for k in (1, 2, 4))
+    calls = FRESH * PASSES
+    fresh, hot = self_cost(p, "fresh_touch"), self_cost(p, "hot_touch")
+    assert fresh[1] >= calls
+    assert below["fresh_touch"] == (fresh[1], fresh[0], calls), below
+    assert below["hot_touch"] == (hot[1], hot[0], calls), below
+    assert annotate_rows(prof, "--inclusive=yes")["main"][0] >= \
+        fresh[1] + hot[1]
+    # no call is written with a count of 0, which callgrind_annotate
+    # would read as a cost line of the caller's own
+    assert all(c.count >= 1 for c in p.calls)
 
 
 def test_nameless_functions_named_by_their_entry(tmp_path):

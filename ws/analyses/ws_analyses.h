@@ -396,6 +396,22 @@ void WS_(misses_after_fork)(void);
 void WS_(misses_new_image)(void);
 
 /*------------------------------------------------------------*/
+/*--- Calls counted for the miss profile (ws_calls.c)      ---*/
+/*------------------------------------------------------------*/
+
+/* Counts the calls of each call site to each target from now on (an
+   instrumentation pass); sets the counts to zero; gives each count
+   (the call site as stacks give it, the return address less one; the
+   address called). */
+void WS_(calls_init)(void);
+void WS_(calls_reset)(void);
+void WS_(calls_each)(void (*f)(Addr site, Addr target, ULong count));
+/* The GOT slot a PLT stub at |entry| jumps through, 0 if it is no
+   stub; the function it jumps to now (|entry| if it is no stub). */
+Addr WS_(plt_slot)(Addr entry);
+Addr WS_(plt_target)(Addr entry);
+
+/*------------------------------------------------------------*/
 /*--- Regions (ws_regions.c)                               ---*/
 /*------------------------------------------------------------*/
 

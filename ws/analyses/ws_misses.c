@@ -36,9 +36,17 @@
    the calls= lines, whose costs are inclusive (the misses in the
    callee and below), so that KCachegrind shows callers, callees and
    inclusive costs, and callgrind_annotate --inclusive=yes ranks by
-   them.  ws does not count calls: a calls= line's count is the misses
-   seen through that call.  A function without a symbol is named by
-   its entry, as callgrind names such code by its address: the target
+   them.  A calls= line's count is callgrind's: how often that call
+   site called that function while measuring (ws_calls.c counts them);
+   the profile has the calls through which misses were seen.  The
+   stack shows no frame for code entered by a jump, so no call is
+   counted where the function that missed was entered from the call
+   site by a jump and not called (a tail call's target, the dynamic
+   linker's resolver behind a PLT stub, code that one function's entry
+   jumps into), or before measuring began: such a call's count is 1,
+   the fewest calls through which a miss can be seen (callgrind_annotate
+   would take the costs after a calls=0 line as the caller's own).  A function without a symbol is
+   named by its entry, as callgrind names such code by its address: the target
    of the direct call (call rel32) that its caller's return address
    follows, "0x<address in the object file>"; "???" when the caller
    called it indirectly or is not on the stack.
@@ -162,12 +170,12 @@ static Name* intern_path(const HChar* dir, const HChar* file)
 /*------------------------------------------------------------*/
 
 /* Misses seen through one call: from a call site (the Site that holds
-   it) to the function called. */
+   it) to the function called, and how often it called it. */
 typedef struct _Arc {
    struct _Arc*   next;
    struct _Site*  callee;   /* where the callee was when first seen */
    ULong          count[2];
-   ULong          misses;
+   ULong          calls;
 } Arc;
 
 typedef struct _Site {
@@ -367,10 +375,8 @@ static void charge_calls(const WS_Event* ev, Site* inner)
       for (j = 1; j < i && seen[j] != a; j++)
          ;
       seen[i] = a;
-      if (j == i) {
+      if (j == i)
          a->count[ev->kind]++;
-         a->misses++;
-      }
       callee = call;
    }
 }
@@ -405,6 +411,7 @@ static void start_counting(void)
 {
    sites = VG_(HT_construct)("ws.misses.sites");
    last_site = NULL;
+   WS_(calls_reset)();
 }
 
 static void free_site(void* p)
@@ -458,6 +465,7 @@ void WS_(misses_init)(const HChar* out_name)
       VG_(exit)(1);
    }
    VG_(free)(name);
+   WS_(calls_init)();
    start_counting();
    WS_(listen)(WS_EvEntered, miss_at);
    names_init(&objs, "ws.misses.objs");
@@ -568,8 +576,36 @@ static void write_header(const ULong total[2], const HChar* exec_path)
                     "\n", total[WS_Data], total[WS_Insn]);
 }
 
+static void add_to_arc(Site* s, Addr target, ULong count)
+{
+   Site callee;
+   Arc* a;
+   VG_(memset)(&callee, 0, sizeof callee);
+   locate(&callee, target, target);
+   for (a = s->calls; a && a->callee->fn != callee.fn; a = a->next)
+      ;
+   if (a != NULL)
+      a->calls += count;
+}
+
+/* The calls that a call site at |ip| made to |target|: the count of
+   its arc to the function there, and, when that is a PLT stub, of its
+   arc to the function the stub jumps to (the stack has no frame of the
+   stub: a miss in the function is seen as the call site's call of
+   it, and one in the stub's code as its call of the stub). */
+static void add_calls(Addr ip, Addr target, ULong count)
+{
+   Site* s = VG_(HT_lookup)(sites, ip);
+   Addr  real = WS_(plt_target)(target);
+   if (s == NULL || s->calls == NULL)
+      return;
+   add_to_arc(s, target, count);
+   if (real != target)
+      add_to_arc(s, real, count);
+}
+
 /* A call site's calls: the callee's object, file and function, then
-   "calls=<misses> <callee's address> <line>" and the call site's
+   "calls=<count> <callee's address> <line>" and the call site's
    position with the inclusive costs. */
 static void write_calls(const Site* x)
 {
@@ -579,7 +615,7 @@ static void write_calls(const Site* x)
       put_name("cfi", a->callee->fn_file);
       put_name("cfn", a->callee->fn);
       WS_(file_printf)(&miss, "calls=%llu 0x%lx %u\n0x%lx %u %llu %llu\n",
-                       a->misses, a->callee->rel, a->callee->line, x->rel,
+                       a->calls > 0 ? a->calls : 1, a->callee->rel, a->callee->line, x->rel,
                        x->line, a->count[WS_Data], a->count[WS_Insn]);
    }
 }
@@ -602,6 +638,7 @@ const HChar* WS_(misses_write)(const HChar* exec_path)
    }
    if (n > 0)
       VG_(ssort)(s, n, sizeof(Site*), cmp_sites);
+   WS_(calls_each)(add_calls);
 
    write_header(total, exec_path);
    for (i = 0; i < n; i++) {

@@ -214,35 +214,6 @@ static ULong closed;           /* activations closed */
 #define CACHE_ENTRIES 4096
 static Routine* cache[CACHE_ENTRIES];
 
-/* Code in a PLT section, or of no function: maybe a PLT stub. */
-static Bool maybe_stub(Addr a)
-{
-   const HChar* name;
-   return VG_(DebugInfo_sect_kind)(NULL, a) == Vg_SectPLT
-          || !VG_(get_fnname)(VG_(current_DiEpoch)(), a, &name);
-}
-
-/* The slot a PLT stub at |entry| jumps through: `jmp *d(%rip)`, after
-   an `endbr64` and with a `bnd` prefix or not; 0 for other code. */
-static Addr got_of(Addr entry)
-{
-   static const UChar endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
-   const UChar* c = (const UChar*)entry;
-   Addr at = entry, slot;
-   if (!VG_(am_is_valid_for_client)(entry, 16, VKI_PROT_READ))
-      return 0;
-   if (VG_(memcmp)(c, endbr64, 4) == 0)
-      at += 4;
-   if (*(const UChar*)at == 0xf2)                 /* bnd */
-      at++;
-   c = (const UChar*)at;
-   if (c[0] != 0xff || c[1] != 0x25)
-      return 0;
-   slot = at + 6 + (Long)*(const Int*)(c + 2);
-   return VG_(am_is_valid_for_client)(slot, sizeof(Addr), VKI_PROT_READ)
-          ? slot : 0;
-}
-
 static Routine* routine_of(Addr entry)
 {
    Routine* r = VG_(HT_lookup)(routines, entry);
@@ -250,7 +221,7 @@ static Routine* routine_of(Addr entry)
       r = VG_(calloc)("ws.routines.routine", 1, sizeof *r);
       r->key = entry;
       r->rows = VG_(HT_construct)("ws.routines.rows");
-      r->got = maybe_stub(entry) ? got_of(entry) : 0;
+      r->got = WS_(plt_slot)(entry);
       VG_(HT_add_node)(routines, r);
    }
    return r;
