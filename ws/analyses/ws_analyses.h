@@ -456,11 +456,16 @@ extern UInt* WS_(rt_lines)[WS_RT_L1_ENTRIES];
 #define WS_SHADOW_RT_BYTES        24
 
 /* What the IR calls: an access's helper (the first line's entry as it
-   was, the access's size), a call's and the returns'. */
+   was, the access's size), a call's (to the target, or to the routine
+   when the target is constant) and the returns'. */
 void WS_(rt_read)(Addr a, UWord e, UWord size);
 void WS_(rt_write)(Addr a, UWord e, UWord size);
 void WS_(rt_modify)(Addr a, UWord e, UWord size);
 void WS_(rt_call)(void* gs, Addr target, Addr sp);
+void WS_(rt_call_to)(void* gs, void* routine, Addr sp);
+/* The routine whose entry is |entry| (made if new), for a call whose
+   target the translation knows. */
+void* WS_(rt_routine_at)(Addr entry);
 void WS_(rt_pop)(void* gs, Addr sp);
 void WS_(routines_set_shadow_base)(Int base);
 void WS_(routines_instrument_init)(void);

@@ -201,6 +201,8 @@ typedef struct _Routine {
    Addr         got;           /* a PLT stub's: the slot it jumps
                                   through (its calls are activations of
                                   the routine the slot holds); 0 */
+   struct _Routine* via;       /* a PLT stub's: the routine its slot
+                                  held at its latest call */
    VgHashTable* rows;
    struct _Row* last_row;      /* the row of its latest close: most
                                   routines close with few sizes */
@@ -212,7 +214,7 @@ static ULong closed;           /* activations closed */
 /* The routines of recent calls by entry, in front of the hash table
    (every call looks its routine up). */
 #define CACHE_ENTRIES 4096
-static Routine* cache[CACHE_ENTRIES];
+static struct { Addr entry; Routine* r; } cache[CACHE_ENTRIES];
 
 /* Code in a PLT section, or of no function: maybe a PLT stub. */
 static Bool maybe_stub(Addr a)
@@ -259,10 +261,12 @@ static Routine* routine_of(Addr entry)
 /* The routine at |entry|, through the cache. */
 static Routine* routine_at(Addr entry)
 {
-   Routine** slot = &cache[(entry >> 2) & (CACHE_ENTRIES - 1)];
-   if (*slot == NULL || (*slot)->key != entry)
-      *slot = routine_of(entry);
-   return *slot;
+   UInt k = (entry >> 2) & (CACHE_ENTRIES - 1);
+   if (cache[k].r == NULL || cache[k].entry != entry) {
+      cache[k].r = routine_of(entry);
+      cache[k].entry = entry;
+   }
+   return cache[k].r;
 }
 
 /* The row of input size |size|: its own below WS_RT_SIZE_EXACT, else
@@ -303,7 +307,6 @@ static void add_to_row(Routine* r, ULong size, ULong cost)
 typedef struct {
    Routine* r;
    Addr     sp;            /* the stack pointer right after the call */
-   UInt     start;         /* the stamp at the call */
    Bool     nested;        /* inside another activation of r */
    ULong    cost0;         /* the thread's instructions then */
    Long     rms, trms, ti, si;   /* partial sums */
@@ -311,6 +314,9 @@ typedef struct {
 
 typedef struct {
    Frame*       f;         /* f[0]: the root, never popped */
+   UInt*        start;     /* each frame's stamp at its call: apart,
+                              so that the search for an ancestor reads
+                              a few cache lines */
    UInt         n, cap;
    UInt         serial;    /* 0: no thread */
    UInt         slice;     /* the stamp at which it last began running */
@@ -348,8 +354,11 @@ static RThread* new_thread(ThreadId tid)
       if (t->f == NULL) {
          t->cap = 64;
          t->f = VG_(malloc)("ws.routines.frames", t->cap * sizeof(Frame));
+         t->start = VG_(malloc)("ws.routines.starts",
+                                t->cap * sizeof(UInt));
       }
       VG_(memset)(&t->f[0], 0, sizeof(Frame));
+      t->start[0] = 0;
       t->f[0].sp = ~(Addr)0;
       t->n = 1;
       t->serial = next_serial++;
@@ -389,7 +398,7 @@ static ULong insns_in(void* gs)
 
 static UInt read_threshold(const RThread* t)
 {
-   UInt s = t->f[t->n - 1].start;
+   UInt s = t->start[t->n - 1];
    return (s > t->slice ? s : t->slice) << 1;
 }
 
@@ -441,11 +450,11 @@ static Bool bump(void)
 static Frame* ancestor(RThread* t, UInt stamp)
 {
    UInt lo = 0, hi = t->n;
-   if (t->n >= 2 && t->f[t->n - 2].start <= stamp)
+   if (t->n >= 2 && t->start[t->n - 2] <= stamp)
       return &t->f[t->n - 2];
    while (hi - lo > 1) {
       UInt mid = (lo + hi) / 2;
-      if (t->f[mid].start <= stamp)
+      if (t->start[mid] <= stamp)
          lo = mid;
       else
          hi = mid;
@@ -460,7 +469,7 @@ static void account(RThread* t, UInt last, UInt wts)
 {
    Frame* top = &t->f[t->n - 1];
    Frame* seen = NULL;          /* the activation that had the line */
-   Bool first = last < top->start;
+   Bool first = last < t->start[t->n - 1];
    if (first) {
       top->rms++;
       if (last != 0) {
@@ -623,11 +632,12 @@ static Bool pending_in(const RThread* t, const Routine* r)
 }
 
 
-void WS_(rt_call)(void* gs, Addr target, Addr sp)
+/* A call of routine |r| (a PLT stub's: of the routine its slot holds
+   now, remembered while the slot holds it). */
+static void push(void* gs, Routine* r, Addr sp)
 {
    RThread* t;
    Frame*   f;
-   Routine* r;
    if (exhausted || !WS_(measuring) || !bump())
       return;
    stats.calls++;
@@ -635,22 +645,41 @@ void WS_(rt_call)(void* gs, Addr target, Addr sp)
    if (t->n == t->cap) {
       t->cap *= 2;
       t->f = VG_(realloc)("ws.routines.frames", t->f, t->cap * sizeof(Frame));
+      t->start = VG_(realloc)("ws.routines.starts", t->start,
+                              t->cap * sizeof(UInt));
    }
-   r = routine_at(target);
    if (r->got) {
+      Addr target = *(const Addr*)r->got;
       stats.plt++;
-      r = routine_at(*(const Addr*)r->got);
+      if (r->via == NULL || r->via->key != target)
+         r->via = routine_at(target);
+      r = r->via;
    }
    f = &t->f[t->n];
    f->r = r;
    f->nested = pending_in(t, r);
    f->sp = sp;
-   f->start = count;
+   t->start[t->n] = count;
    f->cost0 = insns_in(gs);
    f->rms = f->trms = f->ti = f->si = 0;
    t->n++;
    r->pending++;
    shadow_to_guest(gs, t);
+}
+
+void WS_(rt_call)(void* gs, Addr target, Addr sp)
+{
+   push(gs, routine_at(target), sp);
+}
+
+void WS_(rt_call_to)(void* gs, void* routine, Addr sp)
+{
+   push(gs, routine, sp);
+}
+
+void* WS_(rt_routine_at)(Addr entry)
+{
+   return routine_at(entry);
 }
 
 static void close_top(RThread* t, ULong now)
