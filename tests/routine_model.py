@@ -647,6 +647,7 @@ SIZE_EXACT = 256        # sizes below this have a row each
 SUB_BUCKETS = 4         # log2 of the buckets per power of two above it
 FIT_MIN_POINTS = 3
 RANK_MIN_SPAN = 4       # a growth ranks when its sizes span this factor
+RANK_SHARE = 100        # and its cost is 1/RANK_SHARE of the costliest's
 
 
 def size_key(size):
@@ -791,14 +792,18 @@ def spans(r):
 
 
 def rank(routines):
-    """Routines in ws's order: those with a fit whose sizes span
-    RANK_MIN_SPAN first, by exponent (to one decimal) then total cost,
-    both descending; then the rest by total cost; names break ties."""
+    """Routines in ws's order: first those called out, with a fit whose
+    sizes span RANK_MIN_SPAN and a total cost of 1/RANK_SHARE of the
+    costliest routine's at least, by exponent times that share,
+    descending; then the rest; then by total cost, descending; names
+    break ties."""
+    most = max((r.cost for r in routines.values()), default=0)
+
     def key(r):
         f = r.fit()
-        if f is None or not spans(r):
+        if f is None or not spans(r) or r.cost * RANK_SHARE < most:
             return (1, 0.0, -r.cost, r.name)
-        return (0, -round(f[0], 1), -r.cost, r.name)
+        return (0, -f[0] * (r.cost / most), -r.cost, r.name)
     return sorted(routines.values(), key=key)
 
 

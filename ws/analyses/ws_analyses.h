@@ -435,14 +435,18 @@ void WS_(routines_print_stats)(void);
 #define WS_RT_L1_ENTRIES   (1u << (WS_ADDR_BITS - WS_RT_LINE_SHIFT \
                                    - WS_RT_CHUNK_BITS))
 extern UInt* WS_(rt_lines)[WS_RT_L1_ENTRIES];
-/* Sizes below this have a row each; the fit needs this many sizes; it
-   ranks routines by growth when its sizes span this factor (an
-   exponent over sizes from 30 to 40 says little); a routine is flagged
+/* Sizes below this have a row each; the fit needs this many sizes; a
+   routine is called out (ranked by growth) when its sizes span this
+   factor (an exponent over sizes from 30 to 40 says little) and its
+   cost is at least 1/WS_RT_RANK_SHARE of the costliest routine's (a
+   steep start-up routine of a few thousand instructions matters
+   less than a program's main work); a routine called out is flagged
    with an exponent of 1.2 or more, r2 of 0.8 or more, over this many
-   sizes that span that factor. */
+   sizes. */
 #define WS_RT_SIZE_EXACT   256
 #define WS_RT_FIT_MIN      3
 #define WS_RT_RANK_SPAN    4
+#define WS_RT_RANK_SHARE   100
 #define WS_RT_FLAG_SIZES   5
 
 /* The running thread's words in its shadow area (after the core's):

@@ -877,8 +877,12 @@ static double ln_of(ULong x)
 typedef struct {
    Routine* r;
    Bool     fitted;
-   Bool     ranks;         /* fitted, over sizes that span enough */
+   Bool     ranks;         /* called out: fitted, over sizes that span
+                              enough, for a share of the cost that
+                              matters */
    double   exponent, r2;
+   double   weight;        /* exponent x share of the costliest
+                              routine's cost */
    UInt     sizes;         /* points of the fit */
    ULong    lo, hi;        /* their smallest and largest size */
    const HChar* name;
@@ -947,14 +951,16 @@ static Long tenths(double v)
    return t >= 0 ? (Long)(t + 0.5) : -(Long)(-t + 0.5);
 }
 
+/* The routines called out first, by exponent weighted by their share
+   of the cost; then the others; then by total cost. */
 static Int by_growth(const void* pa, const void* pb)
 {
    const Ranked* a = pa;
    const Ranked* b = pb;
    if (a->ranks != b->ranks)
       return a->ranks ? -1 : 1;
-   if (a->ranks && tenths(a->exponent) != tenths(b->exponent))
-      return tenths(a->exponent) > tenths(b->exponent) ? -1 : 1;
+   if (a->ranks && a->weight != b->weight)
+      return a->weight > b->weight ? -1 : 1;
    if (a->r->cost != b->r->cost)
       return a->r->cost > b->r->cost ? -1 : 1;
    return VG_(strcmp)(a->name, b->name);
@@ -972,7 +978,8 @@ static Ranked* ranked(UInt* n)
 {
    Routine* r;
    Ranked*  out;
-   UInt     i = 0;
+   UInt     i = 0, j;
+   ULong    most = 0;         /* the costliest routine's cost */
    if (routines == NULL) {
       *n = 0;
       return NULL;
@@ -988,8 +995,18 @@ static Ranked* ranked(UInt* n)
          out[i].name = "???";
       out[i].name = WS_(intern)(out[i].name);
       fit(&out[i]);
-      out[i].ranks = out[i].fitted && out[i].hi >= WS_RT_RANK_SPAN * out[i].lo;
+      if (r->cost > most)
+         most = r->cost;
       i++;
+   }
+   for (j = 0; j < i; j++) {
+      out[j].ranks = out[j].fitted
+                     && out[j].hi >= WS_RT_RANK_SPAN * out[j].lo
+                     && out[j].r->cost * WS_RT_RANK_SHARE >= most;
+      out[j].weight = out[j].ranks
+                         ? out[j].exponent * ((double)out[j].r->cost
+                                              / (double)most)
+                         : 0.0;
    }
    VG_(ssort)(out, i, sizeof *out, by_growth);
    *n = i;
