@@ -57,9 +57,10 @@ static uint64_t most_cost(const struct wsp_file *f)
 }
 
 /* As ws calls a routine out and flags it (docs/manual.md, section 9):
-   called out, a fit over sizes that span a factor of 4 for a cost of
-   1 % of the costliest routine's at least; flagged, called out with an
-   exponent of 1.2 or more, r2 0.8 or more, over 5 sizes or more. */
+   called out, a fit over sizes that span a factor of 4 with r2 0.8 or
+   more, for a cost of 1 % of the costliest routine's at least;
+   flagged, called out with an exponent of 1.2 or more over 5 sizes or
+   more. */
 static int called_out(const struct wsp_file *f, const struct wsp_routine *r,
                       size_t *sizes)
 {
@@ -73,14 +74,14 @@ static int called_out(const struct wsp_file *f, const struct wsp_routine *r,
          n++;
       }
    *sizes = n;
-   return r->fitted && hi >= 4 * lo && r->cost * 100 >= most_cost(f);
+   return r->fitted && hi >= 4 * lo && r->r2_milli >= 800
+          && r->cost * 100 >= most_cost(f);
 }
 
 static int flagged(const struct wsp_file *f, const struct wsp_routine *r)
 {
    size_t n;
-   return called_out(f, r, &n) && n >= 5 && r->exponent_milli >= 1200
-          && r->r2_milli >= 800;
+   return called_out(f, r, &n) && n >= 5 && r->exponent_milli >= 1200;
 }
 
 static struct wsp_str name_of(const struct wsp_file *f,
@@ -180,10 +181,10 @@ void wsp_text_routines(FILE *out, const struct wsp_file *f, int width)
             "64-byte lines an activation reads, trms; docs/manual.md, "
             "\"Per-routine footprint\"):\n");
    wsp_wrap(out, width, 4, "  %zu routine%s with an activation; %s, "
-            "those called out first (a fit over input sizes that span a "
-            "factor of 4, a cost of 1 %% of the costliest routine's or "
-            "more) by exponent times that share, then the others by "
-            "cost:\n", f->n_routines, f->n_routines == 1 ? "" : "s",
+            "those called out first (a fit with r2 0.8 or more over input "
+            "sizes that span a factor of 4, a cost of 1 %% of the "
+            "costliest routine's or more) by exponent times that share, "
+            "then the others by cost:\n", f->n_routines, f->n_routines == 1 ? "" : "s",
             f->n_routines > MAX_ROUTINES ? "the first 10" : "all");
    for (size_t i = 0; i < f->n_routines && i < MAX_ROUTINES; i++) {
       const struct wsp_routine *r = &f->routines[i];

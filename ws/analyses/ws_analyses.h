@@ -437,17 +437,19 @@ void WS_(routines_print_stats)(void);
 extern UInt* WS_(rt_lines)[WS_RT_L1_ENTRIES];
 /* Sizes below this have a row each; the fit needs this many sizes; a
    routine is called out (ranked by growth) when its sizes span this
-   factor (an exponent over sizes from 30 to 40 says little) and its
+   factor (an exponent over sizes from 30 to 40 says little), its fit's
+   r2, as the file writes it, is at least this many thousandths (an
+   exponent that explains half the scatter says little either) and its
    cost is at least 1/WS_RT_RANK_SHARE of the costliest routine's (a
    steep start-up routine of a few thousand instructions matters
    less than a program's main work); a routine called out is flagged
-   with an exponent of 1.2 or more, r2 of 0.8 or more, over this many
-   sizes. */
-#define WS_RT_SIZE_EXACT   256
-#define WS_RT_FIT_MIN      3
-#define WS_RT_RANK_SPAN    4
-#define WS_RT_RANK_SHARE   100
-#define WS_RT_FLAG_SIZES   5
+   with an exponent of 1.2 or more over this many sizes. */
+#define WS_RT_SIZE_EXACT     256
+#define WS_RT_FIT_MIN        3
+#define WS_RT_RANK_SPAN      4
+#define WS_RT_RANK_R2_MILLI  800
+#define WS_RT_RANK_SHARE     100
+#define WS_RT_FLAG_SIZES     5
 
 /* The running thread's words in its shadow area (after the core's):
    the top frame's stack pointer, the thresholds of reads and writes

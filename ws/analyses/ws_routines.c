@@ -945,6 +945,14 @@ static void fit(Ranked* k)
    VG_(free)(x);
 }
 
+/* |v| in thousandths, rounded half away from zero: as the file
+   writes it. */
+static Long milli(double v)
+{
+   double t = v * 1000.0;
+   return t >= 0 ? (Long)(t + 0.5) : -(Long)(-t + 0.5);
+}
+
 static Long tenths(double v)
 {
    double t = v * 10.0;
@@ -1002,6 +1010,7 @@ static Ranked* ranked(UInt* n)
    for (j = 0; j < i; j++) {
       out[j].ranks = out[j].fitted
                      && out[j].hi >= WS_RT_RANK_SPAN * out[j].lo
+                     && milli(out[j].r2) >= WS_RT_RANK_R2_MILLI
                      && out[j].r->cost * WS_RT_RANK_SHARE >= most;
       out[j].weight = out[j].ranks
                          ? out[j].exponent * ((double)out[j].r->cost
@@ -1016,14 +1025,13 @@ static Ranked* ranked(UInt* n)
 static Bool flagged(const Ranked* k)
 {
    return k->ranks && k->sizes >= WS_RT_FLAG_SIZES
-          && tenths(k->exponent) >= 12 && k->r2 >= 0.8;
+          && tenths(k->exponent) >= 12;
 }
 
 /* |v| with three decimals, rounded half away from zero. */
 static void thousandths(HChar* buf, double v)
 {
-   double t = v * 1000.0;
-   Long   m = t >= 0 ? (Long)(t + 0.5) : -(Long)(-t + 0.5);
+   Long   m = milli(v);
    ULong  a = m < 0 ? -m : m;
    VG_(sprintf)(buf, "%s%llu.%03llu", m < 0 ? "-" : "", a / 1000, a % 1000);
 }
