@@ -23,7 +23,8 @@
    Per superblock, before its first access: if the stack pointer is
    above the top frame's (in the shadow area), a helper pops the frames
    below it.  At the end of a superblock that calls: a helper pushes a
-   frame (after the clock has counted the call).
+   frame (after the clock has counted the call), given the routine
+   itself when the call's target is a constant.
 
    Per data access, for the line of its first byte:
 
