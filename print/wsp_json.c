@@ -36,10 +36,11 @@ static uint64_t stack_id(const struct wsp_file *f, size_t idx)
 }
 
 /* A value of a KEY VALUE pair: a number when it is one (a whole number,
-   or a fraction as "0.125"), else the text. */
+   or a fraction as "0.125", "-0.5"), else the text. */
 static void kv_value(FILE *out, struct wsp_str v)
 {
-   size_t i = 0, digits = 0, dot = 0;
+   size_t minus = v.len > 1 && v.s[0] == '-';
+   size_t i = minus, digits = 0, dot = 0;
    for (; i < v.len; i++) {
       if (v.s[i] >= '0' && v.s[i] <= '9')
          digits++;
@@ -48,7 +49,8 @@ static void kv_value(FILE *out, struct wsp_str v)
       else
          break;
    }
-   int leading_zero = v.len > 1 && v.s[0] == '0' && dot != 1;
+   int leading_zero = v.len > minus + 1 && v.s[minus] == '0'
+                      && dot != minus + 1;
    if (i == v.len && digits && !leading_zero && digits <= 19)
       fwrite(v.s, 1, v.len, out);
    else
@@ -262,6 +264,26 @@ static void trailer(FILE *out, const struct wsp_file *f)
               (unsigned long long)stack_id(f, s->stack));
       kvs(out, f, s->kv_first, s->kv_n);
       fputc('}', out);
+   }
+   fputs("],\n\"routines\":[", out);
+   for (size_t i = 0; i < f->n_routines; i++) {
+      const struct wsp_routine *r = &f->routines[i];
+      fprintf(out, "%s{\"id\":%llu,\"stack\":%llu", i ? ",\n" : "\n",
+              (unsigned long long)r->id,
+              (unsigned long long)stack_id(f, r->stack));
+      kvs(out, f, r->kv_first, r->kv_n);
+      fputs(",\"sizes\":[", out);
+      for (size_t k = 0; k < r->n_rows; k++) {
+         const struct wsp_routine_row *row = &f->routine_rows[r->first_row
+                                                               + k];
+         fprintf(out, "%s[%llu,%llu,%llu,%llu,%llu]", k ? "," : "",
+                 (unsigned long long)row->size,
+                 (unsigned long long)row->count,
+                 (unsigned long long)row->min,
+                 (unsigned long long)row->mean,
+                 (unsigned long long)row->max);
+      }
+      fputs("]}", out);
    }
    fputs("],\n\"peaks\":[", out);
    for (size_t i = 0; i < f->n_peaks; i++) {

@@ -18,7 +18,8 @@
 
 /* Owns the text report's "Routines: cost against input" section
    (--ws-routines=yes): the routines in the file's order (ranked by ws:
-   those with a fit by exponent, then by total cost), each flagged one
+   those called out by exponent times share of the cost, then by total
+   cost; docs/manual.md, section 9), each flagged one
    said in words, then a log-log plot of max cost (and min) against
    input size for the first ones with a fit, the fitted line through
    it. */
@@ -45,9 +46,23 @@ static void milli(char *buf, size_t n, int64_t m, int places)
                (unsigned long long)(a / 1000), (unsigned long long)(a % 1000));
 }
 
-/* As ws flags it (docs/manual.md, section 9): an exponent of 1.2 or
-   more, r2 0.8 or more, over 5 sizes or more that span a factor of 4. */
-static int flagged(const struct wsp_file *f, const struct wsp_routine *r)
+/* The costliest routine's cost, against which ws weighs the others. */
+static uint64_t most_cost(const struct wsp_file *f)
+{
+   uint64_t most = 0;
+   for (size_t i = 0; i < f->n_routines; i++)
+      if (f->routines[i].cost > most)
+         most = f->routines[i].cost;
+   return most;
+}
+
+/* As ws calls a routine out and flags it (docs/manual.md, section 9):
+   called out, a fit over sizes that span a factor of 4 with r2 0.8 or
+   more, for a cost of 1 % of the costliest routine's at least;
+   flagged, called out with an exponent of 1.2 or more over 5 sizes or
+   more. */
+static int called_out(const struct wsp_file *f, const struct wsp_routine *r,
+                      size_t *sizes)
 {
    const struct wsp_routine_row *rows = &f->routine_rows[r->first_row];
    uint64_t lo = 0, hi = 0;
@@ -58,8 +73,15 @@ static int flagged(const struct wsp_file *f, const struct wsp_routine *r)
          hi = rows[i].size;
          n++;
       }
-   return r->fitted && n >= 5 && hi >= 4 * lo && r->exponent_milli >= 1200
-          && r->r2_milli >= 800;
+   *sizes = n;
+   return r->fitted && hi >= 4 * lo && r->r2_milli >= 800
+          && r->cost * 100 >= most_cost(f);
+}
+
+static int flagged(const struct wsp_file *f, const struct wsp_routine *r)
+{
+   size_t n;
+   return called_out(f, r, &n) && n >= 5 && r->exponent_milli >= 1200;
 }
 
 static struct wsp_str name_of(const struct wsp_file *f,
@@ -158,9 +180,11 @@ void wsp_text_routines(FILE *out, const struct wsp_file *f, int width)
    wsp_wrap(out, width, 2, "\nRoutines: cost against input (input = the "
             "64-byte lines an activation reads, trms; docs/manual.md, "
             "\"Per-routine footprint\"):\n");
-   wsp_wrap(out, width, 4, "  %zu routine%s with an activation; %s by how "
-            "their cost grows with their input:\n", f->n_routines,
-            f->n_routines == 1 ? "" : "s",
+   wsp_wrap(out, width, 4, "  %zu routine%s with an activation; %s, "
+            "those called out first (a fit with r2 0.8 or more over input "
+            "sizes that span a factor of 4, a cost of 1 %% of the "
+            "costliest routine's or more) by exponent times that share, "
+            "then the others by cost:\n", f->n_routines, f->n_routines == 1 ? "" : "s",
             f->n_routines > MAX_ROUTINES ? "the first 10" : "all");
    for (size_t i = 0; i < f->n_routines && i < MAX_ROUTINES; i++) {
       const struct wsp_routine *r = &f->routines[i];
@@ -182,10 +206,12 @@ void wsp_text_routines(FILE *out, const struct wsp_file *f, int width)
          wsp_wrap(out, width, 9, "       no fit: %zu size%s\n", r->n_rows,
                   r->n_rows == 1 ? "" : "s");
       }
-      wsp_wrap(out, width, 9, "       %s call%s, cost %s, rms-max %s, "
-               "trms-max %s, induced %llu by threads and %llu by system "
-               "calls\n", wsp_commas(a, sizeof a, r->calls),
+      wsp_wrap(out, width, 9, "       %s call%s, cost %s (%.1f %% of the "
+               "costliest routine's), rms-max %s, trms-max %s, induced %llu "
+               "by threads and %llu by system calls\n",
+               wsp_commas(a, sizeof a, r->calls),
                r->calls == 1 ? "" : "s", wsp_commas(b, sizeof b, r->cost),
+               100.0 * (double)r->cost / (double)most_cost(f),
                wsp_commas(c, sizeof c, r->rms_max),
                wsp_commas(d, sizeof d, r->trms_max),
                (unsigned long long)r->thread_induced,

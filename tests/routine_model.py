@@ -647,6 +647,8 @@ SIZE_EXACT = 256        # sizes below this have a row each
 SUB_BUCKETS = 4         # log2 of the buckets per power of two above it
 FIT_MIN_POINTS = 3
 RANK_MIN_SPAN = 4       # a growth ranks when its sizes span this factor
+RANK_R2_MILLI = 800     # and its fit's r2, in thousandths, is this or more
+RANK_SHARE = 100        # and its cost is 1/RANK_SHARE of the costliest's
 
 
 def size_key(size):
@@ -790,15 +792,26 @@ def spans(r):
     return bool(sizes) and max(sizes) >= RANK_MIN_SPAN * min(sizes)
 
 
+def milli(v):
+    """|v| in thousandths, rounded half away from zero, as ws writes it."""
+    return int(v * 1000 + 0.5) if v >= 0 else -int(-v * 1000 + 0.5)
+
+
 def rank(routines):
-    """Routines in ws's order: those with a fit whose sizes span
-    RANK_MIN_SPAN first, by exponent (to one decimal) then total cost,
-    both descending; then the rest by total cost; names break ties."""
+    """Routines in ws's order: first those called out, with a fit whose
+    sizes span RANK_MIN_SPAN, whose r2 (as written, in thousandths) is
+    RANK_R2_MILLI or more, and a total cost of 1/RANK_SHARE of the
+    costliest routine's at least, by exponent times that share,
+    descending; then the rest; then by total cost, descending; names
+    break ties."""
+    most = max((r.cost for r in routines.values()), default=0)
+
     def key(r):
         f = r.fit()
-        if f is None or not spans(r):
+        if f is None or not spans(r) or milli(f[1]) < RANK_R2_MILLI \
+                or r.cost * RANK_SHARE < most:
             return (1, 0.0, -r.cost, r.name)
-        return (0, -round(f[0], 1), -r.cost, r.name)
+        return (0, -f[0] * (r.cost / most), -r.cost, r.name)
     return sorted(routines.values(), key=key)
 
 

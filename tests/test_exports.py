@@ -217,6 +217,7 @@ def test_folded_nothing_to_show(known, ws, tmp_path):
 CTL_MACROS = wslib.prog("ctl_macros")
 OWN_SPIKE = wslib.prog("own_spike")
 THREADS = [wslib.prog("threads"), "30", "10", "20", "6000000"]
+RT_GROWTH = [wslib.prog("rt_growth"), "quad", "4", "8", "16", "32"]
 
 # Every kind of line of an output file (docs/output-format.md, the
 # grammar), by its first word; events by their kind.
@@ -226,7 +227,7 @@ LINE_KINDS = {
     "heap-site", "peak", "peak-region", "owner", "heap-window", "peaks",
     "summary", "samples", "end", "event thread-start", "event thread-exit",
     "event start", "event stop", "event set", "event mark", "event dump",
-    "event final", "event peak",
+    "event final", "event peak", "routine", "routine-size",
 }
 
 
@@ -246,8 +247,8 @@ def json_runs(known, tmp_path_factory):
     """Files that hold every kind of line between them: ctl_macros (start,
     stop, marks, set, a dump block, regions and the peaks of regions, hot
     and page lines), own_spike (a heap peak's heap-window), a per-thread
-    run, heap_known (heap sites, threads) and a version 3 file (peak
-    events)."""
+    run, heap_known (heap sites, threads), a version 3 file (peak
+    events) and rt_growth's routines."""
     d = tmp_path_factory.mktemp("json")
     runs = [
         wslib.run_ws([CTL_MACROS], ["--ws-instr-atstart=no",
@@ -258,6 +259,8 @@ def json_runs(known, tmp_path_factory):
                      out_path=str(d / "threads.ws")).out_path,
         known.out_path,
         V3_FILE,
+        wslib.run_ws(RT_GROWTH, ["--ws-routines=yes"],
+                     out_path=str(d / "routines.ws")).out_path,
     ]
     return d, runs
 
@@ -359,6 +362,15 @@ def check_json(path, j):
         [dict(h.values, site=None, stack=None) for h in out.heap_sites]
     assert [(h["site"], h["stack"]) for h in j["heap_sites"]] == \
         [(h.id, h.stack) for h in out.heap_sites]
+    # the routines, their keys' values as numbers (exponent and r2 too,
+    # or "-" without a fit) and their rows
+    def number(v):
+        return v if isinstance(v, int) or v == "-" else float(v)
+    assert [(r["id"], r["stack"],
+             {k: v for k, v in r.items() if k not in ("id", "stack", "sizes")},
+             [tuple(x) for x in r["sizes"]]) for r in j["routines"]] == \
+        [(r.id, r.stack, {k: number(v) for k, v in r.values.items()}, r.rows)
+         for r in out.routines]
     assert (j["peaks_listed"], j["peaks_found"]) == (out.npeaks, out.found)
     assert {k: tuple(v) for k, v in j["summary"].items()} == \
         {k: tuple(v) for k, v in out.summary.items()}

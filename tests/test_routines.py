@@ -224,3 +224,40 @@ def test_calls_through_the_plt(ws):
     got = routine_records(r.out_path)
     assert got["printf"][0]["calls"] == str(len(sizes) + 1)
     assert got["strtol"][0]["calls"] == str(2 * len(sizes))
+
+
+def test_rank_by_what_matters(ws):
+    """rt_rank.c: a tiny start-up routine with a steep fit (rt_steep,
+    exponent near 2.7 over 5 sizes that span 4, 3,908 instructions) and a
+    big quadratic one (rt_big, 1.4 M instructions, most of the run).  ws
+    ranks rt_big first and does not call rt_steep out (its cost is under
+    1 % of the costliest routine's), so ws_print does not flag it; the
+    routines called out come in the model's order (routine_model.rank)."""
+    sizes = ["16", "32", "64", "128", "256", "512"]
+    r = ws([wslib.prog("rt_rank")] + sizes, "--ws-routines=yes")
+    got = routine_records(r.out_path)
+    order = list(got)       # routine_records keeps the file's order
+    assert order[0] == "rt_big"
+    steep = got["rt_steep"][0]
+    assert (steep["calls"], steep["cost"], steep["rms-max"]) == \
+        ("5", "3908", "8")
+    assert float(steep["exponent"]) > float(got["rt_big"][0]["exponent"])
+    # the model ranks the same records the same way
+    routines = {}
+    for name, (keys, rows) in got.items():
+        rt = rm.Routine(name)
+        rt.cost = int(keys["cost"])
+        for row in rows:
+            w = row.split()
+            rt.rows[int(w[0])] = rm.Row()
+            rt.rows[int(w[0])].max = int(w[-1])
+        routines[name] = rt
+    ranked = [x.name for x in rm.rank(routines)]
+    called_out = ranked[:ranked.index("rt_steep")]
+    assert order[:len(called_out)] == called_out
+    assert "rt_steep" not in called_out and len(called_out) >= 2
+    text = subprocess.run([WS_PRINT, r.out_path], capture_output=True,
+                          check=True, timeout=120).stdout.decode()
+    first = re.search(r"\n +1  (\S+) .*\n +cost ~ input\^\S+ .*: grows\n"
+                      r" +faster than its input\n", text)
+    assert first and first.group(1) == "rt_big", text

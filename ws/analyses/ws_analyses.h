@@ -451,15 +451,21 @@ void WS_(routines_print_stats)(void);
 #define WS_RT_L1_ENTRIES   (1u << (WS_ADDR_BITS - WS_RT_LINE_SHIFT \
                                    - WS_RT_CHUNK_BITS))
 extern UInt* WS_(rt_lines)[WS_RT_L1_ENTRIES];
-/* Sizes below this have a row each; the fit needs this many sizes; it
-   ranks routines by growth when its sizes span this factor (an
-   exponent over sizes from 30 to 40 says little); a routine is flagged
-   with an exponent of 1.2 or more, r2 of 0.8 or more, over this many
-   sizes that span that factor. */
-#define WS_RT_SIZE_EXACT   256
-#define WS_RT_FIT_MIN      3
-#define WS_RT_RANK_SPAN    4
-#define WS_RT_FLAG_SIZES   5
+/* Sizes below this have a row each; the fit needs this many sizes; a
+   routine is called out (ranked by growth) when its sizes span this
+   factor (an exponent over sizes from 30 to 40 says little), its fit's
+   r2, as the file writes it, is at least this many thousandths (an
+   exponent that explains half the scatter says little either) and its
+   cost is at least 1/WS_RT_RANK_SHARE of the costliest routine's (a
+   steep start-up routine of a few thousand instructions matters
+   less than a program's main work); a routine called out is flagged
+   with an exponent of 1.2 or more over this many sizes. */
+#define WS_RT_SIZE_EXACT     256
+#define WS_RT_FIT_MIN        3
+#define WS_RT_RANK_SPAN      4
+#define WS_RT_RANK_R2_MILLI  800
+#define WS_RT_RANK_SHARE     100
+#define WS_RT_FLAG_SIZES     5
 
 /* The running thread's words in its shadow area (after the core's):
    the top frame's stack pointer, the thresholds of reads and writes
@@ -472,11 +478,16 @@ extern UInt* WS_(rt_lines)[WS_RT_L1_ENTRIES];
 #define WS_SHADOW_RT_BYTES        24
 
 /* What the IR calls: an access's helper (the first line's entry as it
-   was, the access's size), a call's and the returns'. */
+   was, the access's size), a call's (to the target, or to the routine
+   when the target is constant) and the returns'. */
 void WS_(rt_read)(Addr a, UWord e, UWord size);
 void WS_(rt_write)(Addr a, UWord e, UWord size);
 void WS_(rt_modify)(Addr a, UWord e, UWord size);
 void WS_(rt_call)(void* gs, Addr target, Addr sp);
+void WS_(rt_call_to)(void* gs, void* routine, Addr sp);
+/* The routine whose entry is |entry| (made if new), for a call whose
+   target the translation knows. */
+void* WS_(rt_routine_at)(Addr entry);
 void WS_(rt_pop)(void* gs, Addr sp);
 void WS_(routines_set_shadow_base)(Int base);
 void WS_(routines_instrument_init)(void);

@@ -201,6 +201,8 @@ typedef struct _Routine {
    Addr         got;           /* a PLT stub's: the slot it jumps
                                   through (its calls are activations of
                                   the routine the slot holds); 0 */
+   struct _Routine* via;       /* a PLT stub's: the routine its slot
+                                  held at its latest call */
    VgHashTable* rows;
    struct _Row* last_row;      /* the row of its latest close: most
                                   routines close with few sizes */
@@ -212,7 +214,7 @@ static ULong closed;           /* activations closed */
 /* The routines of recent calls by entry, in front of the hash table
    (every call looks its routine up). */
 #define CACHE_ENTRIES 4096
-static Routine* cache[CACHE_ENTRIES];
+static struct { Addr entry; Routine* r; } cache[CACHE_ENTRIES];
 
 static Routine* routine_of(Addr entry)
 {
@@ -230,10 +232,12 @@ static Routine* routine_of(Addr entry)
 /* The routine at |entry|, through the cache. */
 static Routine* routine_at(Addr entry)
 {
-   Routine** slot = &cache[(entry >> 2) & (CACHE_ENTRIES - 1)];
-   if (*slot == NULL || (*slot)->key != entry)
-      *slot = routine_of(entry);
-   return *slot;
+   UInt k = (entry >> 2) & (CACHE_ENTRIES - 1);
+   if (cache[k].r == NULL || cache[k].entry != entry) {
+      cache[k].r = routine_of(entry);
+      cache[k].entry = entry;
+   }
+   return cache[k].r;
 }
 
 /* The row of input size |size|: its own below WS_RT_SIZE_EXACT, else
@@ -274,7 +278,6 @@ static void add_to_row(Routine* r, ULong size, ULong cost)
 typedef struct {
    Routine* r;
    Addr     sp;            /* the stack pointer right after the call */
-   UInt     start;         /* the stamp at the call */
    Bool     nested;        /* inside another activation of r */
    ULong    cost0;         /* the thread's instructions then */
    Long     rms, trms, ti, si;   /* partial sums */
@@ -282,6 +285,9 @@ typedef struct {
 
 typedef struct {
    Frame*       f;         /* f[0]: the root, never popped */
+   UInt*        start;     /* each frame's stamp at its call: apart,
+                              so that the search for an ancestor reads
+                              a few cache lines */
    UInt         n, cap;
    UInt         serial;    /* 0: no thread */
    UInt         slice;     /* the stamp at which it last began running */
@@ -319,8 +325,11 @@ static RThread* new_thread(ThreadId tid)
       if (t->f == NULL) {
          t->cap = 64;
          t->f = VG_(malloc)("ws.routines.frames", t->cap * sizeof(Frame));
+         t->start = VG_(malloc)("ws.routines.starts",
+                                t->cap * sizeof(UInt));
       }
       VG_(memset)(&t->f[0], 0, sizeof(Frame));
+      t->start[0] = 0;
       t->f[0].sp = ~(Addr)0;
       t->n = 1;
       t->serial = next_serial++;
@@ -360,7 +369,7 @@ static ULong insns_in(void* gs)
 
 static UInt read_threshold(const RThread* t)
 {
-   UInt s = t->f[t->n - 1].start;
+   UInt s = t->start[t->n - 1];
    return (s > t->slice ? s : t->slice) << 1;
 }
 
@@ -412,11 +421,11 @@ static Bool bump(void)
 static Frame* ancestor(RThread* t, UInt stamp)
 {
    UInt lo = 0, hi = t->n;
-   if (t->n >= 2 && t->f[t->n - 2].start <= stamp)
+   if (t->n >= 2 && t->start[t->n - 2] <= stamp)
       return &t->f[t->n - 2];
    while (hi - lo > 1) {
       UInt mid = (lo + hi) / 2;
-      if (t->f[mid].start <= stamp)
+      if (t->start[mid] <= stamp)
          lo = mid;
       else
          hi = mid;
@@ -431,7 +440,7 @@ static void account(RThread* t, UInt last, UInt wts)
 {
    Frame* top = &t->f[t->n - 1];
    Frame* seen = NULL;          /* the activation that had the line */
-   Bool first = last < top->start;
+   Bool first = last < t->start[t->n - 1];
    if (first) {
       top->rms++;
       if (last != 0) {
@@ -594,11 +603,12 @@ static Bool pending_in(const RThread* t, const Routine* r)
 }
 
 
-void WS_(rt_call)(void* gs, Addr target, Addr sp)
+/* A call of routine |r| (a PLT stub's: of the routine its slot holds
+   now, remembered while the slot holds it). */
+static void push(void* gs, Routine* r, Addr sp)
 {
    RThread* t;
    Frame*   f;
-   Routine* r;
    if (exhausted || !WS_(measuring) || !bump())
       return;
    stats.calls++;
@@ -606,22 +616,41 @@ void WS_(rt_call)(void* gs, Addr target, Addr sp)
    if (t->n == t->cap) {
       t->cap *= 2;
       t->f = VG_(realloc)("ws.routines.frames", t->f, t->cap * sizeof(Frame));
+      t->start = VG_(realloc)("ws.routines.starts", t->start,
+                              t->cap * sizeof(UInt));
    }
-   r = routine_at(target);
    if (r->got) {
+      Addr target = *(const Addr*)r->got;
       stats.plt++;
-      r = routine_at(*(const Addr*)r->got);
+      if (r->via == NULL || r->via->key != target)
+         r->via = routine_at(target);
+      r = r->via;
    }
    f = &t->f[t->n];
    f->r = r;
    f->nested = pending_in(t, r);
    f->sp = sp;
-   f->start = count;
+   t->start[t->n] = count;
    f->cost0 = insns_in(gs);
    f->rms = f->trms = f->ti = f->si = 0;
    t->n++;
    r->pending++;
    shadow_to_guest(gs, t);
+}
+
+void WS_(rt_call)(void* gs, Addr target, Addr sp)
+{
+   push(gs, routine_at(target), sp);
+}
+
+void WS_(rt_call_to)(void* gs, void* routine, Addr sp)
+{
+   push(gs, routine, sp);
+}
+
+void* WS_(rt_routine_at)(Addr entry)
+{
+   return routine_at(entry);
 }
 
 static void close_top(RThread* t, ULong now)
@@ -819,8 +848,12 @@ static double ln_of(ULong x)
 typedef struct {
    Routine* r;
    Bool     fitted;
-   Bool     ranks;         /* fitted, over sizes that span enough */
+   Bool     ranks;         /* called out: fitted, over sizes that span
+                              enough, for a share of the cost that
+                              matters */
    double   exponent, r2;
+   double   weight;        /* exponent x share of the costliest
+                              routine's cost */
    UInt     sizes;         /* points of the fit */
    ULong    lo, hi;        /* their smallest and largest size */
    const HChar* name;
@@ -883,20 +916,30 @@ static void fit(Ranked* k)
    VG_(free)(x);
 }
 
+/* |v| in thousandths, rounded half away from zero: as the file
+   writes it. */
+static Long milli(double v)
+{
+   double t = v * 1000.0;
+   return t >= 0 ? (Long)(t + 0.5) : -(Long)(-t + 0.5);
+}
+
 static Long tenths(double v)
 {
    double t = v * 10.0;
    return t >= 0 ? (Long)(t + 0.5) : -(Long)(-t + 0.5);
 }
 
+/* The routines called out first, by exponent weighted by their share
+   of the cost; then the others; then by total cost. */
 static Int by_growth(const void* pa, const void* pb)
 {
    const Ranked* a = pa;
    const Ranked* b = pb;
    if (a->ranks != b->ranks)
       return a->ranks ? -1 : 1;
-   if (a->ranks && tenths(a->exponent) != tenths(b->exponent))
-      return tenths(a->exponent) > tenths(b->exponent) ? -1 : 1;
+   if (a->ranks && a->weight != b->weight)
+      return a->weight > b->weight ? -1 : 1;
    if (a->r->cost != b->r->cost)
       return a->r->cost > b->r->cost ? -1 : 1;
    return VG_(strcmp)(a->name, b->name);
@@ -914,7 +957,8 @@ static Ranked* ranked(UInt* n)
 {
    Routine* r;
    Ranked*  out;
-   UInt     i = 0;
+   UInt     i = 0, j;
+   ULong    most = 0;         /* the costliest routine's cost */
    if (routines == NULL) {
       *n = 0;
       return NULL;
@@ -930,8 +974,19 @@ static Ranked* ranked(UInt* n)
          out[i].name = "???";
       out[i].name = WS_(intern)(out[i].name);
       fit(&out[i]);
-      out[i].ranks = out[i].fitted && out[i].hi >= WS_RT_RANK_SPAN * out[i].lo;
+      if (r->cost > most)
+         most = r->cost;
       i++;
+   }
+   for (j = 0; j < i; j++) {
+      out[j].ranks = out[j].fitted
+                     && out[j].hi >= WS_RT_RANK_SPAN * out[j].lo
+                     && milli(out[j].r2) >= WS_RT_RANK_R2_MILLI
+                     && out[j].r->cost * WS_RT_RANK_SHARE >= most;
+      out[j].weight = out[j].ranks
+                         ? out[j].exponent * ((double)out[j].r->cost
+                                              / (double)most)
+                         : 0.0;
    }
    VG_(ssort)(out, i, sizeof *out, by_growth);
    *n = i;
@@ -941,14 +996,13 @@ static Ranked* ranked(UInt* n)
 static Bool flagged(const Ranked* k)
 {
    return k->ranks && k->sizes >= WS_RT_FLAG_SIZES
-          && tenths(k->exponent) >= 12 && k->r2 >= 0.8;
+          && tenths(k->exponent) >= 12;
 }
 
 /* |v| with three decimals, rounded half away from zero. */
 static void thousandths(HChar* buf, double v)
 {
-   double t = v * 1000.0;
-   Long   m = t >= 0 ? (Long)(t + 0.5) : -(Long)(-t + 0.5);
+   Long   m = milli(v);
    ULong  a = m < 0 ? -m : m;
    VG_(sprintf)(buf, "%s%llu.%03llu", m < 0 ? "-" : "", a / 1000, a % 1000);
 }

@@ -23,7 +23,8 @@
    Per superblock, before its first access: if the stack pointer is
    above the top frame's (in the shadow area), a helper pops the frames
    below it.  At the end of a superblock that calls: a helper pushes a
-   frame (after the clock has counted the call).
+   frame (after the clock has counted the call), given the routine
+   itself when the call's target is a constant.
 
    Per data access, for the line of its first byte:
 
@@ -253,9 +254,17 @@ static void leave(IRSB* out, IRSB* sbIn)
    sb.out = out;
    if (sbIn->jumpkind == Ijk_Call) {
       IRExpr* sp = bind(Ity_I64, IRExpr_Get(sb.offset_sp, Ity_I64));
-      frame_call("ws_rt_call", WS_(rt_call),
-                 mkIRExprVec_3(IRExpr_GSPTR(), sbIn->next, sp),
-                 IRExpr_Const(IRConst_U1(True)));
+      IRExpr* yes = IRExpr_Const(IRConst_U1(True));
+      if (sbIn->next->tag == Iex_Const)
+         /* the routine looked up once, here */
+         frame_call("ws_rt_call_to", WS_(rt_call_to),
+                    mkIRExprVec_3(IRExpr_GSPTR(),
+                       c64((Addr)WS_(rt_routine_at)(
+                              sbIn->next->Iex.Const.con->Ico.U64)), sp),
+                    yes);
+      else
+         frame_call("ws_rt_call", WS_(rt_call),
+                    mkIRExprVec_3(IRExpr_GSPTR(), sbIn->next, sp), yes);
    }
 }
 

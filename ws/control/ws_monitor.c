@@ -186,8 +186,8 @@ static const Command commands[] = {
      { WS_HEAP_DEFAULT }, cmd_heap },
    { "routines", { { Arg_Number, True, "<n>", 1, 1000 } },
      "the <n> routines (default %llu) whose cost grows fastest with\n"
-     "the input they read, from the activations closed so far\n"
-     "(--ws-routines=yes)",
+     "the input they read, weighted by their share of the cost, from\n"
+     "the activations closed so far (--ws-routines=yes)",
      { 10 }, cmd_routines },
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
