@@ -614,9 +614,10 @@ def annotate_rows(prof, *options):
                        text=True, timeout=60, cwd=os.path.dirname(prof))
     assert r.returncode == 0 and "WARNING" not in r.stderr, r.stderr
     rows = {}
+    # a count of 0 comes without a percentage
+    num = r"([0-9,]+)(?: \([ 0-9.]+%\))?"
     for line in r.stdout.splitlines():
-        m = re.match(r"\s*([0-9,]+) \([ 0-9.]+%\)\s+([0-9,]+) \([ 0-9.]+%\)"
-                     r"\s+(\S+):(\S+)", line)
+        m = re.match(r"\s*" + num + r"\s+" + num + r"\s+(\S+):(\S+)", line)
         if m:
             rows[m.group(4)] = tuple(int(m.group(k).replace(",", ""))
                                      for k in (1, 2))
