@@ -31,20 +31,7 @@ __asm__(RT_BEGIN(rt_sum_lines)
         RT_RET(rt_sum_lines)
         RT_END(rt_sum_lines));
 
-__asm__(RT_BEGIN(rt_quad)
-        /* rdi = base, rsi = N >= 1 */
-        "   xor %eax, %eax\n"
-        "   mov %rsi, %rcx\n"
-        "1: mov %rdi, %rdx\n"
-        "   mov %rsi, %r8\n"
-        "2: add (%rdx), %rax\n"
-        "   add $64, %rdx\n"
-        "   dec %r8\n"
-        "   jnz 2b\n"
-        "   dec %rcx\n"
-        "   jnz 1b\n"
-        RT_RET(rt_quad)
-        RT_END(rt_quad));
+RT_QUADRATIC(rt_quad);
 
 long rt_sum_lines(const char *base, long n);
 long rt_quad(const char *base, long n);

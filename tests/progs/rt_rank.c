@@ -35,20 +35,7 @@ __asm__(RT_BEGIN(rt_steep)
         RT_RET(rt_steep)
         RT_END(rt_steep));
 
-__asm__(RT_BEGIN(rt_big)
-        /* rdi = base, rsi = N >= 1 */
-        "   xor %eax, %eax\n"
-        "   mov %rsi, %rcx\n"
-        "1: mov %rdi, %rdx\n"
-        "   mov %rsi, %r8\n"
-        "2: add (%rdx), %rax\n"
-        "   add $64, %rdx\n"
-        "   dec %r8\n"
-        "   jnz 2b\n"
-        "   dec %rcx\n"
-        "   jnz 1b\n"
-        RT_RET(rt_big)
-        RT_END(rt_big));
+RT_QUADRATIC(rt_big);
 
 long rt_steep(const char *base, long k);
 long rt_big(const char *base, long n);

@@ -88,4 +88,22 @@ static inline char *rt_lines(long lines)
    return p;
 }
 
+/* A routine of quadratic cost in its input: |name|(base, n), n >= 1,
+   reads the first word of each of n lines from base, n times over (n
+   distinct lines, n * n reads). */
+#define RT_QUADRATIC(name)                                      \
+   __asm__(RT_BEGIN(name)                                       \
+           "   xor %eax, %eax\n"                                \
+           "   mov %rsi, %rcx\n"                                \
+           "1: mov %rdi, %rdx\n"                                \
+           "   mov %rsi, %r8\n"                                 \
+           "2: add (%rdx), %rax\n"                              \
+           "   add $64, %rdx\n"                                 \
+           "   dec %r8\n"                                       \
+           "   jnz 2b\n"                                        \
+           "   dec %rcx\n"                                      \
+           "   jnz 1b\n"                                        \
+           RT_RET(name)                                         \
+           RT_END(name))
+
 #endif
