@@ -98,12 +98,14 @@ class OracleSample:
     """The oracle's working sets at one sample time t (the k-th sample)."""
 
     __slots__ = ("t", "k", "insn", "data", "insn_lo", "insn_hi",
-                 "data_lo", "data_hi")
+                 "data_lo", "data_hi", "lines")
 
-    def __init__(self, t, k, counts):
+    def __init__(self, t, k, counts, lines=None):
         self.t, self.k = t, k
         (self.insn, self.insn_lo, self.insn_hi,
          self.data, self.data_lo, self.data_hi) = counts
+        # with a line size: the same counts in lines, an OracleSample
+        self.lines = lines
 
     def __repr__(self):
         return ("OracleSample(t=%d, k=%d, insn=%d [%d..%d], data=%d [%d..%d])"
@@ -231,8 +233,40 @@ class _Lives:
             self.munmap_result(m.group(1) == "Success")
 
 
+class _Lines:
+    """The same counts at a second granularity (cache lines), from the
+    same trace in the same pass: last touches and lives per line."""
+
+    def __init__(self, linesize):
+        self.shift = linesize.bit_length() - 1
+        self.insn_last, self.data_last = {}, {}
+        self.lives = _Lives(self.shift)
+        self.totals = [0, 0]
+        self.icache, self.dcache = {}, {}
+
+    def touch(self, kind, key, icount):
+        cache = self.icache if kind == 0 else self.dcache
+        span = cache.get(key)
+        if span is None:
+            if len(cache) > 2000000:
+                cache.clear()
+            span = cache[key] = _span(key, self.shift)
+        last = self.insn_last if kind == 0 else self.data_last
+        live = self.lives.live[kind]
+        for p in ((span,) if span.__class__ is int else span):
+            last[p] = icount
+            if p not in live:
+                live.add(p)
+                self.totals[kind] += 1
+
+    def counts(self, bounds):
+        ihi, iex, ilo = _count_after(self.insn_last, bounds)
+        dhi, dex, dlo = _count_after(self.data_last, bounds)
+        return (iex, ilo, ihi, dex, dlo, dhi)
+
+
 def compute(lines, times, tau, pagesize, every, accesses=False,
-            count_rep="once", finals=None):
+            count_rep="once", finals=None, linesize=0):
     """Working sets from the lackey trace `lines` (an iterable of text
     lines) at each time in `times` (increasing instruction counts, each
     t with k*every <= t < (k+1)*every for its k).  Returns OracleResult.
@@ -250,7 +284,11 @@ def compute(lines, times, tau, pagesize, every, accesses=False,
     a load or a store (L, S) one access and a modify (M, a load and a store
     of the same bytes) two, to the page of the access's last byte; and
     notes the first instruction to touch each page (by any of its bytes,
-    for code as for data)."""
+    for code as for data).
+
+    linesize (a power of two, 0: none) also counts at that granularity:
+    each sample's `lines` (an OracleSample of line counts) and the
+    result's line totals."""
     if pagesize <= 0 or pagesize & (pagesize - 1):
         raise ValueError("pagesize must be a power of two")
     if count_rep not in ("once", "each"):
@@ -278,6 +316,7 @@ def compute(lines, times, tau, pagesize, every, accesses=False,
     dcounts = {} if accesses else None
     ifirst, dfirst, drecent = {}, {}, {}
     recent = collections.deque(maxlen=SB_MAX)
+    gl = _Lines(linesize) if linesize else None
     ip = None
     last_i = None                     # the last I line, for collapse
 
@@ -292,7 +331,9 @@ def compute(lines, times, tau, pagesize, every, accesses=False,
             bounds = (k * every - tau, t - tau, k * every - tau + SB_MAX)
         ihi, iex, ilo = _count_after(insn_last, bounds)
         dhi, dex, dlo = _count_after(data_last, bounds)
-        out.append(OracleSample(t, k, (iex, ilo, ihi, dex, dlo, dhi)))
+        out.append(OracleSample(t, k, (iex, ilo, ihi, dex, dlo, dhi),
+                                OracleSample(t, k, gl.counts(bounds))
+                                if gl else None))
 
     for line in lines:
         nlines += 1
@@ -314,6 +355,8 @@ def compute(lines, times, tau, pagesize, every, accesses=False,
                 cached = icache[line] = (_span(line[3:], shift),
                                          int(line[3:line.index(",")], 16))
             span, ip = cached
+            if gl:
+                gl.touch(0, line[3:], icount)
             if icounts is not None:
                 recent.append(ip)
                 p = span if span.__class__ is int else span[0]
@@ -344,6 +387,8 @@ def compute(lines, times, tau, pagesize, every, accesses=False,
                 if len(dcache) > 2000000:
                     dcache.clear()
                 span = dcache[key] = _span(key, shift)
+            if gl:
+                gl.touch(1, key, icount)
             if dcounts is not None:
                 p = span if span.__class__ is int else span[-1]
                 dcounts[p] = dcounts.get(p, 0) + (2 if line[1] == "M" else 1)
@@ -368,6 +413,8 @@ def compute(lines, times, tau, pagesize, every, accesses=False,
             continue
         elif c == "S" and line.startswith("SYSCALL"):
             lives.syscall(line)
+            if gl:
+                gl.lives.syscall(line)
         else:
             raise LackeyError("bad trace line %r" % line)
     while icount == next_t:
@@ -381,6 +428,7 @@ def compute(lines, times, tau, pagesize, every, accesses=False,
     result = OracleResult(out, icount, itotal, dtotal, nlines,
                           {"insn": icounts, "data": dcounts}
                           if accesses else None)
+    result.line_totals = tuple(gl.totals) if gl else None
     if accesses:
         result.first = {"insn": ifirst, "data": dfirst}
         result.first_recent = drecent
@@ -405,13 +453,13 @@ def lackey_command(vg_in_place, argv, log_fd, extra_options=()):
 
 def run(vg_in_place, argv, times, tau, pagesize, every, *, cwd,
         extra_options=(), stdin=subprocess.DEVNULL, env=None, timeout=600,
-        accesses=False, count_rep="once", finals=None):
+        accesses=False, count_rep="once", finals=None, linesize=0):
     """Run argv under lackey through vg_in_place (so that the client sees
     the same environment as under ws), stream the trace through a pipe
     into compute(), and return its OracleResult."""
     return stream(vg_in_place, argv,
                   lambda f: compute(f, times, tau, pagesize, every, accesses,
-                                    count_rep, finals),
+                                    count_rep, finals, linesize),
                   cwd=cwd, extra_options=extra_options, stdin=stdin, env=env,
                   timeout=timeout)
 

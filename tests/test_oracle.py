@@ -89,6 +89,12 @@ def test_oracle_splits_straddling_accesses():
     # code: 0xffe..0x1002 -> lines 0x3f and 0x40; 0x1003..0x1004 -> 0x40
     # data: 0x10ffc..0x11003 -> 2 lines; 0x20000..0x2009f -> 3 lines
     assert (res.samples[0].insn, res.samples[0].data) == (2, 5)
+    # both granularities in one pass
+    res = oracle.compute(trace.splitlines(True), [2], 2, 4096, 2,
+                         linesize=64)
+    s = res.samples[0]
+    assert (s.insn, s.data, s.lines.insn, s.lines.data) == (2, 3, 2, 5)
+    assert (res.insn_total, res.data_total, res.line_totals) == (2, 3, (2, 5))
 
 
 def test_oracle_totals_count_a_page_again_after_unmap():
@@ -340,11 +346,15 @@ def test_ws_agrees_with_oracle(tmp_path, name):
     times = [s.t for s in out.samples]
     assert len(times) >= 20, times
 
+    # every run measures cache lines too (64 bytes, or the page when it is
+    # smaller): the oracle counts both granularities in the same pass
+    linesize = int(out.header["linesize"])
+    assert linesize == min(64, pagesize), out.header
     res = _run_with_stdin(
         lambda f: oracle.run(wslib.VG_IN_PLACE, argv, times, tau, pagesize, T,
                              cwd=str(tmp_path), stdin=f, accesses=True,
                              env=env, count_rep=count_rep,
-                             finals=out.final_windows),
+                             finals=out.final_windows, linesize=linesize),
         stdin_path)
 
     # ws and lackey must have run the same instructions: as many samples
@@ -402,12 +412,37 @@ def test_ws_agrees_with_oracle(tmp_path, name):
     assert (out.summary["insn"][2], out.summary["data"][2]) == (
         res.insn_total, res.data_total), "totals insn/data"
 
+    check_lines(name, out, res, tau)
+
     # access counts per page (--ws-list-pages): exact for code pages; for
     # data pages the sum is exact, and an access that ws checks together
     # with others off the same base address may be counted on the
     # neighbouring page when the group crosses a page boundary
     check_access_counts(name, out, res, pagesize)
     check_first_touches(name, out, res, pagesize)
+
+
+def check_lines(name, out, res, tau):
+    """The line columns against the oracle's line counts, with the same
+    bounds as the pages' (the window starts at the same superblock
+    boundary), the final sample exactly, the totals equal."""
+    bad = []
+    for w, o in zip(out.samples, res.samples):
+        ol = o.lines
+        exact = w.t in out.finals
+        lo_i, hi_i = (ol.insn, ol.insn) if exact else (ol.insn_lo, ol.insn_hi)
+        lo_d, hi_d = (ol.data, ol.data) if exact else (ol.data_lo, ol.data_hi)
+        if not (lo_i <= w.insn_lines <= hi_i and lo_d <= w.data_lines <= hi_d):
+            bad.append("t=%d%s: ws insn-lines %d data-lines %d, oracle %r"
+                       % (w.t, " (final)" if exact else "", w.insn_lines,
+                          w.data_lines, ol))
+    print("%s: lines: totals ws %s/%s oracle %r"
+          % (name, out.summary_lines["insn"][2], out.summary_lines["data"][2],
+             res.line_totals))
+    assert not bad, "%d of %d samples' lines outside the oracle's bounds:" \
+        "\n%s" % (len(bad), len(out.samples), "\n".join(bad[:20]))
+    assert (out.summary_lines["insn"][2], out.summary_lines["data"][2]) \
+        == res.line_totals, "line totals insn/data"
 
 
 def check_access_counts(name, out, res, pagesize):

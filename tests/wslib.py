@@ -25,12 +25,14 @@ VG_IN_PLACE = (os.environ.get("WS_VG_IN_PLACE")
                or os.path.join(TOP_BUILDDIR, "vg-in-place"))
 
 # The version ws writes.
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 # What this reader reads: version 4 strictly, version 3 (before strings
 # were escaped and the heap usage lines; peaks as events in the body) and version 2 (before the stacks, peaks, owners and hot
 # pages) by their own grammars, so that files kept from older runs (the
 # ws_print goldens) can still be compared.
-FORMAT_VERSIONS = (2, 3, 4)
+# Version 5 adds the cache lines (linesize, line columns, line figures in
+# the summary and region lines).
+FORMAT_VERSIONS = (2, 3, 4, 5)
 
 
 _ESCAPE = re.compile(r"\\(?:x([0-9a-f]{2})|(\\)|(.?))")
@@ -94,8 +96,10 @@ HEADER_KEYS = ("tool", "command", "pid", "ppid", "time-unit", "every", "tau",
                "pagesize", "syscalls", "per-thread", "instr-atstart",
                "columns")
 HEADER_KEYS_V4 = HEADER_KEYS[:-1] + ("count-rep", "columns")
+HEADER_KEYS_V5 = HEADER_KEYS_V4[:8] + ("linesize",) + HEADER_KEYS_V4[8:]
 COLUMNS = "t insn data"
 COLUMNS_PER_THREAD = "t insn data shared {tid insn data}..."
+LINE_COLUMNS = " insn-lines data-lines"
 
 # Text that runs to the end of its line (a label, a function name, a
 # symbol, a path): no control characters, no leading or trailing space;
@@ -110,7 +114,9 @@ _KEY = re.compile(r"([a-z][a-z0-9-]*): (.*)\Z")
 _SAMPLE = re.compile(r"[0-9]+( [0-9]+)*\Z")
 _EVENT = re.compile(r"event ([0-9]+) ([a-z][a-z0-9-]*)((?: [^ ]+)*)\Z")
 _PEAK_ARGS = re.compile(r"([0-9]+) (insn|data) ([0-9]+) ([0-9]+)\Z")
-_SUMMARY = re.compile(r"summary (insn|data) ([0-9]+\.[0-9]) ([0-9]+) ([0-9]+)\Z")
+_SUMMARY = re.compile(r"summary (insn|data) ([0-9]+\.[0-9]) ([0-9]+) ([0-9]+)"
+                      r"(?: lines ([0-9]+\.[0-9]) ([0-9]+) ([0-9]+)"
+                      r"(?: density ([0-9]+\.[0-9]{3}))?)?\Z")
 _SAMPLES = re.compile(r"samples ([0-9]+)\Z")
 _PEAKS = re.compile(r"peaks ([0-9]+)\Z")
 _PEAKS_V4 = re.compile(r"peaks ([0-9]+) found ([0-9]+)\Z")
@@ -133,7 +139,9 @@ _HOT = re.compile(r"hot (insn|data) ([0-9]+) ([0-9]+) 0x([0-9a-f]+) "
 _PAGE = re.compile(r"page (insn|data) 0x([0-9a-f]+) ([0-9]+) " + _WHERE + r"\Z")
 _REGION = re.compile(
     r"region ([0-9]+) ([0-9]+) insn ([0-9]+\.[0-9]) ([0-9]+) ([0-9]+) "
-    r"data ([0-9]+\.[0-9]) ([0-9]+) ([0-9]+) label " + _LABEL + r"\Z")
+    r"data ([0-9]+\.[0-9]) ([0-9]+) ([0-9]+) "
+    r"(?:insn-lines ([0-9]+\.[0-9]) ([0-9]+) ([0-9]+) "
+    r"data-lines ([0-9]+\.[0-9]) ([0-9]+) ([0-9]+) )?label " + _LABEL + r"\Z")
 _INT = re.compile(r"[0-9]+\Z")
 _SET_ARGS = re.compile(r"[a-z][a-z0-9-]* [1-9][0-9]*\Z")
 # the parameters ws sets today (check_written_events)
@@ -179,13 +187,17 @@ MAX_OWNER_LINES = 10
 
 class Sample:
     """One sample line.  threads maps tid -> (insn, data) (per-thread
-    runs only); shared is None without per-thread columns."""
+    runs only); shared is None without per-thread columns; insn_lines and
+    data_lines None without line columns (version 5)."""
 
-    __slots__ = ("t", "insn", "data", "shared", "threads", "lineno")
+    __slots__ = ("t", "insn", "data", "shared", "threads", "lineno",
+                 "insn_lines", "data_lines")
 
-    def __init__(self, t, insn, data, shared=None, threads=None, lineno=0):
+    def __init__(self, t, insn, data, shared=None, threads=None, lineno=0,
+                 lines=(None, None)):
         self.t, self.insn, self.data = t, insn, data
         self.shared, self.threads, self.lineno = shared, threads, lineno
+        self.insn_lines, self.data_lines = lines
 
     def __repr__(self):
         extra = ""
@@ -446,6 +458,9 @@ class WsOutput:
         self.finals = {}
         self.final_windows = {}
         self.summary = {}
+        self.summary_lines = {}     # version 5: {'insn': (avg, peak, total)}
+        self.density = None         # version 5: the summary's data density
+        self.region_lines = {}      # version 5: label -> (insn, data) lines
         self.nsamples = None
         self.complete = False
 
@@ -476,7 +491,13 @@ def _bad(lineno, line, why):
 
 
 def _header_keys(out):
+    if out.version >= 5:
+        return HEADER_KEYS_V5
     return HEADER_KEYS_V4 if out.version >= 4 else HEADER_KEYS
+
+
+def _has_lines(out):
+    return out.version >= 5 and out.header.get("linesize", "0") != "0"
 
 
 def _check_header(out, first_body_lineno):
@@ -509,7 +530,16 @@ def _check_header(out, first_body_lineno):
     for k in ("syscalls", "per-thread", "instr-atstart"):
         if h[k] not in ("yes", "no"):
             raise FormatError("header %s: %r is not yes or no" % (k, h[k]))
-    want = COLUMNS_PER_THREAD if h["per-thread"] == "yes" else COLUMNS
+    if out.version >= 5:
+        if not _INT.match(h["linesize"]):
+            raise FormatError("header linesize: %r is not an integer"
+                              % h["linesize"])
+        ls = int(h["linesize"])
+        if ls and (ls & (ls - 1) or ls < 16 or ls > ps):
+            raise FormatError("header linesize: %d is not 0 or a power of "
+                              "two from 16 to the page size" % ls)
+    want = "t insn data" + (LINE_COLUMNS if _has_lines(out) else "") + (
+        " shared {tid insn data}..." if h["per-thread"] == "yes" else "")
     if h["columns"] != want:
         raise FormatError("header columns: %r, expected %r for per-thread %s"
                           % (h["columns"], want, h["per-thread"]))
@@ -517,10 +547,17 @@ def _check_header(out, first_body_lineno):
 
 def _sample(out, line, lineno):
     v = [int(x) for x in line.split(" ")]
+    lines = (None, None)
+    if _has_lines(out):
+        if len(v) < 5:
+            _bad(lineno, line, "a sample has 5 columns (t insn data "
+                 "insn-lines data-lines)")
+        lines = (v[3], v[4])
+        del v[3:5]
     if not out.per_thread:
         if len(v) != 3:
-            _bad(lineno, line, "a sample has 3 columns (t insn data)")
-        return Sample(v[0], v[1], v[2], lineno=lineno)
+            _bad(lineno, line, "a sample has the header's columns")
+        return Sample(v[0], v[1], v[2], lineno=lineno, lines=lines)
     if len(v) < 7 or (len(v) - 4) % 3:
         _bad(lineno, line, "a per-thread sample is t insn data shared "
              "followed by one or more tid insn data triples")
@@ -532,7 +569,7 @@ def _sample(out, line, lineno):
             _bad(lineno, line, "thread ids must increase")
         prev = tid
         threads[tid] = (v[i + 1], v[i + 2])
-    return Sample(v[0], v[1], v[2], v[3], threads, lineno)
+    return Sample(v[0], v[1], v[2], v[3], threads, lineno, lines)
 
 
 class _Reader:
@@ -1144,6 +1181,7 @@ class _Reader:
                 _bad(lineno, line, "a region line is 'region N SAMPLES insn "
                      "AVG PEAK TOTAL data AVG PEAK TOTAL label LABEL'")
             g = m.groups()
+            g = g[:8] + (g[14],) + g[8:14]
             self.text_ok(lineno, line, g[8])
             label = self.dec(g[8])
             if label in out.regions:
@@ -1151,6 +1189,13 @@ class _Reader:
             out.regions[label] = (int(g[0]), int(g[1]),
                                  (float(g[2]), int(g[3]), int(g[4])),
                                  (float(g[5]), int(g[6]), int(g[7])))
+            if (g[9] is not None) != _has_lines(out):
+                _bad(lineno, line, "a region line has line figures exactly "
+                     "when the file has line columns")
+            if g[9] is not None:
+                out.region_lines[label] = (
+                    (float(g[9]), int(g[10]), int(g[11])),
+                    (float(g[12]), int(g[13]), int(g[14])))
             self.state = "regions"
             return
         if self.v4 and self.state in ("body", "regions", "hot", "pages",
@@ -1201,6 +1246,17 @@ class _Reader:
                     _bad(lineno, line, "summary %s given twice" % m.group(1))
                 out.summary[m.group(1)] = (float(m.group(2)), int(m.group(3)),
                                            int(m.group(4)))
+                if (m.group(5) is not None) != _has_lines(out) or (
+                        m.group(5) is not None
+                        and (m.group(8) is not None) != (m.group(1) == "data")):
+                    _bad(lineno, line, "a summary line has 'lines AVG PEAK "
+                         "TOTAL' exactly when the file has line columns, "
+                         "and data's 'density D' after it")
+                if m.group(5) is not None:
+                    out.summary_lines[m.group(1)] = (
+                        float(m.group(5)), int(m.group(6)), int(m.group(7)))
+                if m.group(8) is not None:
+                    out.density = float(m.group(8))
                 self.state = "summary"
                 return
             m = _SAMPLES.match(line)
@@ -1365,7 +1421,8 @@ def read_output(path, complete=True):
 
 _STDERR_WS = re.compile(
     r"==(\d+)== (Insn|Data) avg/peak/total: (\d+\.\d)/(\d+)/(\d+) pages "
-    r"\((\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)/(\d+(?:\.\d+)?) kB\)\Z")
+    r"\((\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)/(\d+(?:\.\d+)?) kB\)"
+    r"(?:, (\d+\.\d)/(\d+)/(\d+) lines(?:, density (\d\.\d{3}))?)?\Z")
 
 
 def parse_summary(stderr):
@@ -1383,6 +1440,11 @@ def parse_summary(stderr):
             res["pid"] = int(m.group(1))
             res[kind] = (float(m.group(3)), int(m.group(4)), int(m.group(5)))
             res[kind + "_kb"] = tuple(float(m.group(x)) for x in (6, 7, 8))
+            if m.group(9) is not None:
+                res[kind + "_lines"] = (float(m.group(9)), int(m.group(10)),
+                                        int(m.group(11)))
+            if m.group(12) is not None:
+                res["density"] = float(m.group(12))
             continue
         if re.match(r"==\d+== (Insn|Data) avg", line):
             raise FormatError("stderr: malformed summary line %r" % line)

@@ -40,9 +40,7 @@ typedef struct {
    HChar* label;
    ULong  regions;     /* how many regions had this name */
    ULong  samples;
-   ULong  sum[2];
-   ULong  peak[2];
-   ULong  total[2];
+   WS_SizeSums z;      /* pages and lines */
 } Region;
 
 static XArray* regions = NULL;        /* of Region, in order of first close */
@@ -69,9 +67,13 @@ static void region_sample(const WS_Event* ev)
       return;
    open_region.samples++;
    for (kind = 0; kind < 2; kind++) {
-      open_region.sum[kind] += ev->sizes[kind];
-      if (ev->sizes[kind] > open_region.peak[kind])
-         open_region.peak[kind] = ev->sizes[kind];
+      WS_SizeSums* z = &open_region.z;
+      z->sum[kind] += ev->sizes[kind];
+      if (ev->sizes[kind] > z->peak[kind])
+         z->peak[kind] = ev->sizes[kind];
+      z->line_sum[kind] += ev->lines[kind];
+      if (ev->lines[kind] > z->line_peak[kind])
+         z->line_peak[kind] = ev->lines[kind];
    }
 }
 
@@ -107,10 +109,16 @@ static void region_stopped(const WS_Event* ev)
    r->regions++;
    r->samples += open_region.samples;
    for (kind = 0; kind < 2; kind++) {
-      r->sum[kind] += open_region.sum[kind];
-      if (open_region.peak[kind] > r->peak[kind])
-         r->peak[kind] = open_region.peak[kind];
-      r->total[kind] += WS_(region_pages)[kind];
+      const WS_SizeSums* o = &open_region.z;
+      r->z.sum[kind] += o->sum[kind];
+      if (o->peak[kind] > r->z.peak[kind])
+         r->z.peak[kind] = o->peak[kind];
+      r->z.total[kind] += WS_(region_pages)[kind];
+      r->z.line_sum[kind] += o->line_sum[kind];
+      if (o->line_peak[kind] > r->z.line_peak[kind])
+         r->z.line_peak[kind] = o->line_peak[kind];
+      r->z.line_total[kind] += WS_(total_lines)(WS_(region_lines),
+                                                WS_(region_pages), kind);
    }
 }
 
@@ -135,8 +143,7 @@ void WS_(regions_after_fork)(void)
       regions = NULL;
    }
    open_region.samples = 0;
-   open_region.sum[WS_Insn] = open_region.sum[WS_Data] = 0;
-   open_region.peak[WS_Insn] = open_region.peak[WS_Data] = 0;
+   VG_(memset)(&open_region.z, 0, sizeof open_region.z);
 }
 
 /* The trailer's "region" lines and the summary's, one per name, in
@@ -150,9 +157,14 @@ void WS_(regions_trailer)(void)
       const Region* r = VG_(indexXA)(regions, i);
       WS_(out_printf)("region %llu %llu", r->regions, r->samples);
       for (kind = 0; kind < 2; kind++) {
-         WS_(format_avg)(avg, r->sum[kind], r->samples);
+         WS_(format_avg)(avg, r->z.sum[kind], r->samples);
          WS_(out_printf)(" %s %s %llu %llu", WS_(kind_name)(kind), avg,
-                         r->peak[kind], r->total[kind]);
+                         r->z.peak[kind], r->z.total[kind]);
+      }
+      for (kind = 0; WS_(lines_on)() && kind < 2; kind++) {
+         WS_(format_avg)(avg, r->z.line_sum[kind], r->samples);
+         WS_(out_printf)(" %s-lines %s %llu %llu", WS_(kind_name)(kind),
+                         avg, r->z.line_peak[kind], r->z.line_total[kind]);
       }
       WS_(out_printf)(" label ");
       WS_(out_text)(r->label);
@@ -168,7 +180,7 @@ void WS_(regions_summary)(void)
       VG_(umsg)("Region '%s' (%llu region%s, %llu sample%s):\n", r->label,
                 r->regions, r->regions == 1 ? "" : "s",
                 r->samples, r->samples == 1 ? "" : "s");
-      WS_(print_sizes)("  ", r->sum, r->peak, r->total, r->samples);
+      WS_(print_sizes)("  ", &r->z, r->samples);
    }
 }
 

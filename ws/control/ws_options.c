@@ -45,6 +45,7 @@
 WS_Clo WS_(clo) = {
    .pagesize       = 4096,
    .page_shift     = 12,
+   .linesize       = 64,
    .time_unit      = WS_TimeInsns,
    .count_rep_once = True,
    .per_thread     = False,
@@ -66,6 +67,7 @@ WS_Clo WS_(clo) = {
 };
 
 #define WS_MIN_PAGESIZE   64
+#define WS_MIN_LINESIZE   16
 #define WS_MAX_PAGESIZE   (2 * 1024 * 1024)
 
 /*------------------------------------------------------------*/
@@ -100,6 +102,21 @@ static void pagesize(const HChar* arg, const HChar* val)
       return;
    }
    WS_(clo).pagesize = (UInt)n;
+}
+
+/* Checked against the page size once both are known
+   (post_clo_check). */
+static void linesize(const HChar* arg, const HChar* val)
+{
+   ULong n;
+   if (!WS_(whole_number)(val, 0, WS_MAX_PAGESIZE, &n)
+       || (n != 0 && ((n & (n - 1)) != 0 || n < WS_MIN_LINESIZE))) {
+      VG_(fmsg_bad_option)(arg, "--ws-linesize takes 0 (off) or a power of "
+                           "two from %d to the page size (bytes)\n",
+                           WS_MIN_LINESIZE);
+      return;
+   }
+   WS_(clo).linesize = (UInt)n;
 }
 
 static void time_unit(const HChar* arg, const HChar* val)
@@ -233,6 +250,7 @@ Bool WS_(process_cmd_line_option)(const HChar* arg)
    if (param_option(arg))
       return True;
    if      VG_STR_CLO(arg, "--ws-pagesize", value)  pagesize(arg, value);
+   else if VG_STR_CLO(arg, "--ws-linesize", value)  linesize(arg, value);
    else if VG_STR_CLO(arg, "--ws-time-unit", value) time_unit(arg, value);
    else if VG_STR_CLO(arg, "--ws-count-rep", value) count_rep(arg, value);
    else if VG_STR_CLO(arg, "--ws-file", value) {
@@ -277,6 +295,18 @@ void WS_(post_clo_check)(void)
    while ((1u << shift) < WS_(clo).pagesize)
       shift++;
    WS_(clo).page_shift = shift;
+   /* (the smallest page is the default line: only a line given may be
+      larger) */
+   if (WS_(clo).linesize > WS_(clo).pagesize) {
+      VG_(fmsg)("Bad option: --ws-linesize=%u: a line is at most a page "
+                "(--ws-pagesize=%u)\n", WS_(clo).linesize,
+                WS_(clo).pagesize);
+      VG_(exit)(1);
+   }
+   for (shift = 0; WS_(clo).linesize != 0
+                   && (1u << shift) < WS_(clo).linesize; shift++)
+      ;
+   WS_(clo).line_shift = shift;
    WS_(clo).heap_usage = WS_(clo).heap && WS_(clo).heap_usage;
    if (!WS_(clo).peak_detect && WS_(break_needs_detector)()) {
       VG_(fmsg)("Bad option: --ws-break=peak: %s\n",
@@ -292,6 +322,8 @@ void WS_(print_usage)(void)
 "    --ws-tau=<n>              working-set window, in time units [= every]\n"
 "    --ws-pagesize=<n>         page size in bytes, a power of two from 64\n"
 "                              (a cache line) to 2097152 (a huge page) [4096]\n"
+"    --ws-linesize=<n>         cache line size in bytes, a power of two from 16\n"
+"                              to the page size; 0: lines not measured [64]\n"
 "    --ws-time-unit=i|ms       time unit: instructions or milliseconds [i]\n"
 "    --ws-count-rep=once|each  a rep-prefixed string instruction (rep movs,\n"
 "                              rep stos, ...) counts once, as the processor\n"

@@ -275,8 +275,12 @@ void WS_(widen_to_group)(const WS_Access* access, Int i, Int n_stmts,
                          Long* lo, Long* hi)
 {
    const WS_Access* a = &access[i];
-   /* A group is kept shorter than 64 KiB at larger pages too. */
+   /* A group is kept shorter than 64 KiB at larger pages too, and
+      no longer than a line when lines are apart from pages: the IR
+      flags the lines of its two ends only (ws_instrument.c). */
    Long span = WS_(page_size)() < 0x10000 ? WS_(page_size)() : 0x10000;
+   if (WS_(lines_apart)() && span > (Long)WS_(clo).linesize)
+      span = WS_(clo).linesize;
    Long ps = WS_(page_size)();
    Int j;
    for (j = i + 1; j < n_stmts; j++) {

@@ -259,6 +259,8 @@ void WS_(new_stamp)(void)
                 "in the last epoch\n");
       return;
    }
+   /* The lines the IR flagged in the epoch that ends are its own. */
+   WS_(settle_lines)();
    WS_(cur_stamp)++;
    stamp_to_shadow();
    set_stamp_time(WS_(cur_stamp), WS_(now)());

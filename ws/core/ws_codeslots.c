@@ -35,11 +35,13 @@
 #include "ws_core.h"
 
 WS_CodeSlot WS_(code_slots)[WS_CODE_SLOTS];
+UChar       WS_(code_lines)[WS_CODE_SLOTS << WS_MAX_INLINE_LPP_SHIFT];
 
 /* The slots given out, 0 .. n_slots - 1, and the record counter of
    each one's page (records never move). */
 static UInt   n_slots = 0;
 static ULong* slot_record[WS_CODE_SLOTS];
+Addr          WS_(code_slot_page)[WS_CODE_SLOTS];
 
 /* Per code page: its slot's index + 1; 0 while it has none; NO_SLOT
    once it was refused one (so that it is counted once). */
@@ -64,6 +66,7 @@ WS_CodeSlot* WS_(code_slot)(Addr page)
          return NULL;
       }
       slot_record[n_slots] = WS_(access_counter)(WS_Insn, page);
+      WS_(code_slot_page)[n_slots] = page;
       WS_(code_slots)[n_slots].stamp
          = *WS_(pt_slot)(&WS_(tables)[WS_Insn], page);
       *idx = ++n_slots;
@@ -90,6 +93,29 @@ void WS_(flush_code_counts)(void)
       if (WS_(measuring))
          *slot_record[i] += WS_(code_slots)[i].accesses;
       WS_(code_slots)[i].accesses = 0;
+   }
+}
+
+/* A slot's line flags are set by the exits of the superblocks that ran
+   on its page, which passed its check first: so in this epoch its
+   stamp is the current one (flags set while off too: the helper gives
+   it the current stamp then). */
+void WS_(settle_code_lines)(void)
+{
+   UInt  i, j, lpp = 1u << WS_(lpp_shift)();
+   ULong now = WS_(cur_stamp);
+   for (i = 0; i < n_slots; i++) {
+      UChar* f = &WS_(code_lines)[i << WS_MAX_INLINE_LPP_SHIFT];
+      Addr   page;
+      if (WS_(code_slots)[i].stamp != now)
+         continue;
+      page = WS_(code_slot_page)[i];
+      for (j = 0; j < lpp; j++)
+         if (f[j]) {
+            f[j] = 0;
+            if (WS_(measuring))
+               WS_(touch_line)(WS_Insn, (page << WS_(lpp_shift)()) + j);
+         }
    }
 }
 

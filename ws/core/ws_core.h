@@ -71,7 +71,7 @@
 #define WS_(str)    VGAPPEND(vgWS_,str)
 
 #define WS_VERSION        "0.1.0"
-#define WS_FORMAT_VERSION 4
+#define WS_FORMAT_VERSION 5
 
 /*------------------------------------------------------------*/
 /*--- What the core assumes of the platform                ---*/
@@ -141,6 +141,9 @@ typedef struct {
    /* What is measured (the core's) */
    UInt         pagesize;        /* bytes, a power of two */
    UInt         page_shift;      /* log2(pagesize) */
+   UInt         linesize;        /* bytes, a power of two <= pagesize;
+                                    0: lines not measured */
+   UInt         line_shift;      /* log2(linesize) */
    WS_TimeUnit  time_unit;
    Bool         count_rep_once;  /* --ws-count-rep=once */
    Bool         per_thread;
@@ -175,6 +178,36 @@ static inline UInt WS_(page_size)(void)
 static inline UInt WS_(page_shift)(void)
 {
    return WS_(clo).page_shift;
+}
+
+/* Cache lines (--ws-linesize): whether the run measures them, and
+   whether they need tables of their own (a line smaller than a page;
+   at --ws-pagesize=64 the lines are the pages). */
+static inline Bool WS_(lines_on)(void)
+{
+   return WS_(clo).linesize != 0;
+}
+static inline Bool WS_(lines_apart)(void)
+{
+   return WS_(clo).linesize != 0 && WS_(clo).linesize < WS_(clo).pagesize;
+}
+static inline UInt WS_(line_shift)(void)
+{
+   return WS_(clo).line_shift;
+}
+/* log2 of the lines per page */
+static inline UInt WS_(lpp_shift)(void)
+{
+   return WS_(clo).page_shift - WS_(clo).line_shift;
+}
+/* Whether the IR flags lines inline (in the data TLB's and the code
+   slots' flag bytes): up to 64 lines a page.  With more (small lines
+   in large pages) a helper called on every data check and code
+   stretch touches them, exact but slow. */
+#define WS_MAX_INLINE_LPP_SHIFT 6
+static inline Bool WS_(lines_inline)(void)
+{
+   return WS_(lines_apart)() && WS_(lpp_shift)() <= WS_MAX_INLINE_LPP_SHIFT;
 }
 
 #define WS_MAX_PEAK_WINDOW  1000000
@@ -228,6 +261,9 @@ typedef struct {
    to allocate them (the two process-wide tables use static storage;
    per-thread tables are allocated and freed with their threads). */
 void   WS_(pt_init)(WS_PageTable* pt, Bool sparse, Stamp** l1_storage);
+/* The same for blocks of 2^shift bytes (cache lines). */
+void   WS_(pt_init_at)(WS_PageTable* pt, Bool sparse, Stamp** l1_storage,
+                       UInt shift);
 void   WS_(pt_free)(WS_PageTable* pt);
 /* The stamp slot of page number |page|, creating its chunk. */
 Stamp* WS_(pt_slot)(WS_PageTable* pt, Addr page);
@@ -355,6 +391,21 @@ void  WS_(windows_advance)(Stamp first);
    reaching byte |a| of it; the same for bytes [a, a+size-1]. */
 void  WS_(touch_page)(WS_Kind kind, Addr page, Addr ip, Addr a);
 void  WS_(touch_range)(WS_Kind kind, Addr a, SizeT size, Addr ip);
+/* Cache lines, when they are apart from pages (WS_(lines_apart)): the
+   line tables, and an access to line number |line| of |kind| in the
+   current epoch; the lines of bytes [a, a+size-1]. */
+extern WS_PageTable WS_(line_tables)[2];
+void  WS_(touch_line)(WS_Kind kind, Addr line);
+void  WS_(touch_line_range)(WS_Kind kind, Addr a, SizeT size);
+/* The lines that the IR flagged (data TLB entries, code slots) and no
+   one has read yet go to the line tables in the current epoch: before
+   an epoch ends, and before line sizes are read.  Flags made while
+   measurement is off are dropped. */
+void  WS_(settle_lines)(void);
+/* The window's lines of each kind, as current_sizes's pages (the
+   pages' when lines are the pages, 0 when lines are off); settles the
+   lines first. */
+void  WS_(current_line_sizes)(ULong sizes[2]);
 /* The pages of |kind| in the current window (the last sample's, up to
    now), as page numbers in an XArray of Addr that the caller frees. */
 struct _XArray;
@@ -379,6 +430,7 @@ void  WS_(notify_rise)(WS_Kind kind, ULong pages);
    ws_regions.c's. */
 extern Stamp WS_(region_first);
 extern ULong WS_(region_pages)[2];
+extern ULong WS_(region_lines)[2];   /* the same in lines (lines apart) */
 void  WS_(region_open)(void);
 void  WS_(region_close)(void);
 
@@ -456,6 +508,15 @@ typedef struct {
 } WS_DtlbEntry;
 #define WS_DTLB_ENTRY_SHIFT 5        /* log2(sizeof(WS_DtlbEntry)) */
 extern WS_DtlbEntry WS_(dtlb)[WS_DTLB_ENTRIES];
+/* Lines apart from pages, at most 2^WS_MAX_INLINE_LPP_SHIFT a page
+   (WS_(lines_inline)): a flag byte per line of each entry's page, at
+   index (entry's index << lines per page's log2) + the line's in its
+   page, i.e. the line number masked.  The IR sets (1) those of both
+   ends of a check after it (ws_instrument.c); they go to the line
+   table when the entry is settled, or by WS_(settle_lines).  A guarded
+   access that does not run sets WS_(dtlb_no_line) instead. */
+extern UChar WS_(dtlb_lines)[WS_DTLB_ENTRIES << WS_MAX_INLINE_LPP_SHIFT];
+extern UChar WS_(dtlb_no_line);
 /* The page an entry holds (the both-kinds tag is trapped whenever a
    kind is), or WS_DTLB_EMPTY. */
 #define WS_DTLB_PAGE(e) \
@@ -577,6 +638,9 @@ const WS_DataRefill* WS_(data_refill_of_size)(UInt size, UInt weight,
 VG_REGPARM(1) void WS_(insn_restamp)(Addr a);
 /* The same, for the page of the guest's instruction pointer. */
 void WS_(insn_restamp_at_ip)(void);
+/* Code bytes [a, a+len) ran, whose lines the IR does not flag (no
+   slot, or more lines a page than flags inline). */
+VG_REGPARM(2) void WS_(insn_lines)(Addr a, HWord len);
 /* The page after |ip|'s, which the instruction at |ip| reaches into. */
 VG_REGPARM(1) void WS_(insn_restamp_straddling)(Addr ip);
 
@@ -599,6 +663,14 @@ typedef struct {
 } WS_CodeSlot;
 #define WS_CODE_SLOTS 8192
 extern WS_CodeSlot WS_(code_slots)[WS_CODE_SLOTS];
+extern Addr        WS_(code_slot_page)[WS_CODE_SLOTS];
+/* Lines apart from pages, at most 2^WS_MAX_INLINE_LPP_SHIFT a page
+   (WS_(lines_inline)): a flag byte per line of each slot's page, which
+   the IR sets (1) at every exit for the lines of the instructions run
+   on the page since the last; WS_(settle_code_lines) (from
+   WS_(settle_lines)) moves them to the line table. */
+extern UChar       WS_(code_lines)[WS_CODE_SLOTS << WS_MAX_INLINE_LPP_SHIFT];
+void WS_(settle_code_lines)(void);
 /* |page|'s slot, given one now if it has none and any is left; NULL
    if it has none. */
 WS_CodeSlot* WS_(code_slot)(Addr page);
@@ -670,7 +742,7 @@ void  WS_(set_tau)(ULong tau);
    time). */
 void  WS_(final_sample)(void);
 
-typedef struct { ULong t, insn, data; } WS_Sample;
+typedef struct { ULong t, insn, data, insn_lines, data_lines; } WS_Sample;
 /* The last WS_SERIES_LEN samples are kept, for "ws series": a fixed
    ring, so memory does not grow with the length of the run. */
 #define WS_SERIES_LEN 1024
@@ -681,12 +753,24 @@ ULong WS_(series)(ULong n, WS_Sample* out);
    (never reset: it orders heap blocks' lives against samples). */
 extern ULong WS_(sample_seq);
 
+/* The lines ever touched of |kind|, and those the open region touched
+   (the pages' when lines are the pages). */
+static inline ULong WS_(total_lines)(const ULong total_lines[2],
+                                     const ULong total_pages[2],
+                                     WS_Kind kind)
+{
+   return WS_(lines_apart)() ? total_lines[kind] : total_pages[kind];
+}
+
 /* Run-wide statistics for the summaries. */
 typedef struct {
    ULong samples;
    ULong sum[2];        /* sum of sample sizes, per kind */
    ULong peak[2];
    ULong total[2];      /* distinct pages ever touched */
+   ULong line_sum[2];   /* the same in lines */
+   ULong line_peak[2];
+   ULong total_lines[2];
 } WS_Stats;
 extern WS_Stats WS_(stats);
 /* In a forked child: no samples yet (its file has none of the
@@ -856,6 +940,7 @@ typedef struct {
    Addr         ip;         /* Entered, Rose: the instruction */
    Stamp        stamp;      /* Epoch */
    ULong        sizes[2];   /* Sample: the window's pages per kind */
+   ULong        lines[2];   /* Sample: its lines per kind (0: off) */
    Bool         final;      /* Sample: the one a stop or exit takes */
    ULong        window;     /* Sample: its window's length (tau, or
                                at most tau for a final one) */

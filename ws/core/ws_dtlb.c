@@ -36,6 +36,8 @@
 #include "ws_core.h"
 
 WS_DtlbEntry WS_(dtlb)[WS_DTLB_ENTRIES];
+UChar        WS_(dtlb_lines)[WS_DTLB_ENTRIES << WS_MAX_INLINE_LPP_SHIFT];
+UChar        WS_(dtlb_no_line);
 
 /* The watch (ws_core.h): its masks and hooks, and the marks. */
 static Bool     watching = False;
@@ -111,11 +113,47 @@ static void forget_crossings(void)
 /*--- Entries                                              ---*/
 /*------------------------------------------------------------*/
 
+/* The lines an entry's page had flagged go to the line table, in the
+   current epoch; those flagged while measurement is off are
+   dropped. */
+static void settle_line_flags(WS_DtlbEntry* e, Addr page)
+{
+   UInt   shift = WS_(lpp_shift)(), n = 1u << shift, j;
+   UChar* f = &WS_(dtlb_lines)[(UInt)(e - WS_(dtlb)) << shift];
+   Bool   counts = WS_(measuring) && page < WS_(beyond_user_space)();
+   for (j = 0; j < n; j++) {
+      if (n >= 8 && (j & 7) == 0 && *(ULong*)&f[j] == 0) {
+         j += 7;
+         continue;
+      }
+      if (f[j]) {
+         f[j] = 0;
+         if (counts)
+            WS_(touch_line)(WS_Data, (page << shift) + j);
+      }
+   }
+}
+
+void WS_(settle_lines)(void)
+{
+   UInt i;
+   if (!WS_(lines_inline)())
+      return;
+   for (i = 0; i < dtlb_n_filled; i++) {
+      WS_DtlbEntry* e = &WS_(dtlb)[dtlb_filled[i]];
+      if (WS_DTLB_PAGE(e) != WS_DTLB_EMPTY)
+         settle_line_flags(e, WS_DTLB_PAGE(e));
+   }
+   WS_(settle_code_lines)();
+}
+
 /* The accesses an entry counted go to its page's record before the
    entry changes; those counted while measurement is off (by code
-   instrumented while on, ws_sampler.c) are dropped. */
+   instrumented while on, ws_sampler.c) are dropped.  Its lines too. */
 static void settle_entry(WS_DtlbEntry* e)
 {
+   if (WS_(lines_inline)() && WS_DTLB_PAGE(e) != WS_DTLB_EMPTY)
+      settle_line_flags(e, WS_DTLB_PAGE(e));
    if (e->accesses != 0 && WS_(measuring)) {
       Addr page = WS_DTLB_PAGE(e);
       if (page < WS_(beyond_user_space)()) {
@@ -170,6 +208,16 @@ static void dtlb_fill(Addr page)
    else if (held != page)
       settle_entry(e);
    set_tags(e, page);
+}
+
+/* A check's range that crosses a page boundary: after this call the
+   IR flags the lines of its first byte in the entry of its first page,
+   which must then hold that page (touched in this epoch by now). */
+static void fill_first(Addr first)
+{
+   WS_DtlbEntry* e = &WS_(dtlb)[first & (WS_DTLB_ENTRIES - 1)];
+   if (WS_(lines_inline)() && WS_DTLB_PAGE(e) != first)
+      dtlb_fill(first);
 }
 
 void WS_(dtlb_settle_page)(Addr page)
@@ -303,7 +351,7 @@ static void data_refill(Addr a, HWord site, WS_AccessKind kind)
 {
    const WS_SiteRecord* r = NULL;
    SizeT size;
-   Addr  ip, last;
+   Addr  ip, last, first;
    UInt  weight;
    WS_DtlbEntry* e;
    Crossing* c = NULL;
@@ -318,6 +366,7 @@ static void data_refill(Addr a, HWord site, WS_AccessKind kind)
       weight = WS_SITE_WEIGHT(site);
    }
    WS_(counters).data_refills++;
+   first = a >> WS_(page_shift)();
    last = (a + size - 1) >> WS_(page_shift)();
    e = &WS_(dtlb)[last & (WS_DTLB_ENTRIES - 1)];
    e->accesses -= weight;
@@ -325,24 +374,34 @@ static void data_refill(Addr a, HWord site, WS_AccessKind kind)
       /* It reaches at or above 2^47 (or wraps): it faults, touching
          nothing.  It is counted on the entry of its last page, which
          then holds a page beyond user space (the same entry, the bit is
-         above the index), whose accesses settle_entry drops. */
+         above the index), whose accesses settle_entry drops; the
+         entry of its first page too, for the lines the IR flags
+         after this call. */
       dtlb_fill(last | WS_(beyond_user_space)());
+      if (first != last && WS_(lines_inline)())
+         dtlb_fill(first | WS_(beyond_user_space)());
       e->accesses += weight;
       return;
    }
+   /* A check whose lines the IR does not flag (WS_(check_flags_lines))
+      calls on every run: its lines are touched here. */
+   if (WS_(lines_apart)() && WS_(measuring)
+       && (!WS_(lines_inline)() || size > WS_(clo).linesize))
+      WS_(touch_line_range)(WS_Data, a, size);
    /* A range of a page or more is rare and may span many pages: it
       is not remembered. */
-   if (last == (a >> WS_(page_shift)()) + 1 && size <= WS_(page_size)()) {
+   if (last == first + 1 && size <= WS_(page_size)()) {
       c = crossing_slot(site, a);
       /* Not while a mark on either page wakes the watcher. */
       if (c->generation == crossing_generation && c->site == site
           && c->a == a
-          && !(watching && (wakes(a >> WS_(page_shift)()) || wakes(last)))) {
+          && !(watching && (wakes(first) || wakes(last)))) {
          /* Tags follow the marks (WS_(dtlb_refresh_page)), so an entry
             that holds |last| already has the tags a fill would give
             it. */
          if (WS_DTLB_PAGE(e) != last)
             dtlb_fill(last);
+         fill_first(first);
          if (c->first_counter != NULL)
             *c->first_counter += c->first_weight;
          e->accesses += weight - c->first_weight;
@@ -357,17 +416,21 @@ static void data_refill(Addr a, HWord site, WS_AccessKind kind)
          TLB (a new epoch). */
       dtlb_fill(last);
       e->tag[0] = e->tag[1] = e->tag[2] = WS_DTLB_PAGE(e);
+      if (first != last)
+         fill_first(first);
       return;
    }
    /* Before the pages' stamps change, which the watcher reads (heap
       usage, for the allocator's accesses).  Accesses of more than a
       page are rare: they may cover pages between the two ends. */
-   if (watching && (*watch.all != 0 || wakes(a >> WS_(page_shift)())
+   if (watching && (*watch.all != 0 || wakes(first)
                     || wakes(last) || size > WS_(page_size)()))
       watch.access(a, size, kind);
    WS_(touch_range)(WS_Data, a, size, ip);
    dtlb_fill(last);
-   if (r != NULL && last != a >> WS_(page_shift)())
+   if (first != last && size <= WS_(page_size)())
+      fill_first(first);
+   if (r != NULL && last != first)
       share_out(r, a);
    else
       e->accesses += weight;
@@ -492,6 +555,12 @@ VG_REGPARM(1) void WS_(insn_restamp)(Addr a)
 void WS_(insn_restamp_at_ip)(void)
 {
    WS_(insn_restamp)(guest_ip());
+}
+
+VG_REGPARM(2) void WS_(insn_lines)(Addr a, HWord len)
+{
+   if (WS_(measuring))
+      WS_(touch_line_range)(WS_Insn, a, len);
 }
 
 VG_REGPARM(1) void WS_(insn_restamp_straddling)(Addr ip)

@@ -132,6 +132,13 @@ typedef struct {
    Bool     code_slotted[MAX_CODE_PAGES];   /* ...in a code slot */
    UInt     code_pending[MAX_CODE_PAGES];   /* instructions not yet
                                                added to them */
+   Int      code_slot_index[MAX_CODE_PAGES];
+   ULong    code_lines[MAX_CODE_PAGES];     /* lines apart: the lines
+                                               run on since the last
+                                               flags were set, as bits
+                                               (flags inline), */
+   Addr     code_lo[MAX_CODE_PAGES];        /* or as the bytes run on */
+   Addr     code_hi[MAX_CODE_PAGES];        /* (code_hi 0: none) */
    Int      n_code_pages;
 } SBState;
 
@@ -302,15 +309,74 @@ static void advance_clock(SBState* s)
    s->insns_clocked = s->insns;
 }
 
+/* Whether the IR flags code page |i|'s lines in its slot (else a
+   helper touches them). */
+static Bool slot_flags_lines(const SBState* s, Int i)
+{
+   return s->code_slotted[i] && WS_(lines_inline)();
+}
+
 /* Whether this exit adds to a code slot, which needs the zero. */
 static Bool counts_on_a_slot(const SBState* s)
 {
    Int i;
    for (i = 0; i < s->n_code_pages; i++)
       if (s->code_slotted[i]
-          && (s->code_pending[i] != 0 || (i == 0 && s->rep_uncounted)))
+          && (s->code_pending[i] != 0 || (i == 0 && s->rep_uncounted)
+              || (slot_flags_lines(s, i) && s->code_lines[i] != 0)))
          return True;
    return False;
+}
+
+/* Sets the flags of the lines of code page |i| run since the last
+   exit: a byte store each (the slot's flags reached as its count is),
+   or, where the IR flags none, a call that touches them. */
+static void flag_code_lines(SBState* s, Int i, IRExpr* zero)
+{
+   UInt j;
+   if (s->code_hi[i] == 0)
+      return;
+   if (slot_flags_lines(s, i)) {
+      UChar* f = &WS_(code_lines)[(UInt)s->code_slot_index[i]
+                                  << WS_MAX_INLINE_LPP_SHIFT];
+      for (j = 0; j < 64; j++)
+         if (s->code_lines[i] & (1ULL << j))
+            addStmtToIRSB(s->sb, IRStmt_Store(Iend_LE,
+                          bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, zero,
+                                                        c64((Addr)&f[j]))),
+                          IRExpr_Const(IRConst_U8(1))));
+   } else {
+      call_if(s, IRExpr_Const(IRConst_U1(True)), "ws_insn_lines",
+              WS_(insn_lines), 2,
+              mkIRExprVec_2(mkIRExpr_HWord(s->code_lo[i]),
+                            mkIRExpr_HWord(s->code_hi[i] - s->code_lo[i]
+                                           + 1)));
+   }
+   s->code_lines[i] = 0;
+   s->code_hi[i] = 0;
+}
+
+/* Code page |i| ran bytes [a, last] of an instruction. */
+static void note_code_bytes(SBState* s, Int i, Addr a, Addr last)
+{
+   Addr l;
+   if (!WS_(lines_apart)())
+      return;
+   if (a >> WS_(page_shift)() != s->code_pages[i]) {
+      /* a page past MAX_CODE_PAGES, counted on another: its lines are
+         touched where the instruction runs */
+      call_if(s, IRExpr_Const(IRConst_U1(True)), "ws_insn_lines",
+              WS_(insn_lines), 2,
+              mkIRExprVec_2(mkIRExpr_HWord(a), mkIRExpr_HWord(last - a + 1)));
+      return;
+   }
+   if (s->code_hi[i] == 0 || a < s->code_lo[i])
+      s->code_lo[i] = a;
+   if (last > s->code_hi[i])
+      s->code_hi[i] = last;
+   if (slot_flags_lines(s, i))
+      for (l = a >> WS_(line_shift)(); l <= last >> WS_(line_shift)(); l++)
+         s->code_lines[i] |= 1ULL << (l & ((1u << WS_(lpp_shift)()) - 1));
 }
 
 /* Adds the instructions run since the last call to their code pages'
@@ -328,6 +394,7 @@ static void count_code_accesses(SBState* s)
          add_to_counter(s, s->code_counter[i], c64(s->code_pending[i]),
                         s->code_slotted[i] ? zero : NULL);
       s->code_pending[i] = 0;
+      flag_code_lines(s, i, zero);
    }
    /* A superblock that starts with a rep instruction: its first code
       page is the instruction's. */
@@ -352,7 +419,7 @@ static void note_rep_path(SBState* s, Bool again)
 
 /* The code page of the instruction being instrumented; checked the
    first time it is seen in the superblock. */
-static void check_code_page(SBState* s, Addr page, Bool counts)
+static Int check_code_page(SBState* s, Addr page, Bool counts)
 {
    Int i;
    Stamp* stamp;
@@ -369,6 +436,10 @@ static void check_code_page(SBState* s, Addr page, Bool counts)
          s->code_pages[i] = page;
          slot = WS_(code_slot)(page);
          s->code_slotted[i] = slot != NULL;
+         s->code_slot_index[i] = slot != NULL
+                                 ? (Int)(slot - WS_(code_slots)) : -1;
+         s->code_lines[i] = 0;
+         s->code_hi[i] = 0;
          if (slot != NULL) {
             stamp = NULL;
             s->code_counter[i] = &slot->accesses;
@@ -401,18 +472,26 @@ static void check_code_page(SBState* s, Addr page, Bool counts)
    }
    if (counts)
       s->code_pending[i]++;
+   return i;
 }
 
 /* An instruction counts one access, on the page of its first byte
    (unless |counts| is False: a rep instruction's later iterations). */
 static void check_insn(SBState* s, Addr a, UInt len, Bool counts)
 {
+   Addr end   = a + (len ? len : 1) - 1;
    Addr first = a >> WS_(page_shift)();
-   Addr last  = (a + (len ? len : 1) - 1) >> WS_(page_shift)();
+   Addr last  = end >> WS_(page_shift)();
+   Int  i;
    s->ip = a;
-   check_code_page(s, first, counts);
-   if (last != first)
-      check_code_page(s, last, False);
+   i = check_code_page(s, first, counts);
+   if (last != first) {
+      note_code_bytes(s, i, a, (last << WS_(page_shift)()) - 1);
+      i = check_code_page(s, last, False);
+      note_code_bytes(s, i, last << WS_(page_shift)(), end);
+   } else {
+      note_code_bytes(s, i, a, end);
+   }
 }
 
 /* The offset into the data TLB of the entry for the page of
@@ -488,6 +567,55 @@ static void count_data_accesses(SBState* s, IRExpr* offset, IRExpr* n,
                bind(s, Ity_I64, IRExpr_Unop(Iop_1Sto64, guard))));
    addStmtToIRSB(s->sb, IRStmt_Store(Iend_LE, dtlb_field(s, offset, field),
                  bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, old, n))));
+}
+
+/* Whether the IR flags the lines of a check of |size| bytes (both of
+   its ends' lines, which are all it touches when it is no longer than
+   a line: a group is kept that short, ws_accesses.c); a check it does
+   not flag calls the helper on every run, which touches them.  Always
+   true when lines are not apart from pages. */
+static Bool flags_lines(Int size)
+{
+   return !WS_(lines_apart)()
+          || (WS_(lines_inline)() && size <= (Int)WS_(clo).linesize);
+}
+
+/* The flag byte of the line of |x| in the data TLB's line flags: the
+   line's index in the table is the entry's index and the line's in its
+   page (ws_core.h). */
+static IRExpr* line_flag_address(SBState* s, IRExpr* x)
+{
+   ULong mask = ((ULong)WS_DTLB_ENTRIES << WS_(lpp_shift)()) - 1;
+   IRExpr* idx = bind(s, Ity_I64, IRExpr_Binop(Iop_And64,
+                      bind(s, Ity_I64, IRExpr_Binop(Iop_Shr64, x,
+                           IRExpr_Const(IRConst_U8(WS_(line_shift)())))),
+                      c64(mask)));
+   return bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, idx,
+                                        c64((Addr)WS_(dtlb_lines))));
+}
+
+/* After the check (and its helper, which leaves the entries of both
+   ends' pages holding them): the flags of the lines of its first and
+   last bytes are set, in their pages' entries; settled into the line
+   table with the entry (ws_dtlb.c).  A guarded access that does not
+   run sets a byte no line owns. */
+static void flag_data_lines(SBState* s, IRExpr* addr, Int size,
+                            IRExpr* guard)
+{
+   Int i;
+   if (!WS_(lines_apart)())
+      return;
+   for (i = 0; i < (size > 1 ? 2 : 1); i++) {
+      IRExpr* x = i == 0 ? addr
+                 : bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, addr,
+                                                 c64(size - 1)));
+      IRExpr* where = line_flag_address(s, x);
+      if (guard)
+         where = bind(s, Ity_I64, IRExpr_ITE(guard, where,
+                                   c64((Addr)&WS_(dtlb_no_line))));
+      addStmtToIRSB(s->sb, IRStmt_Store(Iend_LE, where,
+                    IRExpr_Const(IRConst_U8(1))));
+   }
 }
 
 /* The unconditional check of this exit-free stretch whose range holds
@@ -567,7 +695,7 @@ static void check_access(SBState* s, Int i, Int n_stmts)
    c->tag = NULL;
    c->weight = IRConst_U64(0);
    count_data_accesses(s, offset, IRExpr_Const(c->weight), a->guard);
-   if (size > ps) {
+   if (size > ps || !flags_lines(size)) {
       cond = a->guard ? a->guard : IRExpr_Const(IRConst_U1(True));
    } else {
       c->tag = IRConst_U64(tag_address(a->kind));
@@ -589,6 +717,8 @@ static void check_access(SBState* s, Int i, Int n_stmts)
    c->call = call_if(s, cond, WS_(data_refill_of_kind)(WS_Read)->name,
                      WS_(data_refill_of_kind)(WS_Read)->fn, 2,
                      mkIRExprVec_2(addr, c64(0)));
+   if (size <= ps && flags_lines(size))
+      flag_data_lines(s, addr, size, a->guard);
 }
 
 /* The parts of each check, one check after another.  An access that

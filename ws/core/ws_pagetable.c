@@ -37,9 +37,10 @@
 
 #include "ws_core.h"
 
-/* The chunk all unused slots of non-sparse tables share.  It is
-   never written, so every lookup through it reads WS_STAMP_NEVER. */
-static Stamp* zero_chunk = NULL;
+/* The chunk all unused slots of non-sparse tables of one chunk size
+   share (page and line tables differ).  It is never written, so every
+   lookup through it reads WS_STAMP_NEVER. */
+static Stamp* zero_chunks[WS_ADDR_BITS];
 
 static SizeT chunk_bytes(const WS_PageTable* pt)
 {
@@ -56,13 +57,20 @@ static void* new_chunk(const WS_PageTable* pt)
 
 void WS_(pt_init)(WS_PageTable* pt, Bool sparse, Stamp** l1_storage)
 {
+   WS_(pt_init_at)(pt, sparse, l1_storage, WS_(page_shift)());
+}
+
+void WS_(pt_init_at)(WS_PageTable* pt, Bool sparse, Stamp** l1_storage,
+                     UInt shift)
+{
    UInt i;
+   Stamp** zero_chunk;
    pt->elem_size = sizeof(Stamp);
    pt->span = NULL;
    pt->used = NULL;
    pt->n_used = 0;
    pt->blocks = NULL;
-   pt->chunk_bits = WS_ADDR_BITS - WS_L1_BITS - WS_(page_shift)();
+   pt->chunk_bits = WS_ADDR_BITS - WS_L1_BITS - shift;
    pt->owns_l1 = l1_storage == NULL;
    pt->l1 = l1_storage ? l1_storage
                        : VG_(am_shadow_alloc)(WS_L1_ENTRIES * sizeof(Stamp*));
@@ -71,10 +79,11 @@ void WS_(pt_init)(WS_PageTable* pt, Bool sparse, Stamp** l1_storage)
                                   WS_L1_ENTRIES * sizeof(Stamp*));
    if (sparse)
       return;   /* zero-filled: all slots NULL */
-   if (zero_chunk == NULL)
-      zero_chunk = new_chunk(pt);
+   zero_chunk = &zero_chunks[pt->chunk_bits];
+   if (*zero_chunk == NULL)
+      *zero_chunk = new_chunk(pt);
    for (i = 0; i < WS_L1_ENTRIES; i++)
-      pt->l1[i] = zero_chunk;
+      pt->l1[i] = *zero_chunk;
 }
 
 void WS_(pt_init_records)(WS_PageTable* pt, SizeT record_size)
@@ -104,7 +113,7 @@ static SizeT block_bytes(const WS_PageTable* pt)
 
 static Bool is_unused(const WS_PageTable* pt, const Stamp* chunk)
 {
-   return chunk == NULL || chunk == zero_chunk;
+   return chunk == NULL || chunk == zero_chunks[pt->chunk_bits];
 }
 
 void WS_(pt_free)(WS_PageTable* pt)

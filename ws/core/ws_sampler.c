@@ -70,12 +70,15 @@ static ULong     series_count = 0;   /* samples ever put in the ring */
 /*--- Samples                                              ---*/
 /*------------------------------------------------------------*/
 
-static void remember_sample(ULong t, const ULong sizes[2])
+static void remember_sample(ULong t, const ULong sizes[2],
+                            const ULong lines[2])
 {
    WS_Sample* r = &series[series_count % WS_SERIES_LEN];
    r->t = t;
    r->insn = sizes[WS_Insn];
    r->data = sizes[WS_Data];
+   r->insn_lines = lines[WS_Insn];
+   r->data_lines = lines[WS_Data];
    series_count++;
 }
 
@@ -119,15 +122,19 @@ static void record_sample(ULong t, Bool final, ULong window)
    Int kind;
    ev.t = after_last_sample(t);
    WS_(current_sizes)(ev.sizes);
+   WS_(current_line_sizes)(ev.lines);
    WS_(sample_seq)++;
    WS_(stats).samples++;
    for (kind = 0; kind < 2; kind++) {
-      ULong size = ev.sizes[kind];
+      ULong size = ev.sizes[kind], lines = ev.lines[kind];
       WS_(stats).sum[kind] += size;
       if (size > WS_(stats).peak[kind])
          WS_(stats).peak[kind] = size;
+      WS_(stats).line_sum[kind] += lines;
+      if (lines > WS_(stats).line_peak[kind])
+         WS_(stats).line_peak[kind] = lines;
    }
-   remember_sample(t, ev.sizes);
+   remember_sample(t, ev.sizes, ev.lines);
    last_sample_insns = WS_(clock_insns)();
    last_sample_t = t;
    sampled = True;

@@ -145,6 +145,8 @@ static void syscall_access(ThreadId tid, Addr a, SizeT size,
    if (!WS_(clo).syscalls)
       return;
    WS_(touch_range)(WS_Data, a, size, VG_(get_IP)(tid));
+   if (WS_(measuring))
+      WS_(touch_line_range)(WS_Data, a, size);
    WS_(watch_kernel)(a, size, kind, tid);
 }
 
@@ -207,11 +209,18 @@ static void unmapped(Addr a, SizeT len)
    Int  kind;
    if (len == 0 || end <= first)
       return;
-   /* The next touch of these pages must reach touch_page. */
+   /* The next touch of these pages must reach touch_page; the lines
+   flagged so far are theirs while they lived. */
+   WS_(settle_lines)();
    WS_(dtlb_flush)();
-   for (kind = 0; kind < 2; kind++)
+   for (kind = 0; kind < 2; kind++) {
       WS_(pt_for_range)(&WS_(tables)[kind], first, end - 1,
                         kind == WS_Insn ? mark_code_dead : mark_dead, NULL);
+      if (WS_(lines_apart)())
+         WS_(pt_for_range)(&WS_(line_tables)[kind],
+                           first << WS_(lpp_shift)(),
+                           (end << WS_(lpp_shift)()) - 1, mark_dead, NULL);
+   }
 }
 
 /* Valgrind reports a brk shrink as the bytes [new break, old break),

@@ -38,6 +38,15 @@ static Stamp     window_first = 1;   /* oldest stamp in the window */
 Stamp WS_(region_first) = 0;         /* 0: no region is open */
 ULong WS_(region_pages)[2];
 
+/* Cache lines, when smaller than pages (WS_(lines_apart)): a stamp
+   table and a window per kind as for pages.  Lines reach them in bulk,
+   from the data TLB's and the code slots' line flags, when those are
+   settled (WS_(settle_lines)), never from the IR. */
+WS_PageTable     WS_(line_tables)[2];
+static Stamp*    line_l1[2][WS_L1_ENTRIES];
+static WS_Window line_windows[2];
+ULong WS_(region_lines)[2];
+
 /* WS_EvRose is told when WS_(rising) reaches these. */
 static ULong rise_mark[2] = { ~0ULL, ~0ULL };
 
@@ -45,8 +54,11 @@ void WS_(windows_advance)(Stamp first)
 {
    Int kind;
    window_first = first;
-   for (kind = 0; kind < 2; kind++)
+   for (kind = 0; kind < 2; kind++) {
       WS_(win_advance)(&windows[kind], first);
+      if (WS_(lines_apart)())
+         WS_(win_advance)(&line_windows[kind], first);
+   }
    if (WS_(clo).per_thread)
       WS_(threads_advance)(first);
 }
@@ -109,6 +121,36 @@ void WS_(touch_page)(WS_Kind kind, Addr page, Addr ip, Addr a)
       WS_(thread_touch)(VG_(get_running_tid)(), kind, page, old);
 }
 
+void WS_(touch_line)(WS_Kind kind, Addr line)
+{
+   Stamp* slot = WS_(pt_slot)(&WS_(line_tables)[kind], line);
+   Stamp  old  = *slot;
+   if (old == WS_(cur_stamp))
+      return;
+   if (old == WS_STAMP_NEVER || (old & WS_STAMP_DEAD))
+      WS_(stats).total_lines[kind]++;
+   if ((old & WS_STAMP_MASK) < WS_(region_first) || (old & WS_STAMP_DEAD))
+      WS_(region_lines)[kind]++;
+   WS_(win_set)(&line_windows[kind], old & WS_STAMP_MASK, WS_(cur_stamp));
+   *slot = WS_(cur_stamp);
+}
+
+void WS_(touch_line_range)(WS_Kind kind, Addr a, SizeT size)
+{
+   Addr line, last;
+   if (size == 0 || !WS_(lines_apart)())
+      return;
+   last = (a + size - 1) >> WS_(line_shift)();
+   if (last < (a >> WS_(line_shift)())
+       || last >= (WS_(beyond_user_space)() << WS_(lpp_shift)()))
+      last = (WS_(beyond_user_space)() << WS_(lpp_shift)()) - 1;
+   for (line = a >> WS_(line_shift)(); line <= last; line++) {
+      WS_(touch_line)(kind, line);
+      if (line == last)
+         break;
+   }
+}
+
 void WS_(touch_range)(WS_Kind kind, Addr a, SizeT size, Addr ip)
 {
    Addr page, last;
@@ -136,6 +178,19 @@ void WS_(current_sizes)(ULong sizes[2])
    sizes[WS_Data] = windows[WS_Data].size;
 }
 
+void WS_(current_line_sizes)(ULong sizes[2])
+{
+   if (!WS_(lines_apart)()) {
+      WS_(current_sizes)(sizes);
+      if (!WS_(lines_on)())
+         sizes[WS_Insn] = sizes[WS_Data] = 0;
+      return;
+   }
+   WS_(settle_lines)();
+   sizes[WS_Insn] = line_windows[WS_Insn].size;
+   sizes[WS_Data] = line_windows[WS_Data].size;
+}
+
 Stamp WS_(window_first_stamp)(void)
 {
    return window_first;
@@ -144,6 +199,7 @@ Stamp WS_(window_first_stamp)(void)
 void WS_(region_open)(void)
 {
    WS_(region_pages)[WS_Insn] = WS_(region_pages)[WS_Data] = 0;
+   WS_(region_lines)[WS_Insn] = WS_(region_lines)[WS_Data] = 0;
    WS_(region_first) = WS_(cur_stamp);
 }
 
@@ -173,6 +229,11 @@ void WS_(windows_init)(void)
       WS_(pt_init)(&WS_(tables)[kind], False, table_l1[kind]);
       WS_(pt_track_windows)(&WS_(tables)[kind]);
       WS_(win_init)(&windows[kind], window_first);
+      if (WS_(lines_apart)()) {
+         WS_(pt_init_at)(&WS_(line_tables)[kind], False, line_l1[kind],
+                         WS_(line_shift)());
+         WS_(win_init)(&line_windows[kind], window_first);
+      }
    }
 }
 

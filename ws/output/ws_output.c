@@ -119,6 +119,8 @@ static void write_sample(const WS_Event* ev)
    ULong sizes[2];
    WS_(out_printf)("%llu %llu %llu", ev->t, ev->sizes[WS_Insn],
                    ev->sizes[WS_Data]);
+   if (WS_(lines_on)())
+      WS_(out_printf)(" %llu %llu", ev->lines[WS_Insn], ev->lines[WS_Data]);
    if (WS_(clo).per_thread) {
       WS_(out_printf)(" %llu", WS_(shared_pages)());
       for (tid = 1; tid < VG_N_THREADS; tid++)
@@ -225,14 +227,15 @@ void WS_(write_header)(WS_File* f, Bool dump_file)
       WS_(file_put_char)('\n', f);
    }
    WS_(file_printf)(f, "time-unit: %s\nevery: %llu\ntau: %llu\n"
-                    "pagesize: %u\n",
+                    "pagesize: %u\nlinesize: %u\n",
                     WS_(clo).time_unit == WS_TimeMillis ? "ms" : "i",
-                    WS_(every)(), WS_(tau)(), WS_(page_size)());
+                    WS_(every)(), WS_(tau)(), WS_(page_size)(),
+                    WS_(clo).linesize);
    if (dump_file)
       return;
    WS_(file_printf)(f, "syscalls: %s\nper-thread: %s\ninstr-atstart: %s\n"
                     "count-rep: %s\nheap-usage: %s\nnum-callers: %d\n"
-                    "%scolumns: t insn data%s\n",
+                    "%scolumns: t insn data%s%s\n",
                     WS_(clo).syscalls ? "yes" : "no",
                     WS_(clo).per_thread ? "yes" : "no",
                     WS_(clo).instr_atstart ? "yes" : "no",
@@ -240,6 +243,7 @@ void WS_(write_header)(WS_File* f, Bool dump_file)
                     WS_(clo).heap_usage ? "yes" : "no",
                     VG_(clo_backtrace_size),
                     WS_(clo).routines ? "routines: yes\n" : "",
+                    WS_(lines_on)() ? " insn-lines data-lines" : "",
                     WS_(clo).per_thread ? " shared {tid insn data}..." : "");
 }
 
@@ -261,19 +265,54 @@ static ULong pages_to_kb(ULong sum, ULong n)
    return (sum * WS_(page_size)() + denom / 2) / denom;
 }
 
-void WS_(print_sizes)(const HChar* indent, const ULong sum[2],
-                      const ULong peak[2], const ULong total[2], ULong n)
+/* "0.DDD": the data working set's density, lines in the window over
+   the lines of its pages (|lines| and |pages| summed over samples), in
+   thousandths rounded half up (|buf| of 32 bytes). */
+void WS_(format_density)(HChar* buf, ULong lines, ULong pages)
+{
+   ULong denom = pages << WS_(lpp_shift)();
+   ULong milli = denom == 0 ? 0 : (lines * 2000 + denom) / (2 * denom);
+   VG_(sprintf)(buf, "%llu.%03llu", milli / 1000, milli % 1000);
+}
+
+void WS_(print_sizes)(const HChar* indent, const WS_SizeSums* z, ULong n)
 {
    static const HChar* label[2] = { "Insn", "Data" };
    Int kind;
-   HChar avg[32];
+   HChar avg[32], lavg[32], density[32];
    for (kind = 0; kind < 2; kind++) {
-      WS_(format_avg)(avg, sum[kind], n);
+      WS_(format_avg)(avg, z->sum[kind], n);
       VG_(umsg)("%s%s avg/peak/total: %s/%llu/%llu pages "
-                "(%llu/%llu/%llu kB)\n",
-                indent, label[kind], avg, peak[kind], total[kind],
-                pages_to_kb(sum[kind], n), pages_to_kb(peak[kind], 1),
-                pages_to_kb(total[kind], 1));
+                "(%llu/%llu/%llu kB)%s",
+                indent, label[kind], avg, z->peak[kind], z->total[kind],
+                pages_to_kb(z->sum[kind], n), pages_to_kb(z->peak[kind], 1),
+                pages_to_kb(z->total[kind], 1),
+                WS_(lines_on)() ? ", " : "\n");
+      if (!WS_(lines_on)())
+         continue;
+      WS_(format_avg)(lavg, z->line_sum[kind], n);
+      VG_(umsg)("%s/%llu/%llu lines", lavg, z->line_peak[kind],
+                z->line_total[kind]);
+      if (kind == WS_Data) {
+         WS_(format_density)(density, z->line_sum[kind], z->sum[kind]);
+         VG_(umsg)(", density %s", density);
+      }
+      VG_(umsg)("\n");
+   }
+}
+
+/* The run's figures, as print_sizes takes them. */
+static void run_sums(WS_SizeSums* z)
+{
+   Int kind;
+   for (kind = 0; kind < 2; kind++) {
+      z->sum[kind] = WS_(stats).sum[kind];
+      z->peak[kind] = WS_(stats).peak[kind];
+      z->total[kind] = WS_(stats).total[kind];
+      z->line_sum[kind] = WS_(stats).line_sum[kind];
+      z->line_peak[kind] = WS_(stats).line_peak[kind];
+      z->line_total[kind] = WS_(total_lines)(WS_(stats).total_lines,
+                                             WS_(stats).total, kind);
    }
 }
 
@@ -289,11 +328,22 @@ void WS_(out_trailer_begin)(const HChar* exec_path)
 void WS_(out_trailer_end)(void)
 {
    Int kind;
-   HChar avg[32];
+   HChar avg[32], density[32];
+   WS_SizeSums z;
+   run_sums(&z);
    for (kind = 0; kind < 2; kind++) {
-      WS_(format_avg)(avg, WS_(stats).sum[kind], WS_(stats).samples);
+      WS_(format_avg)(avg, z.sum[kind], WS_(stats).samples);
       WS_(out_printf)("summary %s %s %llu %llu", WS_(kind_name)(kind), avg,
-                      WS_(stats).peak[kind], WS_(stats).total[kind]);
+                      z.peak[kind], z.total[kind]);
+      if (WS_(lines_on)()) {
+         WS_(format_avg)(avg, z.line_sum[kind], WS_(stats).samples);
+         WS_(out_printf)(" lines %s %llu %llu", avg, z.line_peak[kind],
+                         z.line_total[kind]);
+         if (kind == WS_Data) {
+            WS_(format_density)(density, z.line_sum[kind], z.sum[kind]);
+            WS_(out_printf)(" density %s", density);
+         }
+      }
       WS_(out_end_line)();
    }
    WS_(out_printf)("samples %llu", WS_(stats).samples);
@@ -305,8 +355,9 @@ void WS_(out_trailer_end)(void)
 
 void WS_(out_summary_sizes)(void)
 {
-   WS_(print_sizes)("", WS_(stats).sum, WS_(stats).peak, WS_(stats).total,
-                    WS_(stats).samples);
+   WS_SizeSums z;
+   run_sums(&z);
+   WS_(print_sizes)("", &z, WS_(stats).samples);
    VG_(umsg)("Samples: %llu\n", WS_(stats).samples);
 }
 

@@ -156,8 +156,14 @@ void WS_(out_summary_file)(void);
    bytes); and the summary's lines of one set of sizes, for the run or a
    region, each after |indent|. */
 void WS_(format_avg)(HChar* buf, ULong sum, ULong n);
-void WS_(print_sizes)(const HChar* indent, const ULong sum[2],
-                      const ULong peak[2], const ULong total[2], ULong n);
+typedef struct {
+   ULong sum[2], peak[2], total[2];               /* pages */
+   ULong line_sum[2], line_peak[2], line_total[2];
+} WS_SizeSums;
+void WS_(print_sizes)(const HChar* indent, const WS_SizeSums* z, ULong n);
+/* "0.DDD": the data working set's density, |lines| (summed over
+   samples) over the lines of |pages| (summed the same). */
+void WS_(format_density)(HChar* buf, ULong lines, ULong pages);
 /* After the summary: how to look at the output file and at the miss
    profile |miss_name| (NULL: none). */
 void WS_(out_view_hint)(const HChar* miss_name);
