@@ -35,7 +35,7 @@
 #include "ws_core.h"
 
 WS_CodeSlot WS_(code_slots)[WS_CODE_SLOTS];
-UChar       WS_(code_lines)[WS_CODE_SLOTS << WS_MAX_INLINE_LPP_SHIFT];
+UInt        WS_(code_lines)[WS_CODE_SLOTS << WS_MAX_INLINE_LPP_SHIFT];
 
 /* The slots given out, 0 .. n_slots - 1, and the record counter of
    each one's page (records never move). */
@@ -105,7 +105,7 @@ void WS_(settle_code_lines)(void)
    UInt  i, j, lpp = 1u << WS_(lpp_shift)();
    ULong now = WS_(cur_stamp);
    for (i = 0; i < n_slots; i++) {
-      UChar* f = &WS_(code_lines)[i << WS_MAX_INLINE_LPP_SHIFT];
+      UInt*  f = &WS_(code_lines)[i << WS_MAX_INLINE_LPP_SHIFT];
       Addr   page;
       if (WS_(code_slots)[i].stamp != now)
          continue;

@@ -201,7 +201,7 @@ static inline UInt WS_(lpp_shift)(void)
    return WS_(clo).page_shift - WS_(clo).line_shift;
 }
 /* Whether the IR flags lines inline (in the data TLB's and the code
-   slots' flag bytes): up to 64 lines a page.  With more (small lines
+   slots' line flags): up to 64 lines a page.  With more (small lines
    in large pages) a helper called on every data check and code
    stretch touches them, exact but slow. */
 #define WS_MAX_INLINE_LPP_SHIFT 6
@@ -396,6 +396,8 @@ void  WS_(touch_range)(WS_Kind kind, Addr a, SizeT size, Addr ip);
    current epoch; the lines of bytes [a, a+size-1]. */
 extern WS_PageTable WS_(line_tables)[2];
 void  WS_(touch_line)(WS_Kind kind, Addr line);
+/* The same, for the line whose stamp is at |slot| in its table. */
+void  WS_(touch_line_at)(WS_Kind kind, Stamp* slot);
 void  WS_(touch_line_range)(WS_Kind kind, Addr a, SizeT size);
 /* The lines that the IR flagged (data TLB entries, code slots) and no
    one has read yet go to the line tables in the current epoch: before
@@ -509,13 +511,14 @@ typedef struct {
 #define WS_DTLB_ENTRY_SHIFT 5        /* log2(sizeof(WS_DtlbEntry)) */
 extern WS_DtlbEntry WS_(dtlb)[WS_DTLB_ENTRIES];
 /* Lines apart from pages, at most 2^WS_MAX_INLINE_LPP_SHIFT a page
-   (WS_(lines_inline)): a flag byte per line of each entry's page, at
-   index (entry's index << lines per page's log2) + the line's in its
-   page, i.e. the line number masked.  The IR sets (1) those of both
+   (WS_(lines_inline)): a flag byte per line of each entry's page (the
+   low byte of its index when flagged, ws_dtlb.c), at index (entry's index << lines per page's log2) + the line's in its
+   page, i.e. the line number masked.  The IR sets those of both
    ends of a check after it (ws_instrument.c); they go to the line
    table when the entry is settled, or by WS_(settle_lines).  A guarded
    access that does not run sets WS_(dtlb_no_line) instead. */
-extern UChar WS_(dtlb_lines)[WS_DTLB_ENTRIES << WS_MAX_INLINE_LPP_SHIFT];
+#define WS_DTLB_LINE_FLAGS (WS_DTLB_ENTRIES << WS_MAX_INLINE_LPP_SHIFT)
+extern UChar WS_(dtlb_lines)[WS_DTLB_LINE_FLAGS];
 extern UChar WS_(dtlb_no_line);
 /* The page an entry holds (the both-kinds tag is trapped whenever a
    kind is), or WS_DTLB_EMPTY. */
@@ -665,11 +668,11 @@ typedef struct {
 extern WS_CodeSlot WS_(code_slots)[WS_CODE_SLOTS];
 extern Addr        WS_(code_slot_page)[WS_CODE_SLOTS];
 /* Lines apart from pages, at most 2^WS_MAX_INLINE_LPP_SHIFT a page
-   (WS_(lines_inline)): a flag byte per line of each slot's page, which
+   (WS_(lines_inline)): a 32-bit flag per line of each slot's page, which
    the IR sets (1) at every exit for the lines of the instructions run
    on the page since the last; WS_(settle_code_lines) (from
    WS_(settle_lines)) moves them to the line table. */
-extern UChar       WS_(code_lines)[WS_CODE_SLOTS << WS_MAX_INLINE_LPP_SHIFT];
+extern UInt        WS_(code_lines)[WS_CODE_SLOTS << WS_MAX_INLINE_LPP_SHIFT];
 void WS_(settle_code_lines)(void);
 /* |page|'s slot, given one now if it has none and any is left; NULL
    if it has none. */

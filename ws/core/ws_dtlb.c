@@ -36,7 +36,7 @@
 #include "ws_core.h"
 
 WS_DtlbEntry WS_(dtlb)[WS_DTLB_ENTRIES];
-UChar        WS_(dtlb_lines)[WS_DTLB_ENTRIES << WS_MAX_INLINE_LPP_SHIFT];
+UChar        WS_(dtlb_lines)[WS_DTLB_LINE_FLAGS];
 UChar        WS_(dtlb_no_line);
 
 /* The watch (ws_core.h): its masks and hooks, and the marks. */
@@ -113,23 +113,46 @@ static void forget_crossings(void)
 /*--- Entries                                              ---*/
 /*------------------------------------------------------------*/
 
+/* A line's flag holds the low byte of its index (the byte the IR
+   stores, the index's own) when the line was touched, and that byte
+   with its top bit flipped when not: the IR then stores a register it
+   has, not a constant it would first load into one. */
+static inline UChar unflagged(UInt idx)
+{
+   return (UChar)(idx ^ 0x80);
+}
+
+/* The same for 8 flags from |idx|, a multiple of 8. */
+static inline ULong unflagged_word(UInt idx)
+{
+   return ((ULong)(idx & 0xF8) * 0x0101010101010101ULL
+           + 0x0706050403020100ULL) ^ 0x8080808080808080ULL;
+}
+
 /* The lines an entry's page had flagged go to the line table, in the
    current epoch; those flagged while measurement is off are
    dropped. */
 static void settle_line_flags(WS_DtlbEntry* e, Addr page)
 {
    UInt   shift = WS_(lpp_shift)(), n = 1u << shift, j;
-   UChar* f = &WS_(dtlb_lines)[(UInt)(e - WS_(dtlb)) << shift];
+   UInt   first = (UInt)(e - WS_(dtlb)) << shift;
+   UChar* f = &WS_(dtlb_lines)[first];
    Bool   counts = WS_(measuring) && page < WS_(beyond_user_space)();
+   Stamp* slots = NULL;
    for (j = 0; j < n; j++) {
-      if (n >= 8 && (j & 7) == 0 && *(ULong*)&f[j] == 0) {
+      if (n >= 8 && (j & 7) == 0
+          && *(ULong*)&f[j] == unflagged_word(first + j)) {
          j += 7;
          continue;
       }
-      if (f[j]) {
-         f[j] = 0;
-         if (counts)
-            WS_(touch_line)(WS_Data, (page << shift) + j);
+      if (f[j] != unflagged(first + j)) {
+         f[j] = unflagged(first + j);
+         if (!counts)
+            continue;
+         /* a page's lines are consecutive in the line table */
+         if (slots == NULL)
+            slots = WS_(pt_slot)(&WS_(line_tables)[WS_Data], page << shift);
+         WS_(touch_line_at)(WS_Data, &slots[j]);
       }
    }
 }
@@ -245,6 +268,8 @@ void WS_(dtlb_refresh_page)(Addr page)
 void WS_(dtlb_init)(void)
 {
    UInt i;
+   for (i = 0; i < WS_DTLB_LINE_FLAGS; i++)
+      WS_(dtlb_lines)[i] = unflagged(i);
    for (i = 0; i < WS_DTLB_ENTRIES; i++)
       set_tags(&WS_(dtlb)[i], WS_DTLB_EMPTY);
 }

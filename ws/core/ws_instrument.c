@@ -329,7 +329,7 @@ static Bool counts_on_a_slot(const SBState* s)
 }
 
 /* Sets the flags of the lines of code page |i| run since the last
-   exit: a byte store each (the slot's flags reached as its count is),
+   exit: a 32-bit store each (the slot's flags reached as its count is),
    or, where the IR flags none, a call that touches them. */
 static void flag_code_lines(SBState* s, Int i, IRExpr* zero)
 {
@@ -337,14 +337,14 @@ static void flag_code_lines(SBState* s, Int i, IRExpr* zero)
    if (s->code_hi[i] == 0)
       return;
    if (slot_flags_lines(s, i)) {
-      UChar* f = &WS_(code_lines)[(UInt)s->code_slot_index[i]
+      UInt*  f = &WS_(code_lines)[(UInt)s->code_slot_index[i]
                                   << WS_MAX_INLINE_LPP_SHIFT];
       for (j = 0; j < 64; j++)
          if (s->code_lines[i] & (1ULL << j))
             addStmtToIRSB(s->sb, IRStmt_Store(Iend_LE,
                           bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, zero,
                                                         c64((Addr)&f[j]))),
-                          IRExpr_Const(IRConst_U8(1))));
+                          IRExpr_Const(IRConst_U32(1))));
    } else {
       call_if(s, IRExpr_Const(IRConst_U1(True)), "ws_insn_lines",
               WS_(insn_lines), 2,
@@ -580,18 +580,16 @@ static Bool flags_lines(Int size)
           || (WS_(lines_inline)() && size <= (Int)WS_(clo).linesize);
 }
 
-/* The flag byte of the line of |x| in the data TLB's line flags: the
+/* The flag of the line of |x| in the data TLB's line flags: the
    line's index in the table is the entry's index and the line's in its
    page (ws_core.h). */
-static IRExpr* line_flag_address(SBState* s, IRExpr* x)
+static IRExpr* line_flag_index(SBState* s, IRExpr* x)
 {
    ULong mask = ((ULong)WS_DTLB_ENTRIES << WS_(lpp_shift)()) - 1;
-   IRExpr* idx = bind(s, Ity_I64, IRExpr_Binop(Iop_And64,
-                      bind(s, Ity_I64, IRExpr_Binop(Iop_Shr64, x,
-                           IRExpr_Const(IRConst_U8(WS_(line_shift)())))),
-                      c64(mask)));
-   return bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, idx,
-                                        c64((Addr)WS_(dtlb_lines))));
+   return bind(s, Ity_I64, IRExpr_Binop(Iop_And64,
+               bind(s, Ity_I64, IRExpr_Binop(Iop_Shr64, x,
+                    IRExpr_Const(IRConst_U8(WS_(line_shift)())))),
+               c64(mask)));
 }
 
 /* After the check (and its helper, which leaves the entries of both
@@ -609,12 +607,15 @@ static void flag_data_lines(SBState* s, IRExpr* addr, Int size,
       IRExpr* x = i == 0 ? addr
                  : bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, addr,
                                                  c64(size - 1)));
-      IRExpr* where = line_flag_address(s, x);
+      IRExpr* idx = line_flag_index(s, x);
+      IRExpr* where = bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, idx,
+                                        c64((Addr)WS_(dtlb_lines))));
       if (guard)
          where = bind(s, Ity_I64, IRExpr_ITE(guard, where,
                                    c64((Addr)&WS_(dtlb_no_line))));
+      /* the flag is the index's own low byte (ws_dtlb.c) */
       addStmtToIRSB(s->sb, IRStmt_Store(Iend_LE, where,
-                    IRExpr_Const(IRConst_U8(1))));
+                    bind(s, Ity_I8, IRExpr_Unop(Iop_64to8, idx))));
    }
 }
 

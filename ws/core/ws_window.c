@@ -123,7 +123,11 @@ void WS_(touch_page)(WS_Kind kind, Addr page, Addr ip, Addr a)
 
 void WS_(touch_line)(WS_Kind kind, Addr line)
 {
-   Stamp* slot = WS_(pt_slot)(&WS_(line_tables)[kind], line);
+   WS_(touch_line_at)(kind, WS_(pt_slot)(&WS_(line_tables)[kind], line));
+}
+
+void WS_(touch_line_at)(WS_Kind kind, Stamp* slot)
+{
    Stamp  old  = *slot;
    if (old == WS_(cur_stamp))
       return;
