@@ -507,7 +507,8 @@ def test_output_file_of_a_run(ws):
     assert (h["time-unit"], out.every, out.tau, out.pagesize) == ("i", T, T,
                                                                   4096)
     assert (h["syscalls"], h["per-thread"]) == ("yes", "no")
-    assert h["columns"] == "t insn data"
+    assert (h["linesize"], h["columns"]) == (
+        "64", "t insn data insn-lines data-lines")
     # about 6,130,000 instructions: 61 samples
     assert 60 <= len(out.samples) <= 62, len(out.samples)
     wslib.check_sample_times(out)
@@ -521,8 +522,11 @@ def test_every_and_tau_other_than_default(ws):
     assert 200 <= len(out.samples) <= 206, len(out.samples)
     wslib.check_sample_times(out)
     wslib.check_trailer(r)
-    # phase of 500 pages: one sweep takes 12504 instructions < tau
+    # phase of 500 pages: one sweep takes 12504 instructions < tau; its
+    # stores touch one line of each page (and the loop's stack slots none
+    # beyond), so that the window's data density is 1/64 there
     assert max(s.data for s in out.samples if s.insn == 1) == 500
+    assert max(s.data_lines for s in out.samples if s.insn == 1) == 500
 
 
 def test_run_shorter_than_T(ws):

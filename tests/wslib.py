@@ -1683,6 +1683,36 @@ def check_trailer(run):
             assert abs(got - kb) <= 1.0 + slack + 1e-9, (
                 "%s: %s pages of %d bytes are %.2f kB, stderr says %s"
                 % (kind, pages, ps, kb, got))
+    check_trailer_lines(out, summ)
+
+
+def check_trailer_lines(out, summ):
+    """Version 5 with lines: the trailer's line figures are the stderr
+    summary's and what the line columns say; a page holds at most
+    pagesize / linesize lines of the window and at least one; the
+    density is the lines' average over the pages' lines."""
+    if not _has_lines(out):
+        return
+    per_page = out.pagesize // int(out.header["linesize"])
+    for kind in ("insn", "data"):
+        avg, peak, total = out.summary_lines[kind]
+        assert (avg, peak, total) == summ[kind + "_lines"], (
+            kind, out.summary_lines[kind], summ.get(kind + "_lines"))
+        values = [getattr(s, kind + "_lines") for s in out.samples]
+        if values:
+            assert peak == max(values), (kind, peak, max(values))
+            mean = sum(values) / len(values)
+            assert abs(avg - mean) <= 0.05 + 1e-9, (kind, avg, mean)
+        for s in out.samples:
+            pages, lines = getattr(s, kind), getattr(s, kind + "_lines")
+            assert pages <= lines <= pages * per_page, (s, kind)
+        pages_total = out.summary[kind][2]
+        assert pages_total <= total <= pages_total * per_page, (kind, total)
+    pages_sum = sum(s.data for s in out.samples)
+    lines_sum = sum(s.data_lines for s in out.samples)
+    want = lines_sum / (pages_sum * per_page) if pages_sum else 0.0
+    assert abs(out.density - want) <= 0.0005 + 1e-9, (out.density, want)
+    assert summ["density"] == out.density
 
 
 def check_written_events(out):
