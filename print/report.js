@@ -657,6 +657,13 @@ function renderSummary() {
   });
   var box = $("summary");
   box.appendChild(table(["", "avg", "peak", "total", "avg", "peak", "total"], rows));
+  if (s && s.insnLines) {
+    box.appendChild(table(["lines of " + int(WS.linesize) + " bytes", "avg", "peak", "total"],
+      [["insn", s.insnLines[0].toFixed(1), int(s.insnLines[1]), int(s.insnLines[2])],
+       ["data", s.dataLines[0].toFixed(1), int(s.dataLines[1]), int(s.dataLines[2])]]));
+    box.appendChild(h("p", { class: "hint" }, "Data density " + s.density.toFixed(3) +
+      ": the lines in the window over the lines of the pages in it (1: every line of every page used)."));
+  }
   box.appendChild(h("p", { class: "hint" }, "Pages of " + int(WS.pagesize) + " bytes, then kB. " +
     (s ? "From the trailer." : "Computed from the samples; the totals of distinct pages are only in a trailer.") +
     " " + int(nSamples()) + " samples." + (WS.thinned ? " The chart draws, of each of " +
@@ -672,9 +679,12 @@ function renderRegions() {
       "None in the file: regions are written at exit."));
     return;
   }
-  box.appendChild(table(["label", "regions", "samples", "insn avg/peak/total", "data avg/peak/total"],
+  var lines = WS.regions.length && WS.regions[0].insnLines;
+  box.appendChild(table(["label", "regions", "samples", "insn avg/peak/total", "data avg/peak/total"]
+      .concat(lines ? ["insn lines", "data lines"] : []),
     WS.regions.map(function (r) {
-      return [r.label, r.regions, int(r.samples), apt(r.insn), apt(r.data)];
+      return [r.label, r.regions, int(r.samples), apt(r.insn), apt(r.data)]
+        .concat(lines ? [apt(r.insnLines), apt(r.dataLines)] : []);
     }), function (k) {
       var label = WS.regions[k].label, first = null;
       spans.forEach(function (s, j) { if (s.label === label && first === null) first = j; });

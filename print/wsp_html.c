@@ -332,6 +332,17 @@ static void json_data(FILE *out, const struct wsp_file *f,
    json_column(out, v, WSP_COL_INSN);
    fputs(",\n\"data\":", out);
    json_column(out, v, WSP_COL_DATA);
+   fputs(",\n\"insnLines\":", out);
+   if (f->linesize)
+      json_column(out, v, WSP_COL_INSN_LINES);
+   else
+      fputs("null", out);
+   fputs(",\n\"dataLines\":", out);
+   if (f->linesize)
+      json_column(out, v, WSP_COL_DATA_LINES);
+   else
+      fputs("null", out);
+   fprintf(out, ",\n\"linesize\":%llu", (unsigned long long)f->linesize);
    fputs(",\n\"shared\":", out);
    if (f->per_thread)
       json_column(out, v, WSP_COL_SHARED);
@@ -367,6 +378,15 @@ static void json_data(FILE *out, const struct wsp_file *f,
       if (f->have_data_summary) {
          fprintf(out, "%s\"data\":", sep);
          wsp_json_apt(out, &f->data_summary);
+      }
+      if (f->have_lines_summary) {
+         fputs(",\"insnLines\":", out);
+         wsp_json_apt(out, &f->insn_lines_summary);
+         fputs(",\"dataLines\":", out);
+         wsp_json_apt(out, &f->data_lines_summary);
+         fprintf(out, ",\"density\":%llu.%03llu",
+                 (unsigned long long)(f->density1000 / 1000),
+                 (unsigned long long)(f->density1000 % 1000));
       }
       fputc('}', out);
    } else {

@@ -121,6 +121,12 @@ void wsp_json_regions(FILE *out, const struct wsp_file *f)
       wsp_json_apt(out, &g->insn);
       fputs(",\"data\":", out);
       wsp_json_apt(out, &g->data);
+      if (g->have_lines) {
+         fputs(",\"insnLines\":", out);
+         wsp_json_apt(out, &g->insn_lines);
+         fputs(",\"dataLines\":", out);
+         wsp_json_apt(out, &g->data_lines);
+      }
       fputc('}', out);
    }
    fputc(']', out);

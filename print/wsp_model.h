@@ -42,9 +42,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WSP_FORMAT_VERSION 4          /* the newest version read */
+#define WSP_FORMAT_VERSION 5          /* the newest version read */
 #define WSP_FORMAT_OLDEST  2          /* the oldest */
-#define WSP_DUMP_FORMAT_VERSION 4     /* of dump files */
+#define WSP_DUMP_FORMAT_VERSION 5     /* of dump files */
+#define WSP_DUMP_FORMAT_OLDEST  4
 #define WSP_NONE UINT64_MAX           /* "no value" for optional numbers */
 
 struct wsp_str {
@@ -68,7 +69,7 @@ struct wsp_error {
 /* The sample columns ws_print knows, found by name in the header's
    `columns:` line; a sample keeps each at its index here. */
 enum wsp_col { WSP_COL_T, WSP_COL_INSN, WSP_COL_DATA, WSP_COL_SHARED,
-               WSP_N_COLS };
+               WSP_COL_INSN_LINES, WSP_COL_DATA_LINES, WSP_N_COLS };
 extern const char *const wsp_col_name[WSP_N_COLS];
 
 /* The column of a working set: data (else instructions). */
@@ -207,6 +208,7 @@ struct wsp_dump {
    uint64_t       t;
    struct wsp_str label;
    uint64_t       n_insn, n_data;
+   uint64_t       lines_insn, lines_data;   /* version 5, lines on */
    size_t         line;
    size_t         page_first;
 };
@@ -299,6 +301,8 @@ struct wsp_region {
    struct wsp_str label;
    uint64_t       regions, samples;
    struct wsp_apt insn, data;
+   int            have_lines;               /* version 5, lines on */
+   struct wsp_apt insn_lines, data_lines;
 };
 
 /* One KEY VALUE pair of a record, as written. */
@@ -377,6 +381,7 @@ struct wsp_file {
    int                   have_header;    /* all required keys were read */
    struct wsp_str        tool, command;
    uint64_t              pid, ppid, every, tau, pagesize;
+   uint64_t              linesize;        /* version 5; 0: no lines */
    int                   ms;             /* time-unit: ms (else i) */
    int                   syscalls, per_thread, instr_atstart;
    struct wsp_columns    columns;
@@ -432,6 +437,9 @@ struct wsp_file {
    size_t                n_stack_slot;
    int                   have_insn_summary, have_data_summary;
    struct wsp_apt        insn_summary, data_summary;
+   int                   have_lines_summary;  /* version 5, lines on */
+   struct wsp_apt        insn_lines_summary, data_lines_summary;
+   uint64_t              density1000;     /* data density, thousandths */
    uint64_t              trailer_samples; /* WSP_NONE if not read */
    int                   complete;        /* ended with `end` */
    int                   cut_line;        /* last line had no newline and

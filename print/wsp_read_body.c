@@ -393,10 +393,20 @@ int dump_line(struct reader *r)
       return 0;
    }
    if (cur_lit(&c, "dump-end ")) {
+      uint64_t li = 0, ld = 0;
       if ((k = cur_u64(&c, &ni)) <= 0 || !cur_lit(&c, " ")
-          || (k = cur_u64(&c, &nd)) <= 0 || !cur_end(&c))
-         return num_fail(p, k < 0 ? k : 0, "expected 'dump-end N-INSN "
-                         "N-DATA'");
+          || (k = cur_u64(&c, &nd)) <= 0
+          || (f->linesize && (!cur_lit(&c, " lines ")
+                              || (k = cur_u64(&c, &li)) <= 0
+                              || !cur_lit(&c, " ")
+                              || (k = cur_u64(&c, &ld)) <= 0))
+          || !cur_end(&c))
+         return num_fail(p, k < 0 ? k : 0, f->linesize
+                         ? "expected 'dump-end N-INSN N-DATA lines "
+                           "LINES-INSN LINES-DATA'"
+                         : "expected 'dump-end N-INSN N-DATA'");
+      b->dump.lines_insn = li;
+      b->dump.lines_data = ld;
       if (ni != b->n_insn || nd != b->n_data)
          return fail(p, "dump-end says %llu insn and %llu data pages, the "
                      "block has %llu and %llu", (unsigned long long)ni,

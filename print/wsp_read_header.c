@@ -38,6 +38,9 @@ static const char *const header_keys[] = {
 
 #define COLUMNS            "t insn data"
 #define COLUMNS_PER_THREAD "t insn data shared {tid insn data}..."
+#define LINE_COLUMNS       "t insn data insn-lines data-lines"
+#define LINE_COLUMNS_PER_THREAD \
+   "t insn data insn-lines data-lines shared {tid insn data}..."
 
 int check_version(struct lex *p)
 {
@@ -273,12 +276,37 @@ int check_header(struct lex *p)
       else if (!wsp_str_is(V(KEY_COUNT_REP), "once"))
          return fail(p, "header count-rep: the value is not once or each");
    }
+   /* version 5: linesize (after pagesize, read by name as an older
+      reader ignores it); its lines' columns when not 0 */
+   f->linesize = 0;
+   int have_linesize = 0;
+   for (size_t i = 0; i < f->n_hdr; i++)
+      if (wsp_str_is(f->hdr[i].key, "linesize") && f->version >= 5) {
+         p->lineno = i + 2;
+         if (header_u64(p, f->hdr[i].value, "linesize", 0, &f->linesize))
+            return -1;
+         if (f->linesize && ((f->linesize & (f->linesize - 1))
+                             || f->linesize < 16
+                             || f->linesize > f->pagesize))
+            return fail(p, "header linesize: %llu is not 0 or a power of "
+                        "two from 16 to the page size",
+                        (unsigned long long)f->linesize);
+         have_linesize = 1;
+      }
+   if (f->version >= 5 && !have_linesize) {
+      p->lineno = body_line;
+      return fail(p, "the header (which ends before this line) lacks the "
+                  "key linesize");
+   }
+   const char *want = f->linesize
+      ? (f->per_thread ? LINE_COLUMNS_PER_THREAD : LINE_COLUMNS)
+      : (f->per_thread ? COLUMNS_PER_THREAD : COLUMNS);
    AT(12);
-   if (!wsp_str_is(V(12), f->per_thread ? COLUMNS_PER_THREAD : COLUMNS))
+   if (!wsp_str_is(V(12), want))
       return fail(p, "header columns: the value is not '%s' (as "
-                  "per-thread: %s requires)",
-                  f->per_thread ? COLUMNS_PER_THREAD : COLUMNS,
-                  f->per_thread ? "yes" : "no");
+                  "per-thread: %s%s requires)", want,
+                  f->per_thread ? "yes" : "no",
+                  f->linesize ? " with lines" : "");
    read_columns(f, V(12));
 #undef V
 #undef AT
@@ -311,10 +339,10 @@ int check_dump_version(struct lex *p)
                   "'ws-dump-format: %d'", WSP_DUMP_FORMAT_VERSION);
    if (cur_u64(&c, &v) <= 0 || !cur_end(&c))
       return fail(p, "the dump format version is not a number");
-   if (v != WSP_DUMP_FORMAT_VERSION)
+   if (v < WSP_DUMP_FORMAT_OLDEST || v > WSP_DUMP_FORMAT_VERSION)
       return fail(p, "dump format version %llu; this ws_print reads "
-                  "version %d", (unsigned long long)v,
-                  WSP_DUMP_FORMAT_VERSION);
+                  "versions %d to %d", (unsigned long long)v,
+                  WSP_DUMP_FORMAT_OLDEST, WSP_DUMP_FORMAT_VERSION);
    p->f->version = (int)v;
    return 0;
 }
@@ -350,6 +378,14 @@ int check_dump_header(struct lex *p)
        || (AT(5), page_size(p, v[5], &f->pagesize)))
       return -1;
 #undef AT
+   /* version 5: linesize, whose dump-end then gives the lines */
+   f->linesize = 0;
+   for (size_t i = 0; i < f->n_hdr; i++)
+      if (wsp_str_is(f->hdr[i].key, "linesize") && f->version >= 5) {
+         p->lineno = i + 2;
+         if (header_u64(p, f->hdr[i].value, "linesize", 0, &f->linesize))
+            return -1;
+      }
    p->lineno = body_line;
    f->have_header = 1;
    return 0;

@@ -108,6 +108,25 @@ int page_line(struct reader *r)
    return 0;
 }
 
+/* "D.DDD", in thousandths */
+static int cur_density(struct cur *c, uint64_t *out)
+{
+   uint64_t whole;
+   int r = cur_u64(c, &whole);
+   if (r <= 0)
+      return r;
+   if (c->pos + 4 > c->len || c->s[c->pos] != '.')
+      return 0;
+   for (int i = 1; i <= 3; i++)
+      if (c->s[c->pos + i] < '0' || c->s[c->pos + i] > '9')
+         return 0;
+   *out = whole * 1000 + (uint64_t)(c->s[c->pos + 1] - '0') * 100
+          + (uint64_t)(c->s[c->pos + 2] - '0') * 10
+          + (uint64_t)(c->s[c->pos + 3] - '0');
+   c->pos += 4;
+   return 1;
+}
+
 /* " AVG PEAK TOTAL" */
 static int apt(struct cur *c, struct wsp_apt *a)
 {
@@ -135,8 +154,19 @@ int region_line(struct reader *r)
    if ((k = cur_u64(&c, &g.regions)) <= 0 || !cur_lit(&c, " ")
        || (k = cur_u64(&c, &g.samples)) <= 0 || !cur_lit(&c, " insn")
        || (k = apt(&c, &g.insn)) <= 0 || !cur_lit(&c, " data")
-       || (k = apt(&c, &g.data)) <= 0 || !cur_lit(&c, " label "))
+       || (k = apt(&c, &g.data)) <= 0)
       return num_fail(p, k < 0 ? k : 0, form);
+   if (f->linesize) {
+      g.have_lines = 1;
+      if (!cur_lit(&c, " insn-lines") || (k = apt(&c, &g.insn_lines)) <= 0
+          || !cur_lit(&c, " data-lines")
+          || (k = apt(&c, &g.data_lines)) <= 0)
+         return num_fail(p, k < 0 ? k : 0, "a region line of a file with "
+                         "lines has 'insn-lines AVG PEAK TOTAL data-lines "
+                         "AVG PEAK TOTAL' before its label");
+   }
+   if (!cur_lit(&c, " label "))
+      return num_fail(p, 0, form);
    g.label = cur_rest(&c);
    if (label_text(p, &g.label, "region"))
       return -1;
@@ -160,8 +190,23 @@ int summary_line(struct lex *p)
    cur_lit(&c, "summary ");
    if ((data = cur_kind(&c)) < 0)
       return fail(p, "%s", form);
-   if ((r = apt(&c, &a)) <= 0 || !cur_end(&c))
+   if ((r = apt(&c, &a)) <= 0)
       return num_fail(p, r < 0 ? r : 0, form);
+   if (f->linesize) {
+      struct wsp_apt l;
+      uint64_t d = 0;
+      if (!cur_lit(&c, " lines") || (r = apt(&c, &l)) <= 0
+          || (data && (!cur_lit(&c, " density ") || (r = cur_density(&c, &d)) <= 0)))
+         return num_fail(p, r < 0 ? r : 0, "a summary line of a file with "
+                         "lines is 'summary insn|data AVG PEAK TOTAL lines "
+                         "AVG PEAK TOTAL', data's then 'density D.DDD'");
+      *(data ? &f->data_lines_summary : &f->insn_lines_summary) = l;
+      f->have_lines_summary = 1;
+      if (data)
+         f->density1000 = d;
+   }
+   if (!cur_end(&c))
+      return num_fail(p, 0, form);
    if (data ? f->have_data_summary : f->have_insn_summary)
       return fail(p, "a second 'summary %s' line", data ? "data" : "insn");
    if (data) {

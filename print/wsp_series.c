@@ -39,7 +39,8 @@
 #include "wsp_model.h"
 
 const char *const wsp_col_name[WSP_N_COLS] = { "t", "insn", "data",
-                                               "shared" };
+                                               "shared", "insn-lines",
+                                               "data-lines" };
 
 /* The figures of a thread id: found, or added in the order of ids. */
 static struct wsp_tid_stats *tid_slot(struct wsp_series *ser, uint64_t tid)

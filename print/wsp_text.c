@@ -73,6 +73,9 @@ static void header(FILE *out, const struct wsp_file *f,
    fprintf(out, "Window (tau): %llu %s%s\n", (unsigned long long)f->tau, u,
            set_tau ? " at first (changed at run time, see Events)" : "");
    fprintf(out, "Page size:    %llu bytes\n", (unsigned long long)f->pagesize);
+   if (f->linesize)
+      fprintf(out, "Line size:    %llu bytes\n",
+              (unsigned long long)f->linesize);
    fprintf(out, "Options:      syscalls %s, per-thread %s, "
            "instr-atstart %s\n", f->syscalls ? "yes" : "no",
            f->per_thread ? "yes" : "no", f->instr_atstart ? "yes" : "no");
@@ -111,7 +114,7 @@ static void apt_line(FILE *out, const char *what, uint64_t avg10,
    wsp_fmt_avg(a, sizeof a, avg10);
    if (have_total)
       fprintf(out, "  %s avg/peak/total: %s/%llu/%llu pages (%llu/%llu/%llu "
-              "kB)\n", what, a, (unsigned long long)peak,
+              "kB)", what, a, (unsigned long long)peak,
               (unsigned long long)total, kb_of(sum, n, ps), kb_of(peak, 1, ps),
               kb_of(total, 1, ps));
    else
@@ -132,6 +135,26 @@ static uint64_t mean10(const struct wsp_file *f, int data, uint64_t *peak,
    return m >= 18446744073709551615.0L ? UINT64_MAX : (uint64_t)m;
 }
 
+/* The trailer's lines of a kind after its pages, as ws's own summary
+   gives them (", A/P/T lines", data's then ", density D"), and the end
+   of the line. */
+static void lines_tail(FILE *out, const struct wsp_file *f, int data)
+{
+   if (f->have_lines_summary) {
+      const struct wsp_apt *l = data ? &f->data_lines_summary
+                                     : &f->insn_lines_summary;
+      char a[32];
+      wsp_fmt_avg(a, sizeof a, l->avg10);
+      fprintf(out, ", %s/%llu/%llu lines", a, (unsigned long long)l->peak,
+              (unsigned long long)l->total);
+      if (data)
+         fprintf(out, ", density %llu.%03llu",
+                 (unsigned long long)(f->density1000 / 1000),
+                 (unsigned long long)(f->density1000 % 1000));
+   }
+   fputc('\n', out);
+}
+
 static void summary(FILE *out, const struct wsp_file *f)
 {
    uint64_t ipeak, dpeak;
@@ -139,14 +162,18 @@ static void summary(FILE *out, const struct wsp_file *f)
    uint64_t im = mean10(f, 0, &ipeak, &isum), dm = mean10(f, 1, &dpeak, &dsum);
    if (f->have_insn_summary || f->have_data_summary) {
       fprintf(out, "Summary (from the trailer):\n");
-      if (f->have_insn_summary)
+      if (f->have_insn_summary) {
          apt_line(out, "Insn", f->insn_summary.avg10, im, isum,
                   f->samples.n, f->insn_summary.peak, f->insn_summary.total,
                   1, f->pagesize);
-      if (f->have_data_summary)
+         lines_tail(out, f, 0);
+      }
+      if (f->have_data_summary) {
          apt_line(out, "Data", f->data_summary.avg10, dm, dsum,
                   f->samples.n, f->data_summary.peak, f->data_summary.total,
                   1, f->pagesize);
+         lines_tail(out, f, 1);
+      }
    } else {
       fprintf(out, "Summary (from the %zu samples; totals are only in "
               "a trailer):\n", f->samples.n);
@@ -155,6 +182,9 @@ static void summary(FILE *out, const struct wsp_file *f)
       apt_line(out, "Data", dm, dm, dsum, f->samples.n, dpeak, 0, 0,
                f->pagesize);
    }
+   if (f->have_lines_summary)
+      fprintf(out, "  Lines of %llu bytes; density: lines in the window / "
+              "lines of its pages\n", (unsigned long long)f->linesize);
    fprintf(out, "  Samples: %zu\n", f->samples.n);
 }
 
@@ -176,19 +206,21 @@ static void regions(FILE *out, const struct wsp_file *f, int width)
               : "none in the file (they are written at exit)");
       return;
    }
-   fprintf(out, "\nRegions (pages):\n");
-   fprintf(out, "  %7s %8s  %-22s %-22s %s\n", "regions", "samples",
-           "insn avg/peak/total", "data avg/peak/total", "label");
-   for (size_t i = 0; i < f->n_regions; i++) {
-      const struct wsp_region *g = &f->regions[i];
-      char ib[80], db[80];
-      apt_text(ib, sizeof ib, &g->insn);
-      apt_text(db, sizeof db, &g->data);
-      wsp_lprintf(&l, "  %7llu %8llu  %-22s %-22s ",
-                  (unsigned long long)g->regions,
-                  (unsigned long long)g->samples, ib, db);
-      wsp_lstr(&l, g->label);          /* no control bytes: checked */
-      wsp_lflush(out, &l, width);
+   for (int lines = 0; lines <= (f->linesize != 0); lines++) {
+      fprintf(out, "\nRegions (%s):\n", lines ? "lines" : "pages");
+      fprintf(out, "  %7s %8s  %-22s %-22s %s\n", "regions", "samples",
+              "insn avg/peak/total", "data avg/peak/total", "label");
+      for (size_t i = 0; i < f->n_regions; i++) {
+         const struct wsp_region *g = &f->regions[i];
+         char ib[80], db[80];
+         apt_text(ib, sizeof ib, lines ? &g->insn_lines : &g->insn);
+         apt_text(db, sizeof db, lines ? &g->data_lines : &g->data);
+         wsp_lprintf(&l, "  %7llu %8llu  %-22s %-22s ",
+                     (unsigned long long)g->regions,
+                     (unsigned long long)g->samples, ib, db);
+         wsp_lstr(&l, g->label);       /* no control bytes: checked */
+         wsp_lflush(out, &l, width);
+      }
    }
 }
 

@@ -219,7 +219,9 @@ def parse_status(text):
 
 
 _MON_DUMP_HEAD = re.compile(r"ws dump at t=([0-9]+): ([0-9]+) insn pages, "
-                            r"([0-9]+) data pages in the window\Z")
+                            r"([0-9]+) data pages in the window"
+                            r"(?: \([0-9]+ and [0-9]+ lines of [0-9]+ "
+                            r"bytes\))?\Z")
 # addresses unpadded, as memcheck prints them
 _MON_DUMP_PAGE = re.compile(r"  (insn|data) 0x([1-9a-f][0-9a-f]*)  last "
                             r"access at or after t=([0-9]+), ([0-9]+) "

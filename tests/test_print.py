@@ -473,7 +473,7 @@ def test_text_peaks_v4(ws, argv, options):
     file's order with every heap owner's whole allocation stack."""
     r = ws([wslib.prog(argv[0])] + argv[1:], *options)
     out = r.output
-    assert out.version == 4
+    assert out.version == wslib.FORMAT_VERSION
     text = ws_print("--width=1000", "--height=8",
                     r.out_path).stdout.decode()
     got = section(text, "Peaks: ", ("Hot ", "Events:", "Per thread"))
@@ -635,6 +635,10 @@ def test_fresh_run_with_marks_regions_and_dump(ws):
         line = "%9d %8d  %-22s %-22s %s" % (
             n, samples, "%.1f/%d/%d" % ins, "%.1f/%d/%d" % dat, label)
         assert line in text, (line, text)
+        ins, dat = out.region_lines[label]
+        line = "%9d %8d  %-22s %-22s %s" % (
+            n, samples, "%.1f/%d/%d" % ins, "%.1f/%d/%d" % dat, label)
+        assert line in text.split("Regions (lines):")[1], (line, text)
     d = out.dumps[0]
     assert "WS_DUMP alpha: %d insn and %d data pages" % (
         d.count("insn"), d.count("data")) in text
@@ -755,11 +759,11 @@ MALFORMED = [
     ("", 1, "the file is empty", False),
     ("ws-output-format: 2", 1, "no complete line", False),
     ("garbage\nmore garbage\n", 1, "not a ws output file", False),
-    (GOOD.replace("format: 2", "format: 5", 1), 1,
-     "format version 5; this ws_print reads versions 2 to 4", False),
+    (GOOD.replace("format: 2", "format: 6", 1), 1,
+     "format version 6; this ws_print reads versions 2 to 5", False),
     (GOOD.replace("format: 2", "format: 1", 1), 1, "format version 1", False),
     (GOOD.replace("ws-output-format: 2", "ws-dump-format: 2", 1), 1,
-     "dump format version 2; this ws_print reads version 4", False),
+     "dump format version 2; this ws_print reads versions 4 to 5", False),
     (GOOD.replace("\n", "\r\n"), 1, "CR LF", False),
     (GOOD.replace("pagesize: 4096\n", ""), 14, "lacks the key pagesize",
      False),

@@ -130,7 +130,7 @@ _DUMP_BEGIN = re.compile(r"dump-begin ([0-9]+)\Z")
 _DUMP_PAGE = re.compile(r"dump-page (insn|data) 0x([0-9a-f]+) ([0-9]+) "
                         r"([0-9]+) " + _WHERE + r"\Z")
 _DUMP_PAGE_V2 = re.compile(r"dump-page (insn|data) 0x([0-9a-f]+) ([0-9]+)\Z")
-_DUMP_END = re.compile(r"dump-end ([0-9]+) ([0-9]+)\Z")
+_DUMP_END = re.compile(r"dump-end ([0-9]+) ([0-9]+)(?: lines ([0-9]+) ([0-9]+))?\Z")
 _STACK = re.compile(r"stack ([0-9]+) ([0-9]+)\Z")
 _FRAME = re.compile(r"(frame|inline) " + _WHERE + r"\Z")
 _OWNER_LINE = re.compile(r"owner ([0-9]+) ([0-9]+) (.*)\Z", re.S)
@@ -292,11 +292,12 @@ class Dump:
     `dump label` event before it; None in a dump file or a `ws dump`
     reply), counts {'insn': n, 'data': n} (dump-end's, equal to the
     pages'), and in a dump file its own stacks ({id: [Where, ...]})."""
-    __slots__ = ("t", "pages", "lineno", "label", "counts", "stacks")
+    __slots__ = ("t", "pages", "lineno", "label", "counts", "stacks", "lines")
 
     def __init__(self, t, lineno=0, label=None):
         self.t, self.pages, self.lineno = t, [], lineno
         self.label, self.counts, self.stacks = label, None, None
+        self.lines = None       # version 5 with lines: {'insn': n, ...}
 
     def count(self, kind):
         return sum(1 for p in self.pages if p.kind == kind)
@@ -956,6 +957,14 @@ class _Reader:
             _bad(lineno, line, "dump-end counts differ from the dump-page "
                  "lines")
         dump.counts = {"insn": int(m.group(1)), "data": int(m.group(2))}
+        if (m.group(3) is not None) != _has_lines(self.out):
+            _bad(lineno, line, "dump-end has 'lines N N' exactly when the "
+                 "file has lines")
+        if m.group(3) is not None:
+            dump.lines = {"insn": int(m.group(3)), "data": int(m.group(4))}
+            for k in ("insn", "data"):
+                if not dump.counts[k] <= dump.lines[k]:
+                    _bad(lineno, line, "fewer lines than pages")
         self.out.dumps.append(dump)
         self.dump = None
         self.state = "body"
@@ -1379,7 +1388,9 @@ def parse_dump_file(text):
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    if not lines or lines[0] != "ws-dump-format: %d" % FORMAT_VERSION:
+    # version 5 adds linesize and the dump-end's lines
+    if not lines or lines[0] not in ("ws-dump-format: %d" % v
+                                     for v in (4, 5)):
         raise FormatError("dump file: first line %r" % lines[:1])
     header, i = {}, 1
     while i < len(lines):
@@ -1394,7 +1405,8 @@ def parse_dump_file(text):
         if k not in header:
             raise FormatError("dump file: no %r in the header" % k)
     out = WsOutput()
-    out.version = FORMAT_VERSION
+    out.version = int(lines[0].split(": ")[1])
+    out.header = header
     r = _Reader(out)
     if i == len(lines) or not lines[i].startswith("dump-begin"):
         raise FormatError("dump file: expected 'dump-begin T' at line %d"

@@ -189,6 +189,8 @@ void WS_(ctl_status)(WS_CtlStatus* st)
    st->every = WS_(every)();
    st->pagesize = WS_(page_size)();
    WS_(current_sizes)(st->sizes);
+   st->linesize = WS_(clo).linesize;
+   WS_(current_line_sizes)(st->lines);
    st->samples = WS_(stats).samples;
    st->peaks = WS_(peaks_count)();
    st->out_name = WS_(out_name)();
@@ -293,8 +295,14 @@ static void dump_block(WS_StackFile* sf, ULong n[2])
 {
    WS_(file_printf)(sf->file, "dump-begin %llu\n", WS_(now)());
    dump_pages(dump_page_line, sf, n);
-   WS_(file_printf)(sf->file, "dump-end %llu %llu\n", n[WS_Insn],
-                    n[WS_Data]);
+   WS_(file_printf)(sf->file, "dump-end %llu %llu", n[WS_Insn], n[WS_Data]);
+   if (WS_(lines_on)()) {
+      ULong lines[2];
+      WS_(current_line_sizes)(lines);
+      WS_(file_printf)(sf->file, " lines %llu %llu", lines[WS_Insn],
+                       lines[WS_Data]);
+   }
+   WS_(file_put_char)('\n', sf->file);
 }
 
 /* WS_DUMP(label): the stacks its owners name, then an event and the

@@ -160,6 +160,8 @@ typedef struct {
    ULong        tau, every;
    UInt         pagesize;
    ULong        sizes[2];     /* the current window's pages per kind */
+   UInt         linesize;     /* 0: lines off */
+   ULong        lines[2];     /* ...and its lines */
    ULong        samples, peaks;
    const HChar* out_name;     /* NULL: no output file */
 } WS_CtlStatus;

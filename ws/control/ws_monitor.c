@@ -406,6 +406,14 @@ static Bool cmd_status(Words* w)
    VG_(gdb_printf)("  page size:   %u bytes\n", st.pagesize);
    VG_(gdb_printf)("  insn pages:  %llu\n", st.sizes[WS_Insn]);
    VG_(gdb_printf)("  data pages:  %llu\n", st.sizes[WS_Data]);
+   if (st.linesize) {
+      HChar density[32];
+      WS_(format_density)(density, st.lines[WS_Data], st.sizes[WS_Data]);
+      VG_(gdb_printf)("  line size:   %u bytes\n", st.linesize);
+      VG_(gdb_printf)("  insn lines:  %llu\n", st.lines[WS_Insn]);
+      VG_(gdb_printf)("  data lines:  %llu (density %s)\n",
+                      st.lines[WS_Data], density);
+   }
    VG_(gdb_printf)("  samples:     %llu\n", st.samples);
    VG_(gdb_printf)("  peaks:       %llu\n", st.peaks);
    VG_(gdb_printf)("  output file: %s\n",
@@ -433,8 +441,12 @@ static Bool dump_full(void)
    ULong        n[2];
    WS_(ctl_status)(&st);
    WS_(file_printf)(f, "ws dump at t=%llu: %llu insn pages, %llu data "
-                    "pages in the window\n", st.now, st.sizes[WS_Insn],
+                    "pages in the window", st.now, st.sizes[WS_Insn],
                     st.sizes[WS_Data]);
+   if (st.linesize)
+      WS_(file_printf)(f, " (%llu and %llu lines of %u bytes)",
+                       st.lines[WS_Insn], st.lines[WS_Data], st.linesize);
+   WS_(file_printf)(f, "\n");
    WS_(file_printf)(f, "  (pages of %u bytes; t is when the epoch of the "
                     "page's last access began)\n", st.pagesize);
    WS_(ctl_dump_to)(show_page, f, n);
