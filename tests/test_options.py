@@ -35,6 +35,16 @@ def test_good_options_run_the_program(tmp_path):
         rc, err, ran = _run(tmp_path, "--ws-pagesize=" + ps,
                             "--ws-file=%s" % (tmp_path / "ws.out"))
         assert rc == 0 and ran, err
+    # lines off, the smallest line, a line of a whole page, and the
+    # pages' own size at --ws-pagesize=64
+    for opts in (("--ws-linesize=0",), ("--ws-linesize=16",),
+                 ("--ws-linesize=4096",),
+                 ("--ws-pagesize=128", "--ws-linesize=128")):
+        rc, err, ran = _run(tmp_path, *opts,
+                            "--ws-file=%s" % (tmp_path / "ws.out"))
+        assert rc == 0 and ran, (opts, err)
+        out = wslib.read_output(str(tmp_path / "ws.out"))
+        assert out.header["linesize"] == opts[-1].split("=")[1], opts
 
 
 # (option=value, names that may stand for the option, substrings of the
@@ -53,6 +63,13 @@ BAD = [
      ["power of two", "64", "2097152"]),
     ("--ws-pagesize=0", ["--ws-pagesize"], ["power of two", "64", "2097152"]),
     ("--ws-pagesize=4k", ["--ws-pagesize"], ["power of two", "64", "2097152"]),
+    ("--ws-linesize=48", ["--ws-linesize"], ["power of two", "16", "page"]),
+    ("--ws-linesize=8", ["--ws-linesize"], ["power of two", "16", "page"]),
+    ("--ws-linesize=64k", ["--ws-linesize"], ["power of two", "16", "page"]),
+    ("--ws-linesize=", ["--ws-linesize"], ["power of two", "16", "page"]),
+    # larger than the page (4096 by default)
+    ("--ws-linesize=8192", ["--ws-linesize"], ["at most a page",
+                                               "--ws-pagesize=4096"]),
     ("--ws-time-unit=s", ["--ws-time-unit"], ["ms"]),
     ("--ws-time-unit=", ["--ws-time-unit"], ["ms"]),
     ("--ws-time-unit=instructions", ["--ws-time-unit"], ["ms"]),

@@ -306,13 +306,20 @@ def _run_with_stdin(fn, stdin_path):
 
 @pytest.mark.parametrize("name", ["xz", "xz-64", "sqlite3", "python3",
                                   "python3-64", "bigcode-64", "touch", "remap-m", "remap-b", "reps",
-                                  "reps-each", "xz-each"])
+                                  "reps-each", "xz-each", "xz-l128",
+                                  "touch-l16"])
 def test_ws_agrees_with_oracle(tmp_path, name):
     """"-each": ws with --ws-count-rep=each and the oracle counting every
     I line of lackey's trace; otherwise both take a rep-prefixed string
     instruction as one instruction (the default)."""
     count_rep = "each" if name.endswith("-each") else "once"
     name = name[:-len("-each")] if count_rep == "each" else name
+    # "-lN": lines of N bytes (128: 32 lines a page, flagged inline; 16:
+    # 256 lines a page, more than the IR flags, touched by helpers)
+    linesize = None
+    if re.search(r"-l[0-9]+\Z", name):
+        name, linesize = name.rsplit("-l", 1)
+        linesize = int(linesize)
     argv, stdin_path, T, tau, env = _case(name, tmp_path)
     # "-64": cache lines instead of pages, where a superblock's accesses
     # spread over more units, so the bounds below are wider
@@ -326,6 +333,8 @@ def test_ws_agrees_with_oracle(tmp_path, name):
             "--ws-count-rep=" + count_rep)
     if name == "bigcode-64":
         opts += ("--stats=yes",)
+    if linesize:
+        opts += ("--ws-linesize=%d" % linesize,)
     out_path = str(tmp_path / "ws.out")
     run = _run_with_stdin(
         lambda f: wslib.run_ws(argv, opts, out_path=out_path, stdin=f,
@@ -348,8 +357,9 @@ def test_ws_agrees_with_oracle(tmp_path, name):
 
     # every run measures cache lines too (64 bytes, or the page when it is
     # smaller): the oracle counts both granularities in the same pass
+    assert int(out.header["linesize"]) == (linesize or min(64, pagesize)), \
+        out.header
     linesize = int(out.header["linesize"])
-    assert linesize == min(64, pagesize), out.header
     res = _run_with_stdin(
         lambda f: oracle.run(wslib.VG_IN_PLACE, argv, times, tau, pagesize, T,
                              cwd=str(tmp_path), stdin=f, accesses=True,
