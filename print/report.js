@@ -870,6 +870,11 @@ function runTests(spec) {
   out.summaryRows = Array.prototype.slice.call($("summary").querySelector("table").rows, 1).map(function (r) {
     return Array.prototype.map.call(r.cells, function (c) { return c.textContent; });
   });
+  var tables = $("summary").querySelectorAll("table");
+  out.summaryLineRows = tables.length > 1 ? Array.prototype.slice.call(tables[1].rows, 1).map(function (r) {
+    return Array.prototype.map.call(r.cells, function (c) { return c.textContent; });
+  }) : [];
+  out.summaryText = $("summary").textContent;
   out.errors = errors;
   $("ws-test").textContent += JSON.stringify(out);
 }

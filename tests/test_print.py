@@ -198,6 +198,14 @@ def test_summary_is_ws_own(tmp_path):
                       line)
         assert [c.replace(",", "").replace(" kB", "") for c in row[1:]] \
             == list(m.groups()), (row, line)
+    # the lines, and the density, as ws printed them
+    assert len(res["summaryLineRows"]) == 2, res
+    for row, line in zip(res["summaryLineRows"], said):
+        m = re.search(r"kB\), ([0-9.]+)/(\d+)/(\d+) lines", line)
+        assert [c.replace(",", "") for c in row[1:]] == list(m.groups()), (
+            row, line)
+    density = re.search(r"density (\d\.\d{3})", said[1]).group(1)
+    assert "Data density " + density in res["summaryText"], res
 
 
 # print/README.md's excerpts of the text report: the file each quotes
