@@ -195,7 +195,10 @@ _STATUS_KEYS = {"measurement": "measurement", "time": "time", "tau": "tau",
                 "every (T)": "every", "page size": "pagesize",
                 "insn pages": "insn", "data pages": "data",
                 "samples": "samples", "peaks": "peaks",
-                "output file": "output_file"}
+                "output file": "output_file", "line size": "linesize",
+                "insn lines": "insn_lines", "data lines": "data_lines"}
+# given only when lines are measured (--ws-linesize other than 0)
+_STATUS_LINE_KEYS = {"linesize", "insn_lines", "data_lines", "density"}
 
 
 def parse_status(text):
@@ -209,12 +212,18 @@ def parse_status(text):
         m = re.match(r"  ([a-zA-Z() ]+): +(.*)\Z", line)
         assert m and m.group(1) in _STATUS_KEYS, "status line %r" % line
         key, val = _STATUS_KEYS[m.group(1)], m.group(2)
-        if key in ("time", "tau", "every", "pagesize"):
+        if key in ("time", "tau", "every", "pagesize", "linesize"):
             val = int(val.split(" ")[0])
-        elif key in ("insn", "data", "samples", "peaks"):
+        elif key == "data_lines":
+            m = re.match(r"([0-9]+) \(density ([0-9]\.[0-9]{3})\)\Z", val)
+            assert m, "status line %r" % line
+            val = int(m.group(1))
+            res["density"] = float(m.group(2))
+        elif key in ("insn", "data", "samples", "peaks", "insn_lines"):
             val = int(val)
         res[key] = val
-    assert set(res) == set(_STATUS_KEYS.values()) | {"pid"}, res
+    keys = set(_STATUS_KEYS.values()) | {"pid", "density"}
+    assert set(res) in (keys, keys - _STATUS_LINE_KEYS), res
     return res
 
 

@@ -139,7 +139,7 @@ REPLIES = [
     (["series", "3"], 0, r"ws series: the last 3 of [0-9]+ samples \(t insn "
      r"data\):\n([0-9]+ [0-9]+ [0-9]+\n){3}"),
     (["dump"], 0, r"ws dump at t=[0-9]+: 0 insn pages, 0 data pages in the "
-     r"window\n  \(pages of 4096 bytes; .*\)\n"),
+     r"window \(0 and 0 lines of 64 bytes\)\n  \(pages of 4096 bytes; .*\)\n"),
     (["dump", "snap.%p"], 0, r"ws dump: 0 insn pages, 0 data pages written "
      r"to .*/snap\.[0-9]+\n"),
     (["help"], 0, r"\nws monitor commands .*"),
@@ -162,7 +162,7 @@ def test_exit_status_follows_the_reply(server):
     assert re.search(r"\nevent ([0-9]+) mark from ws-monitor\n"
                      r"event \1 set every %d\n"
                      # ws stop takes a final sample first
-                     r"\1 [0-9]+ [0-9]+\nevent \1 final [0-9]+\n"
+                     r"\1 [0-9]+ [0-9]+ [0-9]+ [0-9]+\nevent \1 final [0-9]+\n"
                      r"event \1 stop\nevent \1 start\n"
                      r"event \1 set peak-thresh 5\n"
                      r"event \1 dump monitor\nevent \1 dump file .*/snap\.%d\n"
@@ -685,11 +685,11 @@ def test_watch(server, console, lang, levels):
     st = server.status()
     for frame in frames:
         lines = frame.split("\n")
-        assert ctl_util.parse_status("\n".join(lines[1:12])) == st
-        assert lines[13] == ("the last %d of %d samples, t=%d .. %d:" % (
+        assert ctl_util.parse_status("\n".join(lines[1:15])) == st
+        assert lines[16] == ("the last %d of %d samples, t=%d .. %d:" % (
             len(samples), st["samples"], samples[0][0], samples[-1][0]))
         insn = [s[1] for s in samples]
-        assert lines[14] == "  insn %s  last %d, max %d pages" % (
+        assert lines[17] == "  insn %s  last %d, max %d pages" % (
             expected_sparkline(insn, levels), insn[-1], max(insn))
     assert m.group(2) == expected_sparkline([s[2] for s in samples], levels)
     assert int(m.group(3)) == samples[-1][2]
@@ -756,7 +756,7 @@ def test_gdb_command(server):
          "complete ws dump f", "help ws", "detach"])
     assert rc == 0, err
     both = out + err
-    m = re.search(r"ws status \(pid %d\):\n(  .*\n){10}" % server.pid, both)
+    m = re.search(r"ws status \(pid %d\):\n(  .*\n){13}" % server.pid, both)
     assert m and ctl_util.parse_status(m.group(0)) == server.status(), both
     assert "ws set tau: '0' is not a whole number" in both
     assert "ws start\nws status\nws stop\nws set every\nws series\nws set\n" \
