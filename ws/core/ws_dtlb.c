@@ -152,7 +152,8 @@ static void settle_line_flags(WS_DtlbEntry* e, Addr page)
          /* a page's lines are consecutive in the line table */
          if (slots == NULL)
             slots = WS_(pt_slot)(&WS_(line_tables)[WS_Data], page << shift);
-         WS_(touch_line_at)(WS_Data, &slots[j]);
+         if (slots[j] != WS_(cur_stamp))
+            WS_(touch_line_at)(WS_Data, &slots[j]);
       }
    }
 }
@@ -172,10 +173,12 @@ void WS_(settle_lines)(void)
 
 /* The accesses an entry counted go to its page's record before the
    entry changes; those counted while measurement is off (by code
-   instrumented while on, ws_sampler.c) are dropped.  Its lines too. */
-static void settle_entry(WS_DtlbEntry* e)
+   instrumented while on, ws_sampler.c) are dropped.  Its lines too,
+   unless |lines_settled| (WS_(settle_lines) just ran). */
+static void settle_entry(WS_DtlbEntry* e, Bool lines_settled)
 {
-   if (WS_(lines_inline)() && WS_DTLB_PAGE(e) != WS_DTLB_EMPTY)
+   if (!lines_settled && WS_(lines_inline)()
+       && WS_DTLB_PAGE(e) != WS_DTLB_EMPTY)
       settle_line_flags(e, WS_DTLB_PAGE(e));
    if (e->accesses != 0 && WS_(measuring)) {
       Addr page = WS_DTLB_PAGE(e);
@@ -211,7 +214,7 @@ void WS_(dtlb_flush)(void)
    forget_crossings();
    for (i = 0; i < dtlb_n_filled; i++) {
       WS_DtlbEntry* e = &WS_(dtlb)[dtlb_filled[i]];
-      settle_entry(e);
+      settle_entry(e, True);
       set_tags(e, WS_DTLB_EMPTY);
    }
    dtlb_n_filled = 0;
@@ -229,7 +232,7 @@ static void dtlb_fill(Addr page)
    if (held == WS_DTLB_EMPTY)
       dtlb_filled[dtlb_n_filled++] = i;
    else if (held != page)
-      settle_entry(e);
+      settle_entry(e, False);
    set_tags(e, page);
 }
 
@@ -247,14 +250,14 @@ void WS_(dtlb_settle_page)(Addr page)
 {
    WS_DtlbEntry* e = &WS_(dtlb)[page & (WS_DTLB_ENTRIES - 1)];
    if (WS_DTLB_PAGE(e) == page)
-      settle_entry(e);
+      settle_entry(e, False);
 }
 
 void WS_(flush_access_counts)(void)
 {
    UInt i;
    for (i = 0; i < dtlb_n_filled; i++)
-      settle_entry(&WS_(dtlb)[dtlb_filled[i]]);
+      settle_entry(&WS_(dtlb)[dtlb_filled[i]], False);
    WS_(flush_code_counts)();
 }
 
