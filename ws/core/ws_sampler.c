@@ -485,6 +485,8 @@ void WS_(sampler_after_fork)(void)
    for (kind = 0; kind < 2; kind++) {
       WS_(stats).sum[kind] = 0;
       WS_(stats).peak[kind] = 0;
+      WS_(stats).line_sum[kind] = 0;
+      WS_(stats).line_peak[kind] = 0;
    }
    series_count = 0;
 }
