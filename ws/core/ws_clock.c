@@ -273,7 +273,7 @@ void WS_(new_stamp)(void)
                       .t = WS_(stamp_time)(WS_(cur_stamp)) };
       WS_(tell)(&ev);
    }
-   WS_(dtlb_flush)();
+   WS_(dtlb_empty)();
 }
 
 void WS_(plan_miss_window)(ULong from)

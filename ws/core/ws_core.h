@@ -533,10 +533,11 @@ void WS_(dtlb_settle_page)(Addr page);
    entry is refilled or emptied, and code pages' in their code slots;
    this moves them all to the pages' records. */
 void WS_(flush_access_counts)(void);
-/* Empties the TLB now (every page's next access reaches the helper);
-   the caller settled the lines first (WS_(settle_lines)), in the epoch
-   they belong to, with no client code run since. */
+/* Empties the TLB now (every page's next access reaches the helper),
+   its lines settled first; the same when the caller settled them just
+   before (WS_(settle_lines)), with no client code run since. */
 void WS_(dtlb_flush)(void);
+void WS_(dtlb_empty)(void);
 /* Gives |page|'s entry, if it holds the page, the tags the watch's
    marks ask for now, so that a kind of access they keep out reaches
    the helper from now on. */

@@ -210,6 +210,12 @@ static void set_tags(WS_DtlbEntry* e, ULong page)
 
 void WS_(dtlb_flush)(void)
 {
+   WS_(settle_lines)();
+   WS_(dtlb_empty)();
+}
+
+void WS_(dtlb_empty)(void)
+{
    UInt i;
    forget_crossings();
    for (i = 0; i < dtlb_n_filled; i++) {

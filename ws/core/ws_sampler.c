@@ -441,7 +441,6 @@ ULong WS_(measure_stop)(void)
    /* What was counted inline while on goes to the records now (the TLB
       emptied, which forgets the crossings too): from here on, inline
       counts are dropped. */
-   WS_(settle_lines)();
    WS_(dtlb_flush)();
    WS_(flush_code_counts)();
    WS_(measuring) = False;

@@ -210,8 +210,8 @@ static void unmapped(Addr a, SizeT len)
    if (len == 0 || end <= first)
       return;
    /* The next touch of these pages must reach touch_page; the lines
-   flagged so far are theirs while they lived. */
-   WS_(settle_lines)();
+   flagged so far are theirs while they lived (the flush settles
+   them). */
    WS_(dtlb_flush)();
    for (kind = 0; kind < 2; kind++) {
       WS_(pt_for_range)(&WS_(tables)[kind], first, end - 1,
