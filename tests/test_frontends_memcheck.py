@@ -143,7 +143,7 @@ def test_ws_monitor_listing_under_memcheck(live_server):
     (["series", "20"], 0, r"ws series: the last ([0-9]+) of ([0-9]+) samples "
      r"\(t insn data\):\n([0-9]+ [0-9]+ [0-9]+\n)+"),
     (["dump", "full"], 0, r"ws dump at t=[0-9]+: [0-9]+ insn pages, [0-9]+ "
-     r"data pages in the window\n.*"),
+     r"data pages in the window \([0-9]+ and [0-9]+ lines of 64 bytes\)\n.*"),
     (["help"], 0, r"\nws monitor commands .*"),
     (["set", "tau", "0"], 1, r"ws set tau: '0' is not a whole number from 1 "
      r"to 1000000000000000; nothing changed\n"),
