@@ -71,7 +71,7 @@ def test_dump_text_view(dump_file):
            for k in ("insn", "data")}
     assert lines[:13] == [
         rule,
-        "Dump file:    %s (ws dump, format 4)" % path,
+        "Dump file:    %s (ws dump, format 5)" % path,
         "PID:          %d" % server.pid,
         "Output file:  %s (the run's)" % server.out_path,
         "Time:         %d i" % d.t,
@@ -205,7 +205,7 @@ dump-end 1 2
 
 MALFORMED_DUMPS = [
     (GOOD_DUMP.replace("format: 4", "format: 3"), 1,
-     "dump format version 3; this ws_print reads version 4", False),
+     "dump format version 3; this ws_print reads versions 4 to 5", False),
     (GOOD_DUMP.replace("tau: 1000\n", ""), 7,
      "the dump file's header (which ends before this line) lacks the key "
      "tau", False),

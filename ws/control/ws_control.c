@@ -190,6 +190,7 @@ void WS_(ctl_status)(WS_CtlStatus* st)
    st->pagesize = WS_(page_size)();
    WS_(current_sizes)(st->sizes);
    st->linesize = WS_(clo).linesize;
+   WS_(settle_lines)();
    WS_(current_line_sizes)(st->lines);
    st->samples = WS_(stats).samples;
    st->peaks = WS_(peaks_count)();
@@ -298,6 +299,7 @@ static void dump_block(WS_StackFile* sf, ULong n[2])
    WS_(file_printf)(sf->file, "dump-end %llu %llu", n[WS_Insn], n[WS_Data]);
    if (WS_(lines_on)()) {
       ULong lines[2];
+      WS_(settle_lines)();
       WS_(current_line_sizes)(lines);
       WS_(file_printf)(sf->file, " lines %llu %llu", lines[WS_Insn],
                        lines[WS_Data]);

@@ -96,29 +96,6 @@ void WS_(flush_code_counts)(void)
    }
 }
 
-/* A slot's line flags are set by the exits of the superblocks that ran
-   on its page, which passed its check first: so in this epoch its
-   stamp is the current one (flags set while off too: the helper gives
-   it the current stamp then). */
-void WS_(settle_code_lines)(void)
-{
-   UInt  i, j, lpp = 1u << WS_(lpp_shift)();
-   ULong now = WS_(cur_stamp);
-   for (i = 0; i < n_slots; i++) {
-      UInt*  f = &WS_(code_lines)[i << WS_MAX_INLINE_LPP_SHIFT];
-      Addr   page;
-      if (WS_(code_slots)[i].stamp != now)
-         continue;
-      page = WS_(code_slot_page)[i];
-      for (j = 0; j < lpp; j++)
-         if (f[j]) {
-            f[j] = 0;
-            if (WS_(measuring))
-               WS_(touch_line)(WS_Insn, (page << WS_(lpp_shift)()) + j);
-         }
-   }
-}
-
 UInt WS_(code_slots_used)(void)
 {
    return n_slots;

@@ -405,8 +405,8 @@ void  WS_(touch_line_range)(WS_Kind kind, Addr a, SizeT size);
    measurement is off are dropped. */
 void  WS_(settle_lines)(void);
 /* The window's lines of each kind, as current_sizes's pages (the
-   pages' when lines are the pages, 0 when lines are off); settles the
-   lines first. */
+   pages' when lines are the pages, 0 when lines are off), as far as
+   they are settled: call WS_(settle_lines) first. */
 void  WS_(current_line_sizes)(ULong sizes[2]);
 /* The pages of |kind| in the current window (the last sample's, up to
    now), as page numbers in an XArray of Addr that the caller frees. */
@@ -673,10 +673,9 @@ extern Addr        WS_(code_slot_page)[WS_CODE_SLOTS];
 /* Lines apart from pages, at most 2^WS_MAX_INLINE_LPP_SHIFT a page
    (WS_(lines_inline)): a 32-bit flag per line of each slot's page, which
    the IR sets (1) at every exit for the lines of the instructions run
-   on the page since the last; WS_(settle_code_lines) (from
-   WS_(settle_lines)) moves them to the line table. */
+   on the page since the last; WS_(settle_lines) (ws_dtlb.c) moves
+   them to the line table. */
 extern UInt        WS_(code_lines)[WS_CODE_SLOTS << WS_MAX_INLINE_LPP_SHIFT];
-void WS_(settle_code_lines)(void);
 /* |page|'s slot, given one now if it has none and any is left; NULL
    if it has none. */
 WS_CodeSlot* WS_(code_slot)(Addr page);

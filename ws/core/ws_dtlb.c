@@ -158,6 +158,29 @@ static void settle_line_flags(WS_DtlbEntry* e, Addr page)
    }
 }
 
+/* A code slot's line flags are set by the exits of the superblocks
+   that ran on its page, which passed its check first: so in this epoch
+   its stamp is the current one (flags set while off too: the helper
+   gives it the current stamp then). */
+static void settle_code_lines(void)
+{
+   UInt  i, j, lpp = 1u << WS_(lpp_shift)();
+   ULong now = WS_(cur_stamp);
+   for (i = 0; i < WS_(code_slots_used)(); i++) {
+      UInt* f = &WS_(code_lines)[i << WS_MAX_INLINE_LPP_SHIFT];
+      Addr  page;
+      if (WS_(code_slots)[i].stamp != now)
+         continue;
+      page = WS_(code_slot_page)[i];
+      for (j = 0; j < lpp; j++)
+         if (f[j]) {
+            f[j] = 0;
+            if (WS_(measuring))
+               WS_(touch_line)(WS_Insn, (page << WS_(lpp_shift)()) + j);
+         }
+   }
+}
+
 void WS_(settle_lines)(void)
 {
    UInt i;
@@ -168,7 +191,7 @@ void WS_(settle_lines)(void)
       if (WS_DTLB_PAGE(e) != WS_DTLB_EMPTY)
          settle_line_flags(e, WS_DTLB_PAGE(e));
    }
-   WS_(settle_code_lines)();
+   settle_code_lines();
 }
 
 /* The accesses an entry counted go to its page's record before the

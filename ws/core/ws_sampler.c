@@ -122,6 +122,7 @@ static void record_sample(ULong t, Bool final, ULong window)
    Int kind;
    ev.t = after_last_sample(t);
    WS_(current_sizes)(ev.sizes);
+   WS_(settle_lines)();
    WS_(current_line_sizes)(ev.lines);
    WS_(sample_seq)++;
    WS_(stats).samples++;

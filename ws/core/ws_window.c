@@ -190,7 +190,6 @@ void WS_(current_line_sizes)(ULong sizes[2])
          sizes[WS_Insn] = sizes[WS_Data] = 0;
       return;
    }
-   WS_(settle_lines)();
    sizes[WS_Insn] = line_windows[WS_Insn].size;
    sizes[WS_Data] = line_windows[WS_Data].size;
 }
