@@ -657,10 +657,10 @@ function renderSummary() {
   });
   var box = $("summary");
   box.appendChild(table(["", "avg", "peak", "total", "avg", "peak", "total"], rows));
-  if (s && s.insnLines) {
+  if (s && s.insn_lines) {
     box.appendChild(table(["lines of " + int(WS.linesize) + " bytes", "avg", "peak", "total"],
-      [["insn", s.insnLines[0].toFixed(1), int(s.insnLines[1]), int(s.insnLines[2])],
-       ["data", s.dataLines[0].toFixed(1), int(s.dataLines[1]), int(s.dataLines[2])]]));
+      [["insn", s.insn_lines[0].toFixed(1), int(s.insn_lines[1]), int(s.insn_lines[2])],
+       ["data", s.data_lines[0].toFixed(1), int(s.data_lines[1]), int(s.data_lines[2])]]));
     box.appendChild(h("p", { class: "hint" }, "Data density " + s.density.toFixed(3) +
       ": the lines in the window over the lines of the pages in it (1: every line of every page used)."));
   }
@@ -679,12 +679,12 @@ function renderRegions() {
       "None in the file: regions are written at exit."));
     return;
   }
-  var lines = WS.regions.length && WS.regions[0].insnLines;
+  var lines = WS.regions.length && WS.regions[0].insn_lines;
   box.appendChild(table(["label", "regions", "samples", "insn avg/peak/total", "data avg/peak/total"]
       .concat(lines ? ["insn lines", "data lines"] : []),
     WS.regions.map(function (r) {
       return [r.label, r.regions, int(r.samples), apt(r.insn), apt(r.data)]
-        .concat(lines ? [apt(r.insnLines), apt(r.dataLines)] : []);
+        .concat(lines ? [apt(r.insn_lines), apt(r.data_lines)] : []);
     }), function (k) {
       var label = WS.regions[k].label, first = null;
       spans.forEach(function (s, j) { if (s.label === label && first === null) first = j; });

@@ -17,7 +17,8 @@
 */
 
 /* --diff A B: run B against run A.  The summary (each kind's average,
-   largest sample and total), the peaks (each kind's largest sample, and
+   largest sample and total, in pages and, when both runs measured lines
+   of one size, in lines with the data density), the peaks (each kind's largest sample, and
    the detected peaks matched by stack), the regions (matched by label)
    and the heap sites (matched by allocation stack), each list worst
    change first: the largest growth, then the largest shrinking.
@@ -65,6 +66,10 @@ int wsp_diff_refusal(const struct wsp_file *a, const struct wsp_file *b,
       snprintf(why, n, "the runs have different page sizes (%llu and %llu "
                "bytes)", (unsigned long long)a->pagesize,
                (unsigned long long)b->pagesize);
+   else if (a->linesize && b->linesize && a->linesize != b->linesize)
+      snprintf(why, n, "the runs have different line sizes (%llu and %llu "
+               "bytes)", (unsigned long long)a->linesize,
+               (unsigned long long)b->linesize);
    else if (a->ms != b->ms)
       snprintf(why, n, "the runs have different time units (%s and %s)",
                a->ms ? "ms" : "i", b->ms ? "ms" : "i");
@@ -157,27 +162,51 @@ static int worse(uint64_t a1, uint64_t b1, uint64_t a2, uint64_t b2)
 /*--- The summary                                          ---*/
 /*------------------------------------------------------------*/
 
-/* A kind's average (tenths), largest sample and total: the trailer's,
+/* The summary line of a column (pages or lines of a kind), or NULL
+   when the file has none (a cut file). */
+static const struct wsp_apt *summary_of(const struct wsp_file *f,
+                                        enum wsp_col col)
+{
+   switch (col) {
+   case WSP_COL_INSN:
+      return f->have_insn_summary ? &f->insn_summary : NULL;
+   case WSP_COL_DATA:
+      return f->have_data_summary ? &f->data_summary : NULL;
+   case WSP_COL_INSN_LINES:
+      return f->have_lines_summary ? &f->insn_lines_summary : NULL;
+   case WSP_COL_DATA_LINES:
+      return f->have_lines_summary ? &f->data_lines_summary : NULL;
+   default:
+      return NULL;
+   }
+}
+
+/* A column's average (tenths), largest sample and total: the trailer's,
    or from the samples. */
-static struct wsp_apt apt_of(const struct wsp_file *f, int data)
+static struct wsp_apt apt_of(const struct wsp_file *f, enum wsp_col col)
 {
    const struct wsp_series *ser = &f->samples;
-   const struct wsp_col_stats *st = &ser->col[wsp_kind_col(data)];
+   const struct wsp_col_stats *st = &ser->col[col];
+   const struct wsp_apt *have = summary_of(f, col);
    struct wsp_apt r = { 0, st->max, 0 };
-   if (data ? f->have_data_summary : f->have_insn_summary)
-      return data ? f->data_summary : f->insn_summary;
+   if (have)
+      return *have;
    if (ser->n)
       r.avg10 = (uint64_t)(st->sum * 10 / ser->n + 0.5L);
    return r;
 }
 
-static void summary(FILE *out, const struct wsp_file *a,
-                    const struct wsp_file *b, struct verdict *v)
+/* Each kind's rows, data first, in pages (lines: 0) or lines (1). */
+static void summary_rows(FILE *out, const struct wsp_file *a,
+                         const struct wsp_file *b, int lines,
+                         struct verdict *v)
 {
-   fprintf(out, "\nSummary, pages of %llu bytes:\n  %-22s %14s %14s  "
-           "change\n", (unsigned long long)a->pagesize, "", "A", "B");
+   static const enum wsp_col cols[2][2] = {
+      { WSP_COL_INSN, WSP_COL_DATA },
+      { WSP_COL_INSN_LINES, WSP_COL_DATA_LINES } };
    for (int data = 1; data >= 0; data--) {
-      struct wsp_apt x = apt_of(a, data), y = apt_of(b, data);
+      enum wsp_col col = cols[lines][data];
+      struct wsp_apt x = apt_of(a, col), y = apt_of(b, col);
       const char *k = data ? "data" : "insn";
       char w[40];
       snprintf(w, sizeof w, "%s peak", k);
@@ -186,11 +215,39 @@ static void summary(FILE *out, const struct wsp_file *a,
       row_avg(out, w, x.avg10, y.avg10);
       snprintf(w, sizeof w, "%s total", k);
       row(out, w, x.total, y.total);
-      snprintf(w, sizeof w, "the run's %s peak", k);
-      fail_if(v, x.peak, y.peak, w);
+      if (!lines) {
+         snprintf(w, sizeof w, "the run's %s peak", k);
+         fail_if(v, x.peak, y.peak, w);
+      }
    }
+}
+
+/* The pages; the lines too when both runs measured them at one size
+   (--fail-above judges the pages alone: the lines follow them). */
+static void summary(FILE *out, const struct wsp_file *a,
+                    const struct wsp_file *b, struct verdict *v)
+{
+   fprintf(out, "\nSummary, pages of %llu bytes:\n  %-22s %14s %14s  "
+           "change\n", (unsigned long long)a->pagesize, "", "A", "B");
+   summary_rows(out, a, b, 0, v);
    row(out, "samples", a->samples.n, b->samples.n);
    row(out, "time", wsp_last_time(a), wsp_last_time(b));
+   if (!a->linesize || a->linesize != b->linesize)
+      return;
+   fprintf(out, "\nSummary, lines of %llu bytes:\n  %-22s %14s %14s  "
+           "change\n", (unsigned long long)a->linesize, "", "A", "B");
+   summary_rows(out, a, b, 1, v);
+   if (a->have_lines_summary && b->have_lines_summary) {
+      double d = ((double)b->density1000 - (double)a->density1000) / 1000;
+      char c[32] = "0";
+      if (d != 0)
+         snprintf(c, sizeof c, "%+.3f", d);
+      fprintf(out, "  %-22s %10llu.%03llu %10llu.%03llu  %s\n",
+              "data density", (unsigned long long)(a->density1000 / 1000),
+              (unsigned long long)(a->density1000 % 1000),
+              (unsigned long long)(b->density1000 / 1000),
+              (unsigned long long)(b->density1000 % 1000), c);
+   }
 }
 
 /*------------------------------------------------------------*/

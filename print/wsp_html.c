@@ -332,12 +332,12 @@ static void json_data(FILE *out, const struct wsp_file *f,
    json_column(out, v, WSP_COL_INSN);
    fputs(",\n\"data\":", out);
    json_column(out, v, WSP_COL_DATA);
-   fputs(",\n\"insnLines\":", out);
+   fputs(",\n\"insn_lines\":", out);
    if (f->linesize)
       json_column(out, v, WSP_COL_INSN_LINES);
    else
       fputs("null", out);
-   fputs(",\n\"dataLines\":", out);
+   fputs(",\n\"data_lines\":", out);
    if (f->linesize)
       json_column(out, v, WSP_COL_DATA_LINES);
    else
@@ -379,15 +379,7 @@ static void json_data(FILE *out, const struct wsp_file *f,
          fprintf(out, "%s\"data\":", sep);
          wsp_json_apt(out, &f->data_summary);
       }
-      if (f->have_lines_summary) {
-         fputs(",\"insnLines\":", out);
-         wsp_json_apt(out, &f->insn_lines_summary);
-         fputs(",\"dataLines\":", out);
-         wsp_json_apt(out, &f->data_lines_summary);
-         fprintf(out, ",\"density\":%llu.%03llu",
-                 (unsigned long long)(f->density1000 / 1000),
-                 (unsigned long long)(f->density1000 % 1000));
-      }
+      wsp_json_summary_lines(out, f);
       fputc('}', out);
    } else {
       fputs("null", out);

@@ -98,9 +98,11 @@ static int sample(void *arg, size_t i, const struct wsp_sample *s,
    const struct walk *w = arg;
    FILE *out = w->out;
    fputs(i ? ",\n[" : "\n[", out);
-   for (int c = 0; c < WSP_N_COLS; c++)
-      if (w->f->columns.at[c] >= 0)
-         fprintf(out, "%s%llu", c ? "," : "", (unsigned long long)s->v[c]);
+   for (size_t k = 0; k < w->f->columns.n; k++)       /* in file order */
+      for (int c = 0; c < WSP_N_COLS; c++)
+         if (w->f->columns.at[c] == (int)k)
+            fprintf(out, "%s%llu", k ? "," : "",
+                    (unsigned long long)s->v[c]);
    if (w->f->columns.per_thread) {
       fputs(",[", out);
       for (uint32_t k = 0; k < s->thr_count; k++)
@@ -152,8 +154,13 @@ static void dumps(FILE *out, const struct wsp_file *f)
          wsp_json_str(out, d->label);
       else
          fputs("null", out);
-      fprintf(out, ",\"insn_pages\":%llu,\"data_pages\":%llu,\"pages\":[",
+      fprintf(out, ",\"insn_pages\":%llu,\"data_pages\":%llu,",
               (unsigned long long)d->n_insn, (unsigned long long)d->n_data);
+      if (f->linesize)
+         fprintf(out, "\"insn_lines\":%llu,\"data_lines\":%llu,",
+                 (unsigned long long)d->lines_insn,
+                 (unsigned long long)d->lines_data);
+      fputs("\"pages\":[", out);
       for (uint64_t k = 0; pages_kept(f) && k < d->n_insn + d->n_data;
            k++) {
          if (k)
@@ -309,6 +316,7 @@ static void trailer(FILE *out, const struct wsp_file *f)
       fputs(f->have_insn_summary ? ",\"data\":" : "\"data\":", out);
       wsp_json_apt(out, &f->data_summary);
    }
+   wsp_json_summary_lines(out, f);
    fputs("},\"samples_count\":", out);
    if (f->trailer_samples == WSP_NONE)
       fputs("null", out);

@@ -122,14 +122,27 @@ void wsp_json_regions(FILE *out, const struct wsp_file *f)
       fputs(",\"data\":", out);
       wsp_json_apt(out, &g->data);
       if (g->have_lines) {
-         fputs(",\"insnLines\":", out);
+         fputs(",\"insn_lines\":", out);
          wsp_json_apt(out, &g->insn_lines);
-         fputs(",\"dataLines\":", out);
+         fputs(",\"data_lines\":", out);
          wsp_json_apt(out, &g->data_lines);
       }
       fputc('}', out);
    }
    fputc(']', out);
+}
+
+void wsp_json_summary_lines(FILE *out, const struct wsp_file *f)
+{
+   if (!f->have_lines_summary)
+      return;
+   fputs(",\"insn_lines\":", out);
+   wsp_json_apt(out, &f->insn_lines_summary);
+   fputs(",\"data_lines\":", out);
+   wsp_json_apt(out, &f->data_lines_summary);
+   fprintf(out, ",\"density\":%llu.%03llu",
+           (unsigned long long)(f->density1000 / 1000),
+           (unsigned long long)(f->density1000 % 1000));
 }
 
 void wsp_json_event(FILE *out, const struct wsp_event *e)

@@ -143,8 +143,11 @@ void wsp_json_apt(FILE *out, const struct wsp_apt *a);
 void wsp_json_hex(FILE *out, uint64_t v);
 void wsp_json_event(FILE *out, const struct wsp_event *e);
 /* The regions' table as an array of {label, regions, samples, insn,
-   data}. */
+   data}, and insn_lines, data_lines when the file has lines. */
 void wsp_json_regions(FILE *out, const struct wsp_file *f);
+/* The summary's line members, after its page members: ,"insn_lines",
+   "data_lines" and "density" when the file has them, else nothing. */
+void wsp_json_summary_lines(FILE *out, const struct wsp_file *f);
 void wsp_json_where(FILE *out, const struct wsp_where *w);
 void wsp_json_owner(FILE *out, const struct wsp_owner *o,
                     const struct wsp_file *ids);

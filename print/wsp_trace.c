@@ -24,8 +24,9 @@
    axis of an instruction-timed run is a million instructions.
 
    - Counter events ("C"): one track "working set (pages)" with the
-     columns insn, data (and shared) at every sample; with per-thread
-     columns a track "thread N (pages)" per thread id.
+     columns insn, data (and shared) at every sample, and with lines
+     (format 5) a track "working set (lines)" with insn and data; with
+     per-thread columns a track "thread N (pages)" per thread id.
    - Complete events ("X"): each measured stretch, from a start or
      region-start event to the next stop (or the last sample), named by
      the label of the latest mark before it ("measured" without one).
@@ -71,6 +72,13 @@ static int counter(void *arg, size_t i, const struct wsp_sample *s,
       fprintf(w->out, ",\"shared\":%llu",
               (unsigned long long)s->v[WSP_COL_SHARED]);
    fputs("}}", w->out);
+   if (w->f->columns.at[WSP_COL_INSN_LINES] >= 0) {
+      head(w->out, w->f, "C", s->v[WSP_COL_T]);
+      fprintf(w->out, ",\"name\":\"working set (lines)\",\"args\":{"
+              "\"insn\":%llu,\"data\":%llu}}",
+              (unsigned long long)s->v[WSP_COL_INSN_LINES],
+              (unsigned long long)s->v[WSP_COL_DATA_LINES]);
+   }
    for (uint32_t k = 0; k < s->thr_count; k++) {
       head(w->out, w->f, "C", s->v[WSP_COL_T]);
       fprintf(w->out, ",\"name\":\"thread %llu (pages)\",\"args\":{"

@@ -284,6 +284,8 @@ def check_json(path, j):
     want = []
     for s in out.samples:
         row = [s.t, s.insn, s.data]
+        if s.insn_lines is not None:
+            row += [s.insn_lines, s.data_lines]
         if s.shared is not None:
             row += [s.shared, [[tid, i, dd] for tid, (i, dd)
                                in s.threads.items()]]
@@ -322,6 +324,8 @@ def check_json(path, j):
         assert (jd["t"], jd["label"]) == (d.t, d.label)
         assert (jd["insn_pages"], jd["data_pages"]) == (d.counts["insn"],
                                                         d.counts["data"])
+        assert (jd.get("insn_lines"), jd.get("data_lines")) == \
+            ((d.lines["insn"], d.lines["data"]) if d.lines else (None, None))
         assert [(p["kind"], int(p["addr"], 16), p["since"], p["accesses"],
                  where_of(p), p.get("owner") and owner_text(p["owner"]))
                 for p in jd["pages"]] == \
@@ -350,6 +354,9 @@ def check_json(path, j):
                          tuple(r["data"])) for r in j["regions"]} == \
         {k: (v[0], v[1], tuple(v[2]), tuple(v[3]))
          for k, v in out.regions.items()}
+    assert {r["label"]: (tuple(r["insn_lines"]), tuple(r["data_lines"]))
+            for r in j["regions"] if "insn_lines" in r} == \
+        {k: (tuple(i), tuple(dd)) for k, (i, dd) in out.region_lines.items()}
     for kind in ("insn", "data"):
         assert [(h["rank"], h["accesses"], int(h["addr"], 16), where_of(h),
                  h.get("owner") and owner_text(h["owner"]))
@@ -372,8 +379,13 @@ def check_json(path, j):
         [(r.id, r.stack, {k: number(v) for k, v in r.values.items()}, r.rows)
          for r in out.routines]
     assert (j["peaks_listed"], j["peaks_found"]) == (out.npeaks, out.found)
-    assert {k: tuple(v) for k, v in j["summary"].items()} == \
-        {k: tuple(v) for k, v in out.summary.items()}
+    summary = {k: tuple(v) for k, v in out.summary.items()}
+    summary.update({k + "_lines": tuple(v)
+                    for k, v in out.summary_lines.items()})
+    if out.density is not None:
+        summary["density"] = out.density
+    assert {k: v if k == "density" else tuple(v)
+            for k, v in j["summary"].items()} == summary
     assert j["samples_count"] == out.nsamples
 
 
@@ -438,7 +450,11 @@ def test_json_schema_document_commands(known, tmp_path):
     assert outs[0] == ""
     assert outs[1].split() == [str(p.size) for p in out.peaks
                                if p.kind == "data"]
-    assert outs[2] == "%r\n" % {k: list(v) for k, v in out.summary.items()}
+    summary = {k: list(v) for k, v in out.summary.items()}
+    summary.update({k + "_lines": list(v)
+                    for k, v in out.summary_lines.items()})
+    summary["density"] = out.density
+    assert outs[2] == "%r\n" % summary
 
 
 def test_exports_on_the_fuzz_corpus_under_sanitizers(tmp_path):
@@ -515,6 +531,23 @@ def test_diff_summary_and_heap_sites(spikes):
     # jitter of the pool around it moves it by less than its 190 pages)
     assert 1000 - 190 <= max(s.data for s in ob.samples) - \
         max(s.data for s in oa.samples) <= 1000 + 190
+    # the same figures in 64-byte lines, and the data density
+    lines = text[text.index("\nSummary, lines of 64 bytes:\n"):]
+    for kind in ("data", "insn"):
+        pa, pb = oa.summary_lines[kind][1], ob.summary_lines[kind][1]
+        assert "  %-22s %14d %14d  %s\n" % (kind + " peak", pa, pb,
+                                             change(pa, pb)) in lines
+        ta, tb = oa.summary_lines[kind][2], ob.summary_lines[kind][2]
+        assert "  %-22s %14d %14d  %s\n" % (kind + " total", ta, tb,
+                                             change(ta, tb)) in lines
+    assert "  %-22s %14.3f %14.3f  %+.3f\n" % (
+        "data density", oa.density, ob.density,
+        ob.density - oa.density) in lines
+    # 1000 more pages of table, each of whose 64 lines memset writes; the
+    # block starts at the same offset in its page in both runs (an mmap'd
+    # chunk), so exactly 64000 more lines
+    assert ob.summary_lines["data"][2] - oa.summary_lines["data"][2] == \
+        64000
     heap = text[text.index("\nHeap sites, matched") + 1:]
     # the one site, matched by its function and line (both runs have it)
     assert heap.splitlines()[1:4] == [
@@ -586,11 +619,12 @@ def test_diff_matches_heap_sites_by_lines(known, tmp_path):
 
 
 def test_diff_refuses_what_it_cannot_compare(spikes, known, ws, tmp_path):
-    """Runs of two programs, of two page sizes, a file that is no ws
-    file, a cut run: one line, exit status 1, nothing on standard
-    output; --force compares the first two all the same."""
+    """Runs of two programs, of two page sizes, of two line sizes, a file
+    that is no ws file, a cut run: one line, exit status 1, nothing on
+    standard output; --force compares the first three all the same."""
     a = spikes[0]
     big = ws([MEMSPIKE, "1000"], "--ws-pagesize=8192")
+    wide = ws([MEMSPIKE, "1000"], "--ws-linesize=128")
     junk = tmp_path / "junk"
     junk.write_text("not ws\n")
     cut = tmp_path / "cut.ws"
@@ -602,6 +636,9 @@ def test_diff_refuses_what_it_cannot_compare(spikes, known, ws, tmp_path):
         (big.out_path, "%s and %s: the runs have different page sizes "
          "(4096 and 8192 bytes); --force compares them all the same"
          % (a.out_path, big.out_path), True),
+        (wide.out_path, "%s and %s: the runs have different line sizes "
+         "(64 and 128 bytes); --force compares them all the same"
+         % (a.out_path, wide.out_path), True),
         (str(junk), "%s:1: not a ws output file: the first line is not "
          "'ws-output-format: 4'" % junk, False),
         (str(cut), "%s: the run did not finish (the file has no trailer): "
@@ -906,8 +943,14 @@ def test_trace(json_runs):
             for _, _, _, d in ss} == {0}
     assert {scope for _, scope, _ in tracks["instants"]} == {"g"}
     ev = doc["traceEvents"]
-    assert [(e["ts"], e["args"]) for e in ev if e["ph"] == "C"] == \
+    assert [(e["ts"], e["args"]) for e in ev
+            if e["ph"] == "C" and e["name"] == "working set (pages)"] == \
         [(s.t, {"insn": s.insn, "data": s.data}) for s in out.samples]
+    assert [(e["ts"], e["args"]) for e in ev
+            if e["ph"] == "C" and e["name"] == "working set (lines)"] == \
+        [(s.t, {"insn": s.insn_lines, "data": s.data_lines})
+         for s in out.samples]
+    assert out.samples and out.samples[0].insn_lines is not None
     # measured stretches: start to stop, named by the mark before
     want, label, start = [], "measured", None
     for e in out.events:
