@@ -226,7 +226,9 @@ def test_at_the_stop_dump_and_since(tmp_path, stopped_factory):
     dump = gerr[gerr.index("ws dump at t="):]
     assert dump.startswith("ws dump at t=%d: " % first.t), dump
     assert re.match(r"ws dump at t=[0-9]+: [0-9]+ insn pages, %d data "
-                    r"pages in the window\n" % first.data, dump), dump
+                    r"pages in the window \(%d and %d lines of 64 bytes\)\n"
+                    % (first.data, first.insn_lines, first.data_lines),
+                    dump), dump
     assert len(dump.strip("\n").split("\n")) <= 40, dump
     since = gerr[gerr.index("ws since t="):gerr.index("ws dump at t=")]
     since = since.split("\n")

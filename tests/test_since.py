@@ -58,7 +58,8 @@ SINCE_HEAD = re.compile(r"ws since t=([0-9]+) \(([^)]*)\): ([0-9]+) of the "
                         r"([0-9]+) data pages in the window entered it "
                         r"since(; by owner:)?\Z")
 DUMP_HEAD = re.compile(r"ws dump at t=([0-9]+): ([0-9]+) insn pages, "
-                       r"([0-9]+) data pages in the window\Z")
+                       r"([0-9]+) data pages in the window \([0-9]+ and "
+                       r"[0-9]+ lines of 64 bytes\)\Z")
 
 
 def _since(reply):

@@ -163,8 +163,11 @@ void WS_(screen_dump)(void)
    WS_(ctl_status)(&st);
    WS_(ctl_dump_to)(summary_page, &s, n);
    WS_(file_printf)(f, "ws dump at t=%llu: %llu insn pages, %llu data "
-                    "pages in the window\n", st.now, n[WS_Insn],
-                    n[WS_Data]);
+                    "pages in the window", st.now, n[WS_Insn], n[WS_Data]);
+   if (st.linesize)
+      WS_(file_printf)(f, " (%llu and %llu lines of %u bytes)",
+                       st.lines[WS_Insn], st.lines[WS_Data], st.linesize);
+   WS_(file_printf)(f, "\n");
    WS_(file_printf)(f, "  (pages of %u bytes; 'ws dump full' lists every "
                     "page, 'ws dump <file>' writes them to a file)\n",
                     st.pagesize);
