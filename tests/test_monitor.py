@@ -802,7 +802,7 @@ def test_gdb_functions_test_the_working_set(server_factory):
     assert "breakpoint already hit 1 time\n" in out, out
     assert "exited normally" in out, out
     i = err.index("ws status (pid")
-    st = ctl_util.parse_status("\n".join(err[i:].split("\n")[:11]))
+    st = ctl_util.parse_status("\n".join(err[i:].split("\n")[:14]))
     got = re.findall(r"^\$[12] = ([0-9]+)$", out, re.M)
     assert [int(v) for v in got] == [st["data"], st["insn"]], (out, st)
     assert st["data"] > 320, st
