@@ -379,6 +379,8 @@ void  WS_(win_free)(WS_Window* w);
 /* A page's stamp moves from |old| to |new| (either may be 0, never, or
    older than the window). */
 void  WS_(win_set)(WS_Window* w, Stamp old, Stamp new);
+/* The same for |n| pages that all move from |old| to |new|. */
+void  WS_(win_move)(WS_Window* w, Stamp old, Stamp new, UInt n);
 /* Drop stamps older than |first| from the window. */
 void  WS_(win_advance)(WS_Window* w, Stamp first);
 
@@ -396,8 +398,12 @@ void  WS_(touch_range)(WS_Kind kind, Addr a, SizeT size, Addr ip);
    current epoch; the lines of bytes [a, a+size-1]. */
 extern WS_PageTable WS_(line_tables)[2];
 void  WS_(touch_line)(WS_Kind kind, Addr line);
-/* The same, for the line whose stamp is at |slot| in its table. */
-void  WS_(touch_line_at)(WS_Kind kind, Stamp* slot);
+/* The same, for the lines of page number |page| that are the bits of
+   |lines| (lines inline only: at most 64 a page). */
+void  WS_(touch_lines)(WS_Kind kind, Addr page, ULong lines);
+/* Pages [first, last] are unmapped: their lines' stamps are all in the
+   line table before it marks them (ws_syscalls.c). */
+void  WS_(lines_unmapping)(WS_Kind kind, Addr first, Addr last);
 void  WS_(touch_line_range)(WS_Kind kind, Addr a, SizeT size);
 /* The lines that the IR flagged (data TLB entries, code slots) and no
    one has read yet go to the line tables in the current epoch: before

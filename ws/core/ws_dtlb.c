@@ -129,33 +129,41 @@ static inline ULong unflagged_word(UInt idx)
            + 0x0706050403020100ULL) ^ 0x8080808080808080ULL;
 }
 
+/* The flagged lines of 8 flags from |idx|, a multiple of 8, as the
+   bits of a byte; the flags are reset.  A flag XOR its unflagged value
+   is 0x80 when flagged, 0 when not. */
+static inline UInt take_flag_word(ULong* w, UInt idx)
+{
+   ULong x = *w ^ unflagged_word(idx);
+   if (x == 0)
+      return 0;
+   *w = unflagged_word(idx);
+   return (UInt)((((x >> 7) & 0x0101010101010101ULL)
+                  * 0x0102040810204080ULL) >> 56);
+}
+
 /* The lines an entry's page had flagged go to the line table, in the
-   current epoch; those flagged while measurement is off are
+   current epoch, in one move of the window per run of lines that had
+   the same stamp; those flagged while measurement is off are
    dropped. */
 static void settle_line_flags(WS_DtlbEntry* e, Addr page)
 {
    UInt   shift = WS_(lpp_shift)(), n = 1u << shift, j;
    UInt   first = (UInt)(e - WS_(dtlb)) << shift;
    UChar* f = &WS_(dtlb_lines)[first];
-   Bool   counts = WS_(measuring) && page < WS_(beyond_user_space)();
-   Stamp* slots = NULL;
-   for (j = 0; j < n; j++) {
-      if (n >= 8 && (j & 7) == 0
-          && *(ULong*)&f[j] == unflagged_word(first + j)) {
-         j += 7;
-         continue;
-      }
-      if (f[j] != unflagged(first + j)) {
-         f[j] = unflagged(first + j);
-         if (!counts)
-            continue;
-         /* a page's lines are consecutive in the line table */
-         if (slots == NULL)
-            slots = WS_(pt_slot)(&WS_(line_tables)[WS_Data], page << shift);
-         if (slots[j] != WS_(cur_stamp))
-            WS_(touch_line_at)(WS_Data, &slots[j]);
-      }
+   ULong  lines = 0;
+   if (n >= 8) {
+      for (j = 0; j < n; j += 8)
+         lines |= (ULong)take_flag_word((ULong*)&f[j], first + j) << j;
+   } else {
+      for (j = 0; j < n; j++)
+         if (f[j] != unflagged(first + j)) {
+            f[j] = unflagged(first + j);
+            lines |= 1ULL << j;
+         }
    }
+   if (lines != 0 && WS_(measuring) && page < WS_(beyond_user_space)())
+      WS_(touch_lines)(WS_Data, page, lines);
 }
 
 /* A code slot's line flags are set by the exits of the superblocks
@@ -168,6 +176,7 @@ static void settle_code_lines(void)
    ULong now = WS_(cur_stamp);
    for (i = 0; i < WS_(code_slots_used)(); i++) {
       UInt* f = &WS_(code_lines)[i << WS_MAX_INLINE_LPP_SHIFT];
+      ULong lines = 0;
       Addr  page;
       if (WS_(code_slots)[i].stamp != now)
          continue;
@@ -175,9 +184,10 @@ static void settle_code_lines(void)
       for (j = 0; j < lpp; j++)
          if (f[j]) {
             f[j] = 0;
-            if (WS_(measuring))
-               WS_(touch_line)(WS_Insn, (page << WS_(lpp_shift)()) + j);
+            lines |= 1ULL << j;
          }
+      if (lines != 0 && WS_(measuring))
+         WS_(touch_lines)(WS_Insn, page, lines);
    }
 }
 

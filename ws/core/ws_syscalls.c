@@ -216,10 +216,12 @@ static void unmapped(Addr a, SizeT len)
    for (kind = 0; kind < 2; kind++) {
       WS_(pt_for_range)(&WS_(tables)[kind], first, end - 1,
                         kind == WS_Insn ? mark_code_dead : mark_dead, NULL);
-      if (WS_(lines_apart)())
+      if (WS_(lines_apart)()) {
+         WS_(lines_unmapping)(kind, first, end - 1);
          WS_(pt_for_range)(&WS_(line_tables)[kind],
                            first << WS_(lpp_shift)(),
                            (end << WS_(lpp_shift)()) - 1, mark_dead, NULL);
+      }
    }
 }
 

@@ -63,17 +63,22 @@ static void win_grow(WS_Window* w, Stamp upto)
    w->cap = new_cap;
 }
 
-void WS_(win_set)(WS_Window* w, Stamp old, Stamp new)
+void WS_(win_move)(WS_Window* w, Stamp old, Stamp new, UInt n)
 {
    Bool old_in = old != WS_STAMP_NEVER && old >= w->first;
    Bool new_in = new != WS_STAMP_NEVER && new >= w->first;
    if (new_in && new - w->first >= w->cap)
       win_grow(w, new);
    if (old_in)
-      w->counts[old & (w->cap - 1)]--;
+      w->counts[old & (w->cap - 1)] -= n;
    if (new_in)
-      w->counts[new & (w->cap - 1)]++;
-   w->size = w->size + new_in - old_in;
+      w->counts[new & (w->cap - 1)] += n;
+   w->size = w->size + (ULong)new_in * n - (ULong)old_in * n;
+}
+
+void WS_(win_set)(WS_Window* w, Stamp old, Stamp new)
+{
+   WS_(win_move)(w, old, new, 1);
 }
 
 void WS_(win_advance)(WS_Window* w, Stamp first)

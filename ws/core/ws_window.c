@@ -47,6 +47,21 @@ static Stamp*    line_l1[2][WS_L1_ENTRIES];
 static WS_Window line_windows[2];
 ULong WS_(region_lines)[2];
 
+/* With lines inline (at most 64 a page), a page's lines touched in the
+   latest epoch any of them was are a mask beside that epoch, and their
+   own stamps in the line table are written only when they leave the
+   mask: a page that touches the same lines epoch after epoch moves them
+   in the window by a count, without reading or writing a line's stamp
+   (on xz, reading them was a cache miss per 16 lines, 11 % of the
+   run).  A line's stamp is its mark's epoch if its bit is set, else its
+   slot's. */
+typedef struct {
+   Stamp epoch;
+   UInt  unused;
+   ULong mask;
+} LineMark;
+static WS_PageTable line_marks[2];
+
 /* WS_EvRose is told when WS_(rising) reaches these. */
 static ULong rise_mark[2] = { ~0ULL, ~0ULL };
 
@@ -121,22 +136,103 @@ void WS_(touch_page)(WS_Kind kind, Addr page, Addr ip, Addr a)
       WS_(thread_touch)(VG_(get_running_tid)(), kind, page, old);
 }
 
-void WS_(touch_line)(WS_Kind kind, Addr line)
+/* The lines of the bits of |lines| whose stamps are |slots| (up to 64,
+   from the first) move to the current epoch: the window once for each
+   run of lines that had the same stamp. */
+static void touch_lines_of(WS_Kind kind, Stamp* slots, ULong lines)
 {
-   WS_(touch_line_at)(kind, WS_(pt_slot)(&WS_(line_tables)[kind], line));
+   Stamp now = WS_(cur_stamp), run_old = WS_STAMP_NEVER;
+   UInt  run = 0, fresh = 0, region = 0;
+   for (; lines != 0; lines &= lines - 1) {
+      Stamp* slot = &slots[__builtin_ctzll(lines)];
+      Stamp  old  = *slot;
+      if (old == now)
+         continue;
+      *slot = now;
+      fresh += old == WS_STAMP_NEVER || (old & WS_STAMP_DEAD);
+      region += (old & WS_STAMP_MASK) < WS_(region_first)
+                || (old & WS_STAMP_DEAD);
+      if ((old & WS_STAMP_MASK) != run_old) {
+         if (run != 0)
+            WS_(win_move)(&line_windows[kind], run_old, now, run);
+         run_old = old & WS_STAMP_MASK;
+         run = 0;
+      }
+      run++;
+   }
+   if (run != 0)
+      WS_(win_move)(&line_windows[kind], run_old, now, run);
+   WS_(stats).total_lines[kind] += fresh;
+   WS_(region_lines)[kind] += region;
 }
 
-void WS_(touch_line_at)(WS_Kind kind, Stamp* slot)
+static Stamp* line_slots(WS_Kind kind, Addr page)
 {
-   Stamp  old  = *slot;
-   if (old == WS_(cur_stamp))
+   return WS_(pt_slot)(&WS_(line_tables)[kind], page << WS_(lpp_shift)());
+}
+
+/* The lines of |m| get their stamps in the line table. */
+static void unmark(WS_Kind kind, Addr page, LineMark* m)
+{
+   ULong  bits;
+   Stamp* slots;
+   if (m->mask == 0)
       return;
-   if (old == WS_STAMP_NEVER || (old & WS_STAMP_DEAD))
-      WS_(stats).total_lines[kind]++;
-   if ((old & WS_STAMP_MASK) < WS_(region_first) || (old & WS_STAMP_DEAD))
-      WS_(region_lines)[kind]++;
-   WS_(win_set)(&line_windows[kind], old & WS_STAMP_MASK, WS_(cur_stamp));
-   *slot = WS_(cur_stamp);
+   slots = line_slots(kind, page);
+   for (bits = m->mask; bits != 0; bits &= bits - 1)
+      slots[__builtin_ctzll(bits)] = m->epoch;
+   m->mask = 0;
+}
+
+void WS_(touch_lines)(WS_Kind kind, Addr page, ULong lines)
+{
+   LineMark* m = WS_(pt_record)(&line_marks[kind], page);
+   Stamp     now = WS_(cur_stamp);
+   ULong     carried, others;
+   if (m->epoch == now) {
+      others = lines & ~m->mask;
+      if (others != 0)
+         touch_lines_of(kind, line_slots(kind, page), others);
+      m->mask |= lines;
+      return;
+   }
+   /* lines in the mask have their stamp there; the others' are in the
+      table, where the mask's lines that are not touched now go */
+   carried = lines & m->mask;
+   others = lines & ~m->mask;
+   m->mask &= ~lines;
+   unmark(kind, page, m);
+   if (carried != 0) {
+      UInt n = (UInt)__builtin_popcountll(carried);
+      WS_(win_move)(&line_windows[kind], m->epoch, now, n);
+      if (m->epoch < WS_(region_first))
+         WS_(region_lines)[kind] += n;
+   }
+   if (others != 0)
+      touch_lines_of(kind, line_slots(kind, page), others);
+   m->epoch = now;
+   m->mask = lines;
+}
+
+void WS_(touch_line)(WS_Kind kind, Addr line)
+{
+   if (WS_(lines_inline)())
+      WS_(touch_lines)(kind, line >> WS_(lpp_shift)(),
+                       1ULL << (line & ((1u << WS_(lpp_shift)()) - 1)));
+   else
+      touch_lines_of(kind, WS_(pt_slot)(&WS_(line_tables)[kind], line), 1);
+}
+
+static void unmark_slot(Stamp* slot, Addr page, void* kind)
+{
+   unmark((WS_Kind)(HWord)kind, page, (LineMark*)slot);
+}
+
+void WS_(lines_unmapping)(WS_Kind kind, Addr first, Addr last)
+{
+   if (WS_(lines_inline)())
+      WS_(pt_for_range)(&line_marks[kind], first, last, unmark_slot,
+                        (void*)(HWord)kind);
 }
 
 void WS_(touch_line_range)(WS_Kind kind, Addr a, SizeT size)
@@ -235,6 +331,8 @@ void WS_(windows_init)(void)
       if (WS_(lines_apart)()) {
          WS_(pt_init_at)(&WS_(line_tables)[kind], False, line_l1[kind],
                          WS_(line_shift)());
+         if (WS_(lines_inline)())
+            WS_(pt_init_records)(&line_marks[kind], sizeof(LineMark));
          WS_(win_init)(&line_windows[kind], window_first);
       }
    }
