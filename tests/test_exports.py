@@ -931,14 +931,19 @@ def test_trace(json_runs):
     doc = json.load(open(target, encoding="utf-8"))
     tracks = trace_tracks(doc)
     out = wslib.read_output(macros)
-    # as a viewer shows it: the process named by the command, one counter
-    # track of the working set with a point per sample, the measured
-    # stretches side by side on thread 1, every instant global
+    # as a viewer shows it: the process named by the command, a counter
+    # track of the working set in pages and one in lines, each with a
+    # point per sample, the measured stretches side by side on thread 1,
+    # every instant global
     pid = int(out.header["pid"])
     assert tracks["names"] == {("process_name", pid, None):
                                out.header["command"]}
-    assert tracks["counters"] == {(pid, "working set (pages)"): [
-        (s.t, {"insn": s.insn, "data": s.data}) for s in out.samples]}
+    assert tracks["counters"] == {
+        (pid, "working set (pages)"): [(s.t, {"insn": s.insn, "data": s.data})
+                                       for s in out.samples],
+        (pid, "working set (lines)"): [(s.t, {"insn": s.insn_lines,
+                                              "data": s.data_lines})
+                                       for s in out.samples]}
     assert {d for ss in tracks["slices"].values()
             for _, _, _, d in ss} == {0}
     assert {scope for _, scope, _ in tracks["instants"]} == {"g"}
@@ -979,7 +984,8 @@ def test_trace(json_runs):
     doc = json.loads(p.stdout)
     tracks = trace_tracks(doc)
     out = wslib.read_output(threads)
-    assert len(tracks["counters"]) == 1 + len(
+    # the process's pages and lines, and each thread's pages
+    assert len(tracks["counters"]) == 2 + len(
         {tid for s in out.samples for tid in s.threads})
     got = {}
     for e in doc["traceEvents"]:
