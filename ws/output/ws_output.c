@@ -129,8 +129,12 @@ static void write_sample(const WS_Event* ev)
                             sizes[WS_Data]);
    }
    WS_(out_end_line)();
-   if (ev->final)
-      WS_(out_event)("final %llu", ev->window);
+   /* at the sample's time, not the clock's: in ms mode the clock may
+      have moved on since the sample was taken */
+   if (ev->final) {
+      WS_(out_printf)("event %llu final %llu", ev->t, ev->window);
+      WS_(out_end_line)();
+   }
    WS_(out_maybe_flush)();
 }
 
