@@ -780,7 +780,8 @@ function renderThreads() {
 /*---- Test hook: ?test=hover:N, zoom:T0:T1, click:mark:K, click:set:K,
        click:span:K, click:peak:K, threads:on (every thread's toggle on), click:site:K
        (the K-th row of the heap table), click:node:K (the K-th frame of
-       the flame graph), heap:size|rank|colour:KEY, joined by ;
+       the flame graph), heap:size|rank|colour:KEY, click:routine:K (the
+       K-th row of the routines table), joined by ;
        ----*/
 
 function runTests(spec) {
@@ -799,7 +800,9 @@ function runTests(spec) {
       $("heap-" + a[1]).value = a[2];
       $("heap-" + a[1]).dispatchEvent(new Event("change"));
     }
-    if (a[0] === "click" && (a[1] === "site" || a[1] === "node")) {
+    if (a[0] === "click" && a[1] === "routine") {
+      $("routine-table").querySelector("table").rows[1 + (+a[2])].click();
+    } else if (a[0] === "click" && (a[1] === "site" || a[1] === "node")) {
       if (a[1] === "site") $("heap-sites").rows[1 + (+a[2])].click();
       else document.querySelector("#flame g[data-node='" + (+a[2]) + "']").dispatchEvent(new MouseEvent("click", { bubbles: true }));
       out.details = $("heap-details").textContent;
@@ -866,6 +869,13 @@ function runTests(spec) {
              fill: r.getAttribute("fill") };
   });
   out.heapHidden = $("heap-section").hidden;
+  /* the routines section: its table's rows and what the plot drew */
+  var rt = $("routine-table").querySelector("table");
+  out.routines = rt ? Array.prototype.slice.call(rt.rows, 1).map(function (r) {
+    return Array.prototype.map.call(r.cells, function (c) { return c.textContent; });
+  }) : [];
+  out.routinesHidden = $("routines-section").hidden;
+  out.routinePlot = routinePlot;
   out.heapHint = $("heap-hint").textContent;
   out.summaryRows = Array.prototype.slice.call($("summary").querySelector("table").rows, 1).map(function (r) {
     return Array.prototype.map.call(r.cells, function (c) { return c.textContent; });
@@ -897,7 +907,7 @@ function start() {
   renderThreads();
   view.t0 = 0; view.t1 = tEnd();
   draw();
-  renderSummary(); renderRegions(); renderEvents(); renderPeaks(); renderHot(); renderHeap();
+  renderSummary(); renderRegions(); renderEvents(); renderPeaks(); renderHot(); renderHeap(); renderRoutines();
   $("zoom-in").addEventListener("click", function () { zoomBy(0.5); });
   $("zoom-out").addEventListener("click", function () { zoomBy(2); });
   $("reset").addEventListener("click", function () { zoomTo(0, tEnd()); });

@@ -81,6 +81,12 @@
                 wasted and idle the bytes a site wastes by usage and by
                 useful lifetime)
      heapWindows [{peak, stack, live, window}] the heap-window lines
+     routines   [{stack, calls, cost, rmsMax, trmsMax, threadInduced,
+                 syscallInduced, exponent, r2, calledOut, flagged,
+                 sizes: [[size, count, min, mean, max], ...]}] the
+                routine lines in ws's order (exponent and r2 null
+                without a fit; calledOut and flagged as the text
+                report judges them, wsp_routines.c)
    Addresses are strings "0x...", since
    JSON numbers lose bits past 2^53.
 
@@ -213,6 +219,42 @@ static void json_heap(FILE *out, const struct wsp_file *f)
    fputc(']', out);
 }
 
+/* The routines member. */
+static void json_routines(FILE *out, const struct wsp_file *f)
+{
+   fputs(",\n\"routines\":[", out);
+   for (size_t i = 0; i < f->n_routines; i++) {
+      const struct wsp_routine *r = &f->routines[i];
+      size_t n;
+      fprintf(out, "%s{\"stack\":%zu,\"calls\":%llu,\"cost\":%llu,"
+              "\"rmsMax\":%llu,\"trmsMax\":%llu,\"threadInduced\":%llu,"
+              "\"syscallInduced\":%llu,", i ? ",\n" : "", r->stack,
+              (unsigned long long)r->calls, (unsigned long long)r->cost,
+              (unsigned long long)r->rms_max,
+              (unsigned long long)r->trms_max,
+              (unsigned long long)r->thread_induced,
+              (unsigned long long)r->syscall_induced);
+      if (r->fitted)
+         fprintf(out, "\"exponent\":%.3f,\"r2\":%.3f",
+                 r->exponent_milli / 1000.0, r->r2_milli / 1000.0);
+      else
+         fputs("\"exponent\":null,\"r2\":null", out);
+      fprintf(out, ",\"calledOut\":%s,\"flagged\":%s,\"sizes\":[",
+              wsp_routine_called_out(f, r, &n) ? "true" : "false",
+              wsp_routine_flagged(f, r) ? "true" : "false");
+      for (size_t k = 0; k < r->n_rows; k++) {
+         const struct wsp_routine_row *w = &f->routine_rows[r->first_row
+                                                             + k];
+         fprintf(out, "%s[%llu,%llu,%llu,%llu,%llu]", k ? "," : "",
+                 (unsigned long long)w->size, (unsigned long long)w->count,
+                 (unsigned long long)w->min, (unsigned long long)w->mean,
+                 (unsigned long long)w->max);
+      }
+      fputs("]}", out);
+   }
+   fputc(']', out);
+}
+
 static void json_v3(FILE *out, const struct wsp_file *f,
                     const struct wsp_view *v)
 {
@@ -296,6 +338,7 @@ static void json_v3(FILE *out, const struct wsp_file *f,
    }
    fputc(']', out);
    json_heap(out, f);
+   json_routines(out, f);
    fputc('}', out);
 }
 

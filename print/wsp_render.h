@@ -87,6 +87,16 @@ void wsp_text_heap(FILE *out, const struct wsp_file *f, int width);
 /* The routines ranked by how their cost grows with their input, and
    the first ones' cost against input (wsp_text_routines.c). */
 void wsp_text_routines(FILE *out, const struct wsp_file *f, int width);
+/* How every view judges a routine (wsp_routines.c): the costliest
+   routine's cost; whether a routine is called out (and over how many
+   input sizes), flagged as growing faster than its input; its name. */
+uint64_t wsp_routine_most_cost(const struct wsp_file *f);
+int wsp_routine_called_out(const struct wsp_file *f,
+                           const struct wsp_routine *r, size_t *sizes);
+int wsp_routine_flagged(const struct wsp_file *f,
+                        const struct wsp_routine *r);
+struct wsp_str wsp_routine_name(const struct wsp_file *f,
+                                const struct wsp_routine *r);
 
 /*------------------------------------------------------------*/
 /*--- Shared by the renderers (wsp_fmt.c)                  ---*/

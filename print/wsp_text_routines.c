@@ -46,51 +46,6 @@ static void milli(char *buf, size_t n, int64_t m, int places)
                (unsigned long long)(a / 1000), (unsigned long long)(a % 1000));
 }
 
-/* The costliest routine's cost, against which ws weighs the others. */
-static uint64_t most_cost(const struct wsp_file *f)
-{
-   uint64_t most = 0;
-   for (size_t i = 0; i < f->n_routines; i++)
-      if (f->routines[i].cost > most)
-         most = f->routines[i].cost;
-   return most;
-}
-
-/* As ws calls a routine out and flags it (docs/manual.md, section 9):
-   called out, a fit over sizes that span a factor of 4 with r2 0.8 or
-   more, for a cost of 1 % of the costliest routine's at least;
-   flagged, called out with an exponent of 1.2 or more over 5 sizes or
-   more. */
-static int called_out(const struct wsp_file *f, const struct wsp_routine *r,
-                      size_t *sizes)
-{
-   const struct wsp_routine_row *rows = &f->routine_rows[r->first_row];
-   uint64_t lo = 0, hi = 0;
-   size_t n = 0;
-   for (size_t i = 0; i < r->n_rows; i++)
-      if (rows[i].size >= 1 && rows[i].max >= 1) {
-         lo = lo ? lo : rows[i].size;
-         hi = rows[i].size;
-         n++;
-      }
-   *sizes = n;
-   return r->fitted && hi >= 4 * lo && r->r2_milli >= 800
-          && r->cost * 100 >= most_cost(f);
-}
-
-static int flagged(const struct wsp_file *f, const struct wsp_routine *r)
-{
-   size_t n;
-   return called_out(f, r, &n) && n >= 5 && r->exponent_milli >= 1200;
-}
-
-static struct wsp_str name_of(const struct wsp_file *f,
-                              const struct wsp_routine *r)
-{
-   const struct wsp_stack *s = &f->stacks[r->stack];
-   return f->frames[s->first].w.fn;
-}
-
 static void plot(FILE *out, const struct wsp_file *f,
                  const struct wsp_routine *r, int width)
 {
@@ -146,7 +101,7 @@ static void plot(FILE *out, const struct wsp_file *f,
       grid[PLOT_ROWS - 1 - hi][c] = 'o';
    }
    fprintf(out, "\n    ");
-   wsp_put_escaped(out, name_of(f, r));
+   wsp_put_escaped(out, wsp_routine_name(f, r));
    fprintf(out, ": max cost (o), min..max (|), fit (.), log scales\n");
    for (int j = 0; j < PLOT_ROWS; j++) {
       if (j == 0)
@@ -201,7 +156,7 @@ void wsp_text_routines(FILE *out, const struct wsp_file *f, int width)
                   "sizes from %s to %s lines%s\n", e, q, r->n_rows,
                   wsp_commas(a, sizeof a, rows[0].size),
                   wsp_commas(b, sizeof b, rows[r->n_rows - 1].size),
-                  flagged(f, r) ? ": grows faster than its input" : "");
+                  wsp_routine_flagged(f, r) ? ": grows faster than its input" : "");
       } else {
          wsp_wrap(out, width, 9, "       no fit: %zu size%s\n", r->n_rows,
                   r->n_rows == 1 ? "" : "s");
@@ -211,7 +166,7 @@ void wsp_text_routines(FILE *out, const struct wsp_file *f, int width)
                "by threads and %llu by system calls\n",
                wsp_commas(a, sizeof a, r->calls),
                r->calls == 1 ? "" : "s", wsp_commas(b, sizeof b, r->cost),
-               100.0 * (double)r->cost / (double)most_cost(f),
+               100.0 * (double)r->cost / (double)wsp_routine_most_cost(f),
                wsp_commas(c, sizeof c, r->rms_max),
                wsp_commas(d, sizeof d, r->trms_max),
                (unsigned long long)r->thread_induced,

@@ -261,3 +261,64 @@ def test_rank_by_what_matters(ws):
     first = re.search(r"\n +1  (\S+) .*\n +cost ~ input\^\S+ .*: grows\n"
                       r" +faster than its input\n", text)
     assert first and first.group(1) == "rt_big", text
+
+
+def test_html_routines(ws, tmp_path):
+    """The HTML report's routines section (rt_rank.c): a row per routine
+    in the file's order, each fit said as the text report says it; the
+    plot of the first routine with a growing fit (rt_big) puts each
+    input size's max cost on logarithmic axes (the sizes and costs of
+    its routine-size lines, equally spaced for sizes that double) with
+    the fit's exponent as the dashed line's slope; a click on
+    rt_steep's row plots rt_steep."""
+    import math
+    import test_print
+    sizes = ["16", "32", "64", "128", "256", "512"]
+    r = ws([wslib.prog("rt_rank")] + sizes, "--ws-routines=yes")
+    got = routine_records(r.out_path)
+    order = list(got)
+    report = str(tmp_path / "report.html")
+    subprocess.run([WS_PRINT, "--html", report, r.out_path], check=True,
+                   timeout=120)
+    res, _ = test_print.page_results(report, "")
+    assert res["routinesHidden"] is False
+    rows = res["routines"]
+    out = wslib.read_output(r.out_path)
+    assert len(out.routines) > 100 and len(rows) == 100   # the loader's too
+    # the rows name the routines in the file's order, as the text does
+    assert [row[1] for row in rows] == \
+        [test_print.where_text(out.stacks[x.stack][0])
+         for x in out.routines[:100]]
+    big = got["rt_big"][0]
+    assert rows[0][2] == "input^%.2f (r2 %.2f): grows faster than its " \
+        "input" % (float(big["exponent"]), float(big["r2"]))
+    steep = order.index("rt_steep")
+    assert "grows faster" not in rows[steep][2]
+    assert rows[steep][4:6] == ["5", "3,908"]
+
+    plot = res["routinePlot"]
+    assert plot["routine"] == 0 and plot["name"].startswith("rt_big ")
+    want = [(int(w.split()[0]), int(w.split()[-1]))
+            for w in got["rt_big"][1]]
+    pts = plot["points"]
+    assert [(p["size"], p["max"]) for p in pts] == want
+    assert [p["size"] for p in pts] == [int(s) for s in sizes]
+
+    def per_decade(key, value):
+        a, b = pts[0], pts[-1]
+        return (b[key] - a[key]) / (math.log10(b[value])
+                                    - math.log10(a[value]))
+    px_x, px_y = per_decade("cx", "size"), per_decade("cy", "max")
+    for p in pts:   # on the axes' logarithmic scales, to a float's error
+        assert abs(pts[0]["cx"] + px_x * math.log10(p["size"] / pts[0]["size"])
+                   - p["cx"]) < 1e-6
+        assert abs(pts[0]["cy"] + px_y * math.log10(p["max"] / pts[0]["max"])
+                   - p["cy"]) < 1e-6
+    x1, y1, x2, y2 = plot["fit"]
+    slope = (y2 - y1) / (x2 - x1) * px_x / px_y
+    assert abs(slope - float(big["exponent"])) < 1e-6
+
+    res, _ = test_print.page_results(report, "click:routine:%d" % steep)
+    plot = res["routinePlot"]
+    assert plot["routine"] == steep and plot["name"].startswith("rt_steep ")
+    assert [p["size"] for p in plot["points"]] == [2, 3, 4, 6, 8]
