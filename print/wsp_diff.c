@@ -20,8 +20,9 @@
    largest sample and total, in pages and, when both runs measured lines
    of one size, in lines with the data density), the peaks (each kind's largest sample, and
    the detected peaks matched by stack), the regions (matched by label)
-   and the heap sites (matched by allocation stack), each list worst
-   change first: the largest growth, then the largest shrinking.
+   the heap sites (matched by allocation stack) and the routines
+   (matched by function), each list worst change first: the largest
+   growth, then the largest shrinking.
 
    Peaks' stacks are matched by their functions, outermost first,
    inlined frames included, without source lines: a line moved by an
@@ -31,8 +32,9 @@
    and the others by their functions alone, so that a site whose lines
    an edit moved is still matched.  Sites of A (or of B) with the same
    key are summed.  A growth by more than the --fail-above percentage of
-   the run's largest sample of a kind, of a region's, or of a heap
-   site's bytes (from nothing counts) is a failure, listed last. */
+   the run's largest sample of a kind, of a region's, of a heap site's
+   bytes (from nothing counts) or of the cost of a routine called out
+   in either run is a failure, listed last. */
 
 #include <math.h>
 #include <stdlib.h>
@@ -304,6 +306,8 @@ struct match {
    char    *key;
    uint64_t x[N_FIG], y[N_FIG];
    int      in_a, in_b;
+   size_t   first[2];      /* 1 + the index of the key's first thing in
+                              A and in B (routines), or 0 */
 };
 
 struct matches {
@@ -319,18 +323,20 @@ static struct match *find(const struct matches *ms, const char *key)
    return NULL;
 }
 
-/* Add figures under key for run b (else a), summing those of one key. */
-static void add(struct matches *ms, char *key, int b, const uint64_t *fig)
+/* Add figures under key for run b (else a), summing those of one key;
+   the match, or NULL when out of memory. */
+static struct match *add(struct matches *ms, char *key, int b,
+                         const uint64_t *fig)
 {
    struct match *m;
    if (!key)
-      return;
+      return NULL;
    if ((m = find(ms, key)) != NULL)
       free(key);
    else {
       if (wsp_grow(&ms->m, &ms->cap, ms->n, sizeof *ms->m)) {
          free(key);
-         return;
+         return NULL;
       }
       m = &ms->m[ms->n++];
       memset(m, 0, sizeof *m);
@@ -339,6 +345,7 @@ static void add(struct matches *ms, char *key, int b, const uint64_t *fig)
    for (int k = 0; k < N_FIG; k++)
       (b ? m->y : m->x)[k] += fig[k];
    *(b ? &m->in_b : &m->in_a) = 1;
+   return m;
 }
 
 static int cmp_fig0(const void *p, const void *q)
@@ -541,6 +548,104 @@ static void heap_sites(FILE *out, const struct wsp_file *a,
    matches_free(&ms);
 }
 
+/* A routine's name across runs: its function and, where the debug
+   information has them, its file without the line ("lzma_code
+   (lzma_code.c)"), or its object ("??? (in liblzma.so.5)"), so that an
+   edit that moves a function keeps it matched and two static functions
+   of one name in two files stay apart. */
+static char *routine_key(const struct wsp_file *f, const struct wsp_routine *r)
+{
+   const struct wsp_where *w = &f->frames[f->stacks[r->stack].first].w;
+   size_t len = w->fn.len + w->loc.len + 8;
+   char *k = malloc(len);
+   if (!k)
+      return NULL;
+   if (has_line(w)) {
+      size_t file = w->loc.len;
+      while (file > 0 && w->loc.s[file - 1] != ':')
+         file--;
+      snprintf(k, len, "%.*s (%.*s)", (int)w->fn.len, w->fn.s,
+               (int)(file - 1), w->loc.s);
+   } else if (w->loc.len > 1 && w->loc.s[0] == '(')
+      snprintf(k, len, "%.*s (in %.*s", (int)w->fn.len, w->fn.s,
+               (int)(w->loc.len - 1), w->loc.s + 1);
+   else
+      snprintf(k, len, "%.*s", (int)w->fn.len, w->fn.s);
+   return k;
+}
+
+/* "input^1.41 (r2 0.86)", with ", grows faster" when flagged; "no
+   fit"; "-" when the run has no such routine. */
+static void fit_text(char *buf, size_t n, const struct wsp_file *f,
+                     size_t first)
+{
+   const struct wsp_routine *r;
+   if (!first) {
+      snprintf(buf, n, "-");
+      return;
+   }
+   r = &f->routines[first - 1];
+   if (!r->fitted)
+      snprintf(buf, n, "no fit");
+   else
+      snprintf(buf, n, "input^%.2f (r2 %.2f)%s", r->exponent_milli / 1000.0,
+               r->r2_milli / 1000.0,
+               wsp_routine_flagged(f, r) ? ", grows faster" : "");
+}
+
+/* The routines (--ws-routines=yes), worst change of cost first; a
+   routine called out in either run (docs/manual.md, "Per-routine
+   footprint") fails --fail-above when its cost grew by more. */
+static void routines(FILE *out, const struct wsp_file *a,
+                     const struct wsp_file *b, struct verdict *v)
+{
+   struct matches ms = { 0 };
+   for (int r = 0; r < 2; r++) {
+      const struct wsp_file *f = r ? b : a;
+      for (size_t i = 0; i < f->n_routines; i++) {
+         const struct wsp_routine *rt = &f->routines[i];
+         size_t sizes;
+         uint64_t fig[N_FIG] = { rt->cost, rt->calls, rt->trms_max,
+                                 (uint64_t)wsp_routine_called_out(f, rt,
+                                                                  &sizes) };
+         struct match *m = add(&ms, routine_key(f, rt), r, fig);
+         if (m && !m->first[r])
+            m->first[r] = i + 1;
+      }
+   }
+   if (!ms.n)
+      return;
+   qsort(ms.m, ms.n, sizeof *ms.m, cmp_fig0);
+   fprintf(out, "\nRoutines, matched by function (and file, or object), "
+           "cost in instructions (the sum when several share one)");
+   counts(out, &ms);
+   fprintf(out, ":\n");
+   int header = 0;
+   for (size_t i = 0; i < ms.n; i++) {
+      const struct match *m = &ms.m[i];
+      char fa[64], fb[64];
+      if (unchanged(m))
+         continue;
+      fprintf(out, "  %s%s\n", m->key, presence(m));
+      if (!header++)
+         fprintf(out, "  %-22s %14s %14s  change\n", "", "A", "B");
+      row(out, "cost", m->x[0], m->y[0]);
+      row(out, "calls", m->x[1], m->y[1]);
+      row(out, "trms-max", m->x[2], m->y[2]);
+      fit_text(fa, sizeof fa, a, m->first[0]);
+      fit_text(fb, sizeof fb, b, m->first[1]);
+      if (strcmp(fa, fb) != 0)
+         fprintf(out, "  %-22s %s -> %s\n", "cost against input", fa, fb);
+      if (m->x[3] || m->y[3]) {
+         char what[900];
+         snprintf(what, sizeof what, "the cost of routine %.850s", m->key);
+         fail_if(v, m->x[0], m->y[0], what);
+      }
+   }
+   unchanged_rows(out, &ms, "routines");
+   matches_free(&ms);
+}
+
 int wsp_diff(FILE *out, const struct wsp_file *a, const char *name_a,
              const struct wsp_file *b, const char *name_b, double fail_above)
 {
@@ -557,6 +662,7 @@ int wsp_diff(FILE *out, const struct wsp_file *a, const char *name_a,
    peaks(out, a, b);
    regions(out, a, b, &v);
    heap_sites(out, a, b, &v);
+   routines(out, a, b, &v);
    if (fail_above >= 0) {
       fprintf(out, "\n%s: %zu figure%s grew by more than %g %%%s\n",
               v.n ? "FAIL" : "OK", v.n, v.n == 1 ? "" : "s", fail_above,

@@ -322,3 +322,44 @@ def test_html_routines(ws, tmp_path):
     plot = res["routinePlot"]
     assert plot["routine"] == steep and plot["name"].startswith("rt_steep ")
     assert [p["size"] for p in plot["points"]] == [2, 3, 4, 6, 8]
+
+
+def test_diff_routines(ws):
+    """ws_print --diff of rt_rank with 4 sizes (A) and 6 (B): rt_big's
+    costs are the files' (it ran for 16..128 lines, then for 16..512),
+    its fit is said in both runs, flagged in B only (A has 4 sizes, a
+    flag needs 5); with --fail-above=50 it is the one failure: the
+    routines whose costs grew more (main, which called it) are not
+    called out, and the loader's did not change."""
+    runs = []
+    for sizes in (["16", "32", "64", "128"],
+                  ["16", "32", "64", "128", "256", "512"]):
+        r = ws([wslib.prog("rt_rank")] + sizes, "--ws-routines=yes")
+        runs.append((r.out_path, routine_records(r.out_path)["rt_big"][0]))
+    (a, big_a), (b, big_b) = runs
+    p = subprocess.run([WS_PRINT, "--diff", a, b, "--fail-above=50"],
+                       capture_output=True, timeout=120)
+    assert p.returncode == 3, p.stderr
+    text = p.stdout.decode()
+    section = text[text.index("\nRoutines, matched by function"):]
+    block = section[section.index("\n  rt_big (in rt_rank)\n"):]
+    ca, cb = int(big_a["cost"]), int(big_b["cost"])
+    assert "\n  cost %s %14d %14d  +%d (+%.1f %%)\n" % (
+        " " * 17, ca, cb, cb - ca, (cb - ca) * 100.0 / ca) in block
+    assert "\n  calls %s %14d %14d  +2 (+50.0 %%)\n" % (" " * 16, 4, 6) \
+        in block
+    assert "\n  cost against input     input^%.2f (r2 %.2f) -> " \
+        "input^%.2f (r2 %.2f), grows faster\n" % (
+            float(big_a["exponent"]), float(big_a["r2"]),
+            float(big_b["exponent"]), float(big_b["r2"])) in block
+    assert text.endswith(
+        "FAIL: 1 figure grew by more than 50 %%:\n  the cost of routine "
+        "rt_big (in rt_rank): %d -> %d, +%d (+%.1f %%)\n"
+        % (ca, cb, cb - ca, (cb - ca) * 100.0 / ca)), text[-600:]
+    # a run against itself: every routine the same, none listed
+    p = subprocess.run([WS_PRINT, "--diff", b, b], capture_output=True,
+                       check=True, timeout=120)
+    m = re.search(r"\nRoutines, matched by function .*\((\d+) in both, 0 "
+                  r"only in A, 0 only in B\):\n  \((\d+) routines the "
+                  r"same in both, not listed\)\n", p.stdout.decode())
+    assert m and m.group(1) == m.group(2)
