@@ -208,8 +208,10 @@ def test_kcachegrind_and_callgrind_annotate_agree(tmp_path):
                  out_path=str(tmp_path / "ws.out"))
     kc, spec, by_line = read_like_kcachegrind(prof)
     assert kc == spec, sorted(set(kc.items()) ^ set(spec.items()))[:20]
-    # the case that broke: nameless code in several objects
-    nameless = {ob for ob, _, fn in kc if fn == ""}
+    # the case that broke: nameless code in several objects ("???", or
+    # named by its entry's address, which two objects can share)
+    nameless = {ob for ob, _, fn in kc
+                if fn == "" or re.match(r"0x[0-9a-f]+\Z", fn)}
     assert len(nameless) >= 2, sorted(kc)
     # callgrind_annotate: the same totals per row (named by the file of
     # each cost line: code inlined from a header is a row of its own),

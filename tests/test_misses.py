@@ -699,6 +699,23 @@ def test_nameless_functions_named_by_their_entry(tmp_path):
     targets = {int(t, 16) for t in
                re.findall(r"\tcall\s+([0-9a-f]+) ", dis)}
     assert len(named) >= 4, mine
+    # and the functions entered through pointers (test_nameless_
+    # functions_entered_through_pointers): what the C library calls,
+    # .init, .fini, those of .init_array and .fini_array, and main,
+    # whose address _start loads
+    heads = subprocess.run(["objdump", "-h", nosym], capture_output=True,
+                           text=True, check=True).stdout
+    targets |= {int(a, 16) for a in re.findall(
+        r" \.(?:init|fini) +[0-9a-f]+ +([0-9a-f]+) ", heads)}
+    arrays = subprocess.run(["objdump", "-s", "-j", ".init_array", "-j",
+                             ".fini_array", nosym], capture_output=True,
+                            text=True, check=True).stdout
+    targets |= {int.from_bytes(bytes.fromhex(w1 + w2), "little")
+                for w1, w2 in re.findall(r"^ [0-9a-f]+ ([0-9a-f]{8}) "
+                                         r"([0-9a-f]{8})", arrays, re.M)}
+    targets |= {int(a, 16) for a in
+                re.findall(r"\tlea +-?0x[0-9a-f]+\(%rip\),%rdi +# ([0-9a-f]+)",
+                           dis)}
     assert {int(fn, 16) for fn in named} <= targets, (named, targets)
     arcs = {(c.caller[2], c.callee[2]) for c in p.calls
             if c.caller[2] in named and c.callee[2] in named}
@@ -706,3 +723,29 @@ def test_nameless_functions_named_by_their_entry(tmp_path):
     for caller, callee in arcs:
         # the caller's code holds a direct call to the callee
         assert re.search(r"\tcall\s+%s " % callee[2:], dis), (caller, callee)
+
+
+def test_nameless_functions_entered_through_pointers(tmp_path):
+    """miss_pointer has no symbols and calls its two functions only
+    through pointers (main calls pointed_outer, which calls
+    pointed_leaf): each is named by its entry, the address of the file
+    the program prints, as a direct call's target is; the leaf's 16
+    fresh pages are its own misses, the outer's 8 its own, and the call
+    from the outer to the leaf carries the leaf's 16, counted once."""
+    prog = wslib.prog("miss_pointer")
+    prof = str(tmp_path / "miss.prof")
+    r = wslib.run_ws([prog], ["--ws-miss-file=" + prof],
+                     out_path=str(tmp_path / "ws.out"))
+    entry = dict(line.split() for line in
+                 r.stdout.splitlines())
+    p = read_profile(prof)
+    prog = os.path.realpath(prog)       # as the object is named
+    outer, leaf = entry["outer"], entry["leaf"]
+    assert p.sum(lambda c: c.ob == prog and c.fn == leaf) == (0, 16)
+    assert p.sum(lambda c: c.ob == prog and c.fn == outer) == (0, 8)
+    (call,) = [c for c in p.calls if c.caller[2] == outer]
+    assert call.callee == (prog, "(miss_pointer)", leaf)
+    assert (call.count, call.insn, call.data) == (1, 0, 16)
+    # main's call through its pointer: the outer's misses and the leaf's
+    (call,) = [c for c in p.calls if c.callee[2] == outer]
+    assert (call.count, call.data) == (1, 24)

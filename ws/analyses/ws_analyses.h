@@ -406,6 +406,11 @@ void WS_(misses_new_image)(void);
 void WS_(calls_init)(void);
 void WS_(calls_reset)(void);
 void WS_(calls_each)(void (*f)(Addr site, Addr target, ULong count));
+/* The entry of the function that holds |ip| and that the call whose
+   last byte is at |site| entered: of the targets that call was seen to
+   have (direct or through a pointer), the nearest at or below |ip|; 0
+   when none is. */
+Addr WS_(called_entry)(Addr site, Addr ip);
 /* The GOT slot a PLT stub at |entry| jumps through, 0 if it is no
    stub; the function it jumps to now (|entry| if it is no stub). */
 Addr WS_(plt_slot)(Addr entry);

@@ -19,7 +19,9 @@
 /* Owns the count of calls per call site and target that the miss
    profile's calls= lines give (callgrind's meaning: how often that
    caller called that callee), and the reading of PLT stubs that turns
-   a call to a stub into a call to the function its GOT slot holds.
+   a call to a stub into a call to the function its GOT slot holds;
+   and, from the targets seen, the entry of the function a frame's call
+   entered, which names code without symbols.
 
    An instrumentation pass (added only with --ws-miss-file, so that a
    run without it has none of it) ends each superblock that calls
@@ -83,10 +85,12 @@ static Target* target_of(CallSite* s, Addr at)
    return t;
 }
 
+/* Every target is kept, measuring or not, for WS_(called_entry). */
 static VG_REGPARM(2) void count_indirect(CallSite* s, Addr at)
 {
+   Target* t = target_of(s, at);
    if (WS_(measuring))
-      target_of(s, at)->count++;
+      t->count++;
 }
 
 static IRExpr* bind(IRSB* sb, IRType ty, IRExpr* e)
@@ -164,6 +168,17 @@ void WS_(calls_each)(void (*f)(Addr site, Addr target, ULong count))
       for (t = s->targets; t; t = t->next)
          if (t->count > 0)
             f(s->key, t->at, t->count);
+}
+
+Addr WS_(called_entry)(Addr site, Addr ip)
+{
+   const CallSite* s = call_sites ? VG_(HT_lookup)(call_sites, site) : NULL;
+   const Target*   t;
+   Addr            best = 0;
+   for (t = s ? s->targets : NULL; t; t = t->next)
+      if (t->at <= ip && t->at > best)
+         best = t->at;
+   return best;
 }
 
 /* Code in a PLT section, or of no function: maybe a PLT stub. */

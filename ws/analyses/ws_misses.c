@@ -46,10 +46,11 @@
    jumps into), or before measuring began: such a call's count is 1,
    the fewest calls through which a miss can be seen (callgrind_annotate
    would take the costs after a calls=0 line as the caller's own).  A function without a symbol is
-   named by its entry, as callgrind names such code by its address: the target
-   of the direct call (call rel32) that its caller's return address
-   follows, "0x<address in the object file>"; "???" when the caller
-   called it indirectly or is not on the stack.
+   named by its entry, as callgrind names such code by its address: the
+   target of the call before its caller's return address (for a call
+   through a pointer, the nearest below it of the targets that call was
+   seen to have, ws_calls.c), "0x<address in the object file>"; "???"
+   when the caller is not on the stack.
 
    A forked child starts with an empty profile and writes its own file
    when the name expands to a new one (%p), as the output file does:
@@ -57,7 +58,6 @@
    that process's samples. */
 
 #include "pub_tool_basics.h"
-#include "pub_tool_aspacemgr.h"
 #include "pub_tool_execontext.h"
 #include "pub_tool_clientstate.h"
 #include "pub_tool_debuginfo.h"
@@ -300,18 +300,6 @@ static void locate(Site* s, Addr ip, Addr entry)
    }
 }
 
-/* The function a return address |ret| returns into called: the target
-   of a direct call (e8 rel32) just before it, or 0. */
-static Addr call_target(Addr ret)
-{
-   Int rel;
-   if (ret < 5 || !VG_(am_is_valid_for_client)(ret - 5, 5, VKI_PROT_READ)
-       || *(const UChar*)(ret - 5) != 0xe8)
-      return 0;
-   VG_(memcpy)(&rel, (const void*)(ret - 4), sizeof rel);
-   return ret + (Addr)(Word)rel;
-}
-
 /* The site of |ip| (made when new; |entry|: its function's entry, if
    known). */
 static Site* site_of(Addr ip, Addr entry)
@@ -361,8 +349,9 @@ static void charge_calls(const WS_Event* ev, Site* inner)
    Site* callee = inner;
    Arc*  seen[VG_(clo_backtrace_size) + 1];
    for (i = 1; i < n; i++) {
-      Site* call = site_of(ips[i], i + 1 < n ? call_target(ips[i + 1] + 1)
-                                             : 0);
+      Site* call = site_of(ips[i], i + 1 < n
+                                   ? WS_(called_entry)(ips[i + 1], ips[i])
+                                   : 0);
       Arc*  a;
       for (a = call->calls; a && a->callee->fn != callee->fn; a = a->next)
          ;
@@ -392,7 +381,7 @@ static void miss_at(const WS_Event* ev)
          /* the entry of an unnamed function: what its caller called */
          Addr ips[2];
          s = site_of(ev->ip, stack_at(ev->ip, ips, 2) == 2
-                             ? call_target(ips[1] + 1) : 0);
+                             ? WS_(called_entry)(ips[1], ev->ip) : 0);
       }
       last_site = s;
    }
