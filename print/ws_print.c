@@ -610,7 +610,8 @@ int main(int argc, char **argv)
    }
    if (pprof) {
       FILE *out;
-      if (f.version < 4 || f.heap_usage == 0 || f.n_heap_sites == 0)
+      if (f.n_miss_stacks == 0
+          && (f.version < 4 || f.heap_usage == 0 || f.n_heap_sites == 0))
          die("%s: %s: no profile to write", name, f.version < 4
              ? "a file of format 3 or 2 has no heap sites"
              : f.heap_usage == 0 ? "heap usage was not followed in this "

@@ -338,6 +338,13 @@ struct wsp_routine {
    size_t   kv_first, kv_n;
 };
 
+/* A miss-stack line (--ws-miss-file): the working-set misses whose
+   access had the stack `stack`. */
+struct wsp_miss_stack {
+   size_t   stack;                   /* index in wsp_file.stacks */
+   uint64_t insn, data;
+};
+
 /* A routine-size line: the activations of input size `size` (the
    smallest of its row) and their costs. */
 struct wsp_routine_row {
@@ -421,6 +428,8 @@ struct wsp_file {
    size_t                n_routines;
    struct wsp_routine_row *routine_rows;
    size_t                n_routine_rows;
+   struct wsp_miss_stack *miss_stacks;   /* --ws-miss-file, file order */
+   size_t                n_miss_stacks;
    struct wsp_kv        *kvs;            /* the pairs of heap-site,
                                             heap-window and routine
                                             lines */

@@ -16,11 +16,13 @@
    The GNU General Public License is contained in the file COPYING.
 */
 
-/* --pprof FILE: the allocation sites as a gzip-compressed profile.proto
-   (print/profile.proto, pprof's own, made into C by protoc-c), which
-   `go tool pprof` reads.  One sample per heap-site line, its stack the
-   site's allocating stack, its values those of sample_types below, so
-   that pprof's figures are ws_print's (wsp_heap_value).  A location is
+/* --pprof FILE: the allocation sites and the working-set misses as a
+   gzip-compressed profile.proto (print/profile.proto, pprof's own, made
+   into C by protoc-c), which `go tool pprof` reads.  One sample per
+   heap-site line, its stack the site's allocating stack, and one per
+   miss-stack line (--ws-miss-file), its stack the accesses' stack; its
+   values those of sample_types below, so that pprof's figures are
+   ws_print's (wsp_heap_value) and the miss profile's.  A location is
    one frame line of the file with the inline lines above it (pprof's
    Line list: inlined callees first, the function last); a function is
    a name in a source file.  There is one mapping, the program, marked
@@ -34,17 +36,21 @@
 #include "profile.pb-c.h"
 #include "wsp_render.h"
 
-/* The sample types: what each value of a sample is. */
+/* The sample types: what each value of a sample is.  A heap site's
+   sample has no misses, a miss stack's no heap figures. */
+enum what { SITE_CHUNKS, SITE_KEY, INSN_MISSES, DATA_MISSES };
 static const struct {
    const char       *type, *unit;
-   int               chunks;       /* the site's chunks, else a key */
-   enum wsp_heap_key key;
+   enum what         what;
+   enum wsp_heap_key key;          /* SITE_KEY */
 } sample_types[] = {
-   { "chunks", "count", 1, WSP_KEY_BYTES },
-   { "bytes", "bytes", 0, WSP_KEY_BYTES },
-   { "untouched", "bytes", 0, WSP_KEY_USAGE },
-   { "never", "bytes", 0, WSP_KEY_NEVER },
-   { "idle", "bytes", 0, WSP_KEY_USEFUL },
+   { "chunks", "count", SITE_CHUNKS, WSP_KEY_BYTES },
+   { "bytes", "bytes", SITE_KEY, WSP_KEY_BYTES },
+   { "untouched", "bytes", SITE_KEY, WSP_KEY_USAGE },
+   { "never", "bytes", SITE_KEY, WSP_KEY_NEVER },
+   { "idle", "bytes", SITE_KEY, WSP_KEY_USEFUL },
+   { "insn-misses", "count", INSN_MISSES, WSP_KEY_BYTES },
+   { "data-misses", "count", DATA_MISSES, WSP_KEY_BYTES },
 };
 #define N_TYPES (sizeof sample_types / sizeof sample_types[0])
 #define DEFAULT_TYPE 1                 /* bytes */
@@ -239,11 +245,50 @@ static void build_free(struct build *b)
    free(b->frame_loc);
 }
 
+/* A sample's stack: its locations, innermost first. */
+static int sample_stack(struct build *b, const struct wsp_file *f,
+                        Perftools__Profiles__Sample *smp, size_t stack,
+                        uint64_t **ids)
+{
+   const struct wsp_stack *st = &f->stacks[stack];
+   smp->location_id = *ids;
+   for (size_t k = 0, first = 0; k < st->n; k++) {
+      if (f->frames[st->first + k].inl)
+         continue;
+      uint64_t id = location_id(b, f, st->first + first, st->first + k);
+      if (!id)
+         return -1;
+      (*ids)[smp->n_location_id++] = id;
+      first = k + 1;
+   }
+   *ids += smp->n_location_id;
+   return 0;
+}
+
+/* The value of sample type t for heap site s, or for miss stack m. */
+static int64_t value(size_t t, const struct wsp_heap_site *s,
+                     const struct wsp_miss_stack *m)
+{
+   switch (sample_types[t].what) {
+   case SITE_CHUNKS:
+      return s ? (int64_t)s->chunks : 0;
+   case SITE_KEY:
+      return s ? (int64_t)wsp_heap_value(s, sample_types[t].key) : 0;
+   case INSN_MISSES:
+      return m ? (int64_t)m->insn : 0;
+   default:
+      return m ? (int64_t)m->data : 0;
+   }
+}
+
 static int build_profile(struct build *b, const struct wsp_file *f)
 {
-   size_t ns = f->n_heap_sites, nf = f->n_frames, n_ids = 0;
-   for (size_t i = 0; i < ns; i++)
+   size_t nh = f->n_heap_sites, ns = nh + f->n_miss_stacks;
+   size_t nf = f->n_frames, n_ids = 0;
+   for (size_t i = 0; i < nh; i++)
       n_ids += f->stacks[f->heap_sites[i].stack].n;
+   for (size_t i = 0; i < f->n_miss_stacks; i++)
+      n_ids += f->stacks[f->miss_stacks[i].stack].n;
    b->samples = calloc(ns ? ns : 1, sizeof *b->samples);
    b->sample_p = calloc(ns ? ns : 1, sizeof *b->sample_p);
    b->loc_ids = calloc(n_ids ? n_ids : 1, sizeof *b->loc_ids);
@@ -289,32 +334,23 @@ static int build_profile(struct build *b, const struct wsp_file *f)
    p->comment = &b->comment;
 
    int64_t site_key = intern_c(&b->str, "site");
+   int64_t miss_key = intern_c(&b->str, "miss-stack");
    uint64_t *ids = b->loc_ids;
    for (size_t i = 0; i < ns; i++) {
-      const struct wsp_heap_site *s = &f->heap_sites[i];
-      const struct wsp_stack *st = &f->stacks[s->stack];
+      const struct wsp_heap_site *s = i < nh ? &f->heap_sites[i] : NULL;
+      const struct wsp_miss_stack *m = s ? NULL : &f->miss_stacks[i - nh];
       Perftools__Profiles__Sample *smp = &b->samples[i];
       perftools__profiles__sample__init(smp);
-      smp->location_id = ids;
-      for (size_t k = 0, first = 0; k < st->n; k++) {
-         if (f->frames[st->first + k].inl)
-            continue;
-         uint64_t id = location_id(b, f, st->first + first, st->first + k);
-         if (!id)
-            return -1;
-         ids[smp->n_location_id++] = id;
-         first = k + 1;
-      }
-      ids += smp->n_location_id;
+      if (sample_stack(b, f, smp, s ? s->stack : m->stack, &ids))
+         return -1;
       smp->n_value = N_TYPES;
       smp->value = &b->values[i * N_TYPES];
       for (size_t t = 0; t < N_TYPES; t++)
-         smp->value[t] = (int64_t)(sample_types[t].chunks
-                                   ? s->chunks
-                                   : wsp_heap_value(s, sample_types[t].key));
+         smp->value[t] = value(t, s, m);
+      /* a heap sample's site id; a miss sample's miss-stack number */
       perftools__profiles__label__init(&b->labels[i]);
-      b->labels[i].key = site_key;
-      b->labels[i].num = (int64_t)s->id;
+      b->labels[i].key = s ? site_key : miss_key;
+      b->labels[i].num = s ? (int64_t)s->id : (int64_t)(i - nh + 1);
       b->label_p[i] = &b->labels[i];
       smp->n_label = 1;
       smp->label = &b->label_p[i];
@@ -330,7 +366,8 @@ static int build_profile(struct build *b, const struct wsp_file *f)
       b->fn_p[i] = &b->fns[i];
    p->n_function = b->n_fns;
    p->function = b->fn_p;
-   if (b->map.filename < 0 || b->comment < 0 || site_key < 0)
+   if (b->map.filename < 0 || b->comment < 0 || site_key < 0
+       || miss_key < 0)
       return -1;
    p->n_string_table = b->str.n;
    p->string_table = b->str.s;

@@ -19,7 +19,8 @@
 /* Owns the reading of the per-routine footprint's records
    (docs/output-format.md, "Routines"): routine lines, numbered from 1
    in file order (the ranking's), each followed by its routine-size
-   lines in increasing size.  The routine line is a KEY VALUE record:
+   lines in increasing size; and of the miss-stack lines that follow
+   them ("Misses by stack"), the other per-code record of the trailer.  The routine line is a KEY VALUE record:
    keys this reader does not know are kept, not refused; exponent and
    r2 are signed decimals with three places, or '-'. */
 
@@ -161,6 +162,40 @@ int routine_size_line(struct reader *r)
       return fail(p, "out of memory");
    f->routine_rows[f->n_routine_rows++] = row;
    rt->n_rows++;
+   return 0;
+}
+
+/* A miss-stack line (--ws-miss-file): MISS-STACK N STACK insn I data D,
+   numbered from 1 in file order. */
+int miss_stack_line(struct reader *r)
+{
+   struct lex *p = &r->p;
+   struct wsp_file *f = p->f;
+   struct cur c = cur_line(p);
+   static const char *const keys[] = { "insn", "data" };
+   static const struct kv_spec spec = { "miss-stack", keys, 2, 2, 0 };
+   struct wsp_miss_stack m;
+   uint64_t id, sid, v[2];
+   size_t first, n;
+
+   cur_lit(&c, spec.word);
+   if (cur_kv_record(p, &c, &spec, &id, &sid, v, &r->cap.kvs, &first, &n))
+      return -1;
+   if (id != f->n_miss_stacks + 1)
+      return fail(p, "miss-stack numbers run from 1 in file order: this "
+                  "one should be %zu", f->n_miss_stacks + 1);
+   m.stack = wsp_stack_find(f, sid);
+   if (m.stack == SIZE_MAX)
+      return fail(p, "stack %llu is not defined before this line",
+                  (unsigned long long)sid);
+   m.insn = v[0];
+   m.data = v[1];
+   if (m.insn + m.data == 0)
+      return fail(p, "a miss-stack line has a miss");
+   if (wsp_grow(&f->miss_stacks, &r->cap.miss_stacks, f->n_miss_stacks,
+                sizeof *f->miss_stacks))
+      return fail(p, "out of memory");
+   f->miss_stacks[f->n_miss_stacks++] = m;
    return 0;
 }
 

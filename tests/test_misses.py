@@ -749,3 +749,69 @@ def test_nameless_functions_entered_through_pointers(tmp_path):
     # main's call through its pointer: the outer's misses and the leaf's
     (call,) = [c for c in p.calls if c.callee[2] == outer]
     assert (call.count, call.data) == (1, 24)
+
+
+def test_miss_stacks_and_pprof(miss_run, tmp_path):
+    """With --ws-miss-file the output file has the misses of each stack
+    (miss-stack lines), whose sums are the miss profile's totals; ws_print
+    --pprof turns them into samples that go tool pprof reads: its
+    data-misses and insn-misses totals are the profile's, each function's
+    own misses (flat) are those of the profile's cost lines in it, and
+    -traces gives each line's count with its stack."""
+    import test_exports as te
+    run, p, _ = miss_run
+    out = wslib.read_output(run.out_path)
+    assert out.miss_stacks
+    insn = sum(i for _, i, _ in out.miss_stacks)
+    data = sum(d for _, _, d in out.miss_stacks)
+    assert (insn, data) == tuple(p.totals)
+    path = tmp_path / "miss.pb.gz"
+    r = te.ws_print("--pprof", path, run.out_path)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "", "")
+    for sample, k in (("insn-misses", 0), ("data-misses", 1)):
+        top = te.plain(te.pprof_top(tmp_path, path, sample))
+        assert sum(flat for flat, _ in top.values()) == (insn, data)[k]
+        for fn in ("fresh_touch", "hot_touch", "main"):
+            own = p.sum(lambda c: c.fn == fn)[k]
+            assert top.get(fn, (0, 0))[0] == own, (sample, fn)
+    traces = te.pprof(tmp_path, "-traces", "-sample_index=data-misses",
+                      path)
+    got = {}
+    for block in traces.split("-----------+")[1:]:
+        lines = [l for l in block.splitlines()[1:] if l.strip()]
+        if lines and lines[0].split(":")[0].strip() == "miss-stack":
+            n = int(lines[0].split(":")[1])
+            got[n] = (int(lines[1].split()[0]),
+                      [lines[1].split(None, 1)[1].strip()]
+                      + [l.strip() for l in lines[2:]])
+    def named(f):       # pprof's name of code without a symbol
+        return "??? (in %s" % f.location[1:] \
+            if f.function == "???" and f.location.startswith("(") \
+            else f.function
+    want = {n: (d, [named(f) for f in out.stacks[stack]])
+            for n, (stack, _, d) in enumerate(out.miss_stacks, 1)}
+    assert {n: (v, [te.plain_name(fn) for fn in fns])
+            for n, (v, fns) in got.items()} == want
+
+
+def test_pprof_misses_diff_base(miss_run, tmp_path):
+    """-diff_base of a run with twice the passes against miss_run: each
+    pass brings the fresh line's FRESH pages in, so fresh_touch's data
+    misses grew by FRESH * PASSES, as the two miss profiles say."""
+    import test_exports as te
+    run, p, _ = miss_run
+    prof = str(tmp_path / "miss2.prof")
+    argv = [MISS, str(FRESH), str(2 * PASSES), str(HOT), str(REPEAT)]
+    run2 = wslib.run_ws(argv, ["--ws-every=%d" % T, "--ws-tau=%d" % T,
+                               "--ws-miss-file=" + prof],
+                        out_path=str(tmp_path / "ws2.out"))
+    p2 = read_profile(prof)
+    base, new = tmp_path / "a.pb.gz", tmp_path / "b.pb.gz"
+    for r, path in ((run, base), (run2, new)):
+        assert te.ws_print("--pprof", path, r.out_path).returncode == 0
+    top = te.plain(te.pprof_top(tmp_path, new, "data-misses",
+                                "-diff_base=%s" % base))
+    grew = p2.sum(lambda c: c.fn == "fresh_touch")[1] \
+        - p.sum(lambda c: c.fn == "fresh_touch")[1]
+    assert grew == FRESH * PASSES
+    assert top["fresh_touch"][0] == grew

@@ -159,6 +159,9 @@ _FRACTION = re.compile(r"(0\.[0-9]{3}|1\.000)\Z")
 _ROUTINE = re.compile(r"routine ([0-9]+) ([0-9]+)((?: [a-z][a-z0-9-]* \S+)*)$")
 _ROUTINE_SIZE = re.compile(r"routine-size ([0-9]+) ([0-9]+) count ([0-9]+) "
                            r"min ([0-9]+) mean ([0-9]+) max ([0-9]+)$")
+# The misses of each stack (--ws-miss-file), after the routine lines.
+_MISS_STACK = re.compile(r"miss-stack ([0-9]+) ([0-9]+) insn ([0-9]+) "
+                         r"data ([0-9]+)$")
 _FIT = re.compile(r"-?[0-9]+\.[0-9]{3}$")
 ROUTINE_KEYS = ("calls", "cost", "rms-max", "trms-max", "thread-induced",
                 "syscall-induced", "exponent", "r2")
@@ -425,6 +428,7 @@ class WsOutput:
               `page` lines of --ws-list-pages=yes
     heap_sites: list of HeapSite, in file order (version 4)
     routines: list of Routine, in file order (--ws-routines=yes)
+    miss_stacks: [(stack id, insn, data)] in file order (--ws-miss-file)
     npeaks:   the trailer's `peaks` count (None if not read)
     found:    version 4: how many peaks the detector found (`peaks N
               found M`)
@@ -454,6 +458,7 @@ class WsOutput:
         self.pages = {"insn": {}, "data": {}}
         self.heap_sites = []
         self.routines = []
+        self.miss_stacks = []
         self.npeaks = None
         self.found = None
         self.finals = {}
@@ -1048,6 +1053,21 @@ class _Reader:
                  "trms-max")
         routines.append(Routine(rid, stack, v, lineno))
 
+    def miss_stack_line(self, lineno, line):
+        m = _MISS_STACK.match(line)
+        if not m:
+            _bad(lineno, line, "a miss-stack line is 'miss-stack N STACK insn "
+                 "N data N'")
+        n, stack, insn, data = (int(x) for x in m.groups())
+        if n != len(self.out.miss_stacks) + 1:
+            _bad(lineno, line, "miss-stack numbers run from 1 in file order")
+        if stack not in self.out.stacks:
+            _bad(lineno, line, "stack %d is not defined before this line"
+                 % stack)
+        if insn + data == 0:
+            _bad(lineno, line, "a miss-stack line has a miss")
+        self.out.miss_stacks.append((stack, insn, data))
+
     def routine_size_line(self, lineno, line):
         m = _ROUTINE_SIZE.match(line)
         r = self.out.routines[-1]
@@ -1126,7 +1146,7 @@ class _Reader:
         if self.v3 and line.startswith("stack") and (
                 self.state == "body" or self.owned is not None
                 or (self.v4 and self.state in ("regions", "hot", "pages",
-                                               "heap", "routines",
+                                               "heap", "routines", "misses",
                                                "peak-list"))):
             # in the body, the stack of the owner line that is due, or
             # (version 4) of a heap site, a peak or its owners in the
@@ -1157,7 +1177,8 @@ class _Reader:
             self.heap_window_line(lineno, line)
             return
         if self.v4 and self.state in ("body", "regions", "hot", "pages",
-                                      "heap", "routines", "peak-list") and \
+                                      "heap", "routines", "misses",
+                                      "peak-list") and \
                 line.startswith("peak ") and self.owned is None:
             self.close_peak(lineno, line)
             self.peak_line(lineno, line)
@@ -1223,8 +1244,15 @@ class _Reader:
         if self.state == "routines" and line.startswith("routine-size "):
             self.routine_size_line(lineno, line)
             return
+        if self.v4 and self.state in ("body", "regions", "hot", "pages",
+                                      "heap", "routines", "misses") \
+                and line.startswith("miss-stack ") and self.owned is None:
+            self.miss_stack_line(lineno, line)
+            self.state = "misses"
+            return
         if self.v3 and self.state in ("body", "regions", "hot", "pages",
-                                      "heap", "routines", "peak-list") \
+                                      "heap", "routines", "misses",
+                                      "peak-list") \
                 and line.startswith("peaks"):
             self.close_peak(lineno, line)
             m = (_PEAKS_V4 if self.v4 else _PEAKS).match(line)

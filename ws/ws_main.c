@@ -55,7 +55,7 @@ static void finish(const HChar* exec_path)
 {
    WS_(measure_end)();
    /* The trailer, in the grammar's order: regions, hot pages, heap
-      sites, peaks, summaries.  The hot pages' owners are looked up
+      sites, routines, miss stacks, peaks, summaries.  The hot pages' owners are looked up
       first, so that the stack blocks they name come before it. */
    WS_(out_trailer_begin)(exec_path);
    WS_(hot_prepare)();
@@ -63,6 +63,7 @@ static void finish(const HChar* exec_path)
    WS_(hot_trailer)();
    WS_(heapsites_trailer)();
    WS_(routines_trailer)();
+   WS_(misses_trailer)();
    WS_(peaks_trailer)();
    WS_(out_trailer_end)();
    if (exec_path != NULL)

@@ -388,6 +388,8 @@ void WS_(misses_init)(const HChar* out_name);
 /* At exit, or before an exec (|exec_path|, said in the profile); the
    name of the profile if it is complete, else NULL. */
 const HChar* WS_(misses_write)(const HChar* exec_path);
+/* The output file's miss-stack lines: the misses of each stack. */
+void WS_(misses_trailer)(void);
 /* Its name, NULL if this process writes none. */
 const HChar* WS_(misses_name)(void);
 /* Start-up refused: removes the miss file just made. */

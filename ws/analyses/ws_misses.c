@@ -330,22 +330,45 @@ static void collect_ip(UInt i, DiEpoch ep, Addr ip, void* opaque)
       f->ips[f->n++] = ip;
 }
 
-static UInt stack_at(Addr ip, Addr* ips, UInt max)
+static UInt stack_ips(ExeContext* ec, Addr* ips, UInt max)
 {
-   ExeContext* ec = WS_(stack_here)(ip);
-   Frames      f = { ips, 0, max };
+   Frames f = { ips, 0, max };
    if (ec != NULL)
       VG_(apply_ExeContext)(collect_ip, &f, ec);
    return f.n;
 }
 
+/* The misses of each stack, for the output file's miss-stack lines
+   (docs/output-format.md), keyed by the stack's ECU. */
+typedef struct _StackMisses {
+   struct _StackMisses* next;
+   UWord                ecu;
+   ExeContext*          ec;
+   ULong                count[2];
+} StackMisses;
+
+static VgHashTable* stack_misses = NULL;
+
+static void count_stack(ExeContext* ec, WS_Kind kind)
+{
+   UInt         ecu = VG_(get_ECU_from_ExeContext)(ec);
+   StackMisses* m = VG_(HT_lookup)(stack_misses, ecu);
+   if (m == NULL) {
+      m = VG_(calloc)("ws.misses.stack", 1, sizeof *m);
+      m->ecu = ecu;
+      m->ec = ec;
+      VG_(HT_add_node)(stack_misses, m);
+   }
+   m->count[kind]++;
+}
+
 /* Charge the miss to each call on the stack: the call site before each
    return address, to the function of the frame it called.  A call
    that recursion puts on the stack twice is charged once. */
-static void charge_calls(const WS_Event* ev, Site* inner)
+static void charge_calls(const WS_Event* ev, ExeContext* ec, Site* inner)
 {
    Addr  ips[VG_(clo_backtrace_size)];
-   UInt  n = stack_at(ev->ip, ips, VG_(clo_backtrace_size)), i, j;
+   UInt  n = stack_ips(ec, ips, VG_(clo_backtrace_size)), i, j;
    Site* callee = inner;
    Arc*  seen[VG_(clo_backtrace_size) + 1];
    for (i = 1; i < n; i++) {
@@ -372,21 +395,25 @@ static void charge_calls(const WS_Event* ev, Site* inner)
 
 static void miss_at(const WS_Event* ev)
 {
-   Site* s = last_site;
+   Site*       s = last_site;
+   ExeContext* ec;
    if (sites == NULL)
       return;
+   ec = WS_(stack_here)(ev->ip);
    if (s == NULL || s->ip != ev->ip) {
       s = VG_(HT_lookup)(sites, ev->ip);
       if (s == NULL) {
          /* the entry of an unnamed function: what its caller called */
          Addr ips[2];
-         s = site_of(ev->ip, stack_at(ev->ip, ips, 2) == 2
+         s = site_of(ev->ip, stack_ips(ec, ips, 2) == 2
                              ? WS_(called_entry)(ips[1], ev->ip) : 0);
       }
       last_site = s;
    }
    s->count[ev->kind]++;
-   charge_calls(ev, s);
+   if (ec != NULL)
+      count_stack(ec, ev->kind);
+   charge_calls(ev, ec, s);
 }
 
 /*------------------------------------------------------------*/
@@ -399,6 +426,7 @@ static HChar*  miss_template = NULL;
 static void start_counting(void)
 {
    sites = VG_(HT_construct)("ws.misses.sites");
+   stack_misses = VG_(HT_construct)("ws.misses.stacks");
    last_site = NULL;
    WS_(calls_reset)();
 }
@@ -418,7 +446,10 @@ static void stop_counting(void)
 {
    if (sites != NULL)
       VG_(HT_destruct)(sites, free_site);
+   if (stack_misses != NULL)
+      VG_(HT_destruct)(stack_misses, VG_(free));
    sites = NULL;
+   stack_misses = NULL;
    last_site = NULL;
 }
 
@@ -461,6 +492,38 @@ void WS_(misses_init)(const HChar* out_name)
    names_init(&files, "ws.misses.files");
    names_init(&fns, "ws.misses.fns");
    names_init(&scopes, "ws.misses.scopes");
+}
+
+/* Most data misses first, then most instruction misses, then the
+   stack made first: the same order in every run of a program. */
+static Int by_misses(const void* a, const void* b)
+{
+   const StackMisses* x = *(const StackMisses* const*)a;
+   const StackMisses* y = *(const StackMisses* const*)b;
+   if (x->count[WS_Data] != y->count[WS_Data])
+      return x->count[WS_Data] > y->count[WS_Data] ? -1 : 1;
+   if (x->count[WS_Insn] != y->count[WS_Insn])
+      return x->count[WS_Insn] > y->count[WS_Insn] ? -1 : 1;
+   return x->ecu < y->ecu ? -1 : x->ecu > y->ecu;
+}
+
+void WS_(misses_trailer)(void)
+{
+   StackMisses** m;
+   UInt          n = 0, i;
+   if (stack_misses == NULL)
+      return;
+   m = (StackMisses**)VG_(HT_to_array)(stack_misses, &n);
+   if (n > 0)
+      VG_(ssort)(m, n, sizeof *m, by_misses);
+   for (i = 0; i < n; i++) {
+      UInt stack = WS_(out_stack)(m[i]->ec);
+      WS_(out_printf)("miss-stack %u %u insn %llu data %llu", i + 1, stack,
+                      m[i]->count[WS_Insn], m[i]->count[WS_Data]);
+      WS_(out_end_line)();
+   }
+   if (m != NULL)
+      VG_(free)(m);
 }
 
 const HChar* WS_(misses_name)(void)
