@@ -292,6 +292,14 @@ static void trailer(FILE *out, const struct wsp_file *f)
       }
       fputs("]}", out);
    }
+   fputs("],\n\"miss_stacks\":[", out);
+   for (size_t i = 0; i < f->n_miss_stacks; i++) {
+      const struct wsp_miss_stack *m = &f->miss_stacks[i];
+      fprintf(out, "%s{\"n\":%zu,\"stack\":%llu,\"insn\":%llu,"
+              "\"data\":%llu}", i ? ",\n" : "\n", i + 1,
+              (unsigned long long)stack_id(f, m->stack),
+              (unsigned long long)m->insn, (unsigned long long)m->data);
+   }
    fputs("],\n\"peaks\":[", out);
    for (size_t i = 0; i < f->n_peaks; i++) {
       fputs(i ? ",\n" : "\n", out);

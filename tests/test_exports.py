@@ -227,7 +227,7 @@ LINE_KINDS = {
     "heap-site", "peak", "peak-region", "owner", "heap-window", "peaks",
     "summary", "samples", "end", "event thread-start", "event thread-exit",
     "event start", "event stop", "event set", "event mark", "event dump",
-    "event final", "event peak", "routine", "routine-size",
+    "event final", "event peak", "routine", "routine-size", "miss-stack",
 }
 
 
@@ -248,7 +248,7 @@ def json_runs(known, tmp_path_factory):
     stop, marks, set, a dump block, regions and the peaks of regions, hot
     and page lines), own_spike (a heap peak's heap-window), a per-thread
     run, heap_known (heap sites, threads), a version 3 file (peak
-    events) and rt_growth's routines."""
+    events) and rt_growth's routines and miss stacks."""
     d = tmp_path_factory.mktemp("json")
     runs = [
         wslib.run_ws([CTL_MACROS], ["--ws-instr-atstart=no",
@@ -259,7 +259,8 @@ def json_runs(known, tmp_path_factory):
                      out_path=str(d / "threads.ws")).out_path,
         known.out_path,
         V3_FILE,
-        wslib.run_ws(RT_GROWTH, ["--ws-routines=yes"],
+        wslib.run_ws(RT_GROWTH, ["--ws-routines=yes",
+                                 "--ws-miss-file=" + str(d / "miss.prof")],
                      out_path=str(d / "routines.ws")).out_path,
     ]
     return d, runs
@@ -378,6 +379,10 @@ def check_json(path, j):
              [tuple(x) for x in r["sizes"]]) for r in j["routines"]] == \
         [(r.id, r.stack, {k: number(v) for k, v in r.values.items()}, r.rows)
          for r in out.routines]
+    assert [(m["n"], m["stack"], m["insn"], m["data"])
+            for m in j["miss_stacks"]] == \
+        [(n, stack, i, dd)
+         for n, (stack, i, dd) in enumerate(out.miss_stacks, 1)]
     assert (j["peaks_listed"], j["peaks_found"]) == (out.npeaks, out.found)
     summary = {k: tuple(v) for k, v in out.summary.items()}
     summary.update({k + "_lines": tuple(v)
