@@ -76,14 +76,14 @@ static int body_line(struct reader *r)
        && ((b->state == S_BODY && !b->dump_due) || b->due
            || (v4 && (b->state == S_REGIONS || b->state == S_HOT
                       || b->state == S_PAGES || b->state == S_HEAP
-                      || b->state == S_ROUTINES
+                      || b->state == S_ROUTINES || b->state == S_CURVES
                       || b->state == S_PEAK_LIST))))
       return (v4 && close_peak(r)) || stack_begin_line(r);
    if (v4 && word_is(s, len, "peak") && !b->due && !b->dump_due
        && (b->state == S_BODY || b->state == S_REGIONS
            || b->state == S_HOT || b->state == S_PAGES
            || b->state == S_HEAP || b->state == S_ROUTINES
-           || b->state == S_PEAK_LIST)) {
+           || b->state == S_CURVES || b->state == S_PEAK_LIST)) {
       b->state = S_PEAK_LIST;
       return close_peak(r) || peak_line(r);
    }
@@ -97,7 +97,7 @@ static int body_line(struct reader *r)
        && (b->state == S_BODY || b->state == S_REGIONS
            || b->state == S_HOT || b->state == S_PAGES
            || b->state == S_HEAP || b->state == S_ROUTINES
-           || b->state == S_PEAK_LIST)) {
+           || b->state == S_CURVES || b->state == S_PEAK_LIST)) {
       b->state = S_PEAKS;
       return close_peak(r) || peaks_found_line(p);
    }
@@ -164,6 +164,16 @@ static int body_line(struct reader *r)
    }
    if (b->state == S_ROUTINES && word_is(s, len, "routine-size"))
       return routine_size_line(r);
+   if (v4 && (word_is(s, len, "curve") || word_is(s, len, "mrc"))
+       && (b->state == S_BODY || b->state == S_REGIONS || b->state == S_HOT
+           || b->state == S_PAGES || b->state == S_HEAP
+           || b->state == S_ROUTINES || b->state == S_CURVES)) {
+      b->state = S_CURVES;
+      return close_peak(r) || curve_line(r);
+   }
+   if (b->state == S_CURVES)
+      return fail(p, "only curve and mrc lines, then peak lines or "
+                  "'peaks N', may follow a curve line");
    if (b->state == S_ROUTINES)
       return fail(p, "only routine and routine-size lines (and their stack "
                   "blocks), then peak lines or 'peaks N', may follow a "

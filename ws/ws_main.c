@@ -63,6 +63,7 @@ static void finish(const HChar* exec_path)
    WS_(hot_trailer)();
    WS_(heapsites_trailer)();
    WS_(routines_trailer)();
+   WS_(curves_trailer)();
    WS_(peaks_trailer)();
    WS_(out_trailer_end)();
    if (exec_path != NULL)
@@ -298,6 +299,7 @@ static void ws_post_clo_init(void)
    WS_(heap_init)();
    WS_(heapuse_init)();
    WS_(routines_init)();
+   WS_(curves_init)();
    WS_(breaks_init)();
    WS_(clientreq_init)();
    WS_(out_header)();
