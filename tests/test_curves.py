@@ -149,3 +149,19 @@ def test_curves_off_by_default_and_bad_values_refused(tmp_path):
                        check=False)
     assert bad.returncode == 1
     assert "--ws-curves takes no or exact" in bad.stderr
+
+
+def test_a_forked_child_has_curves_of_its_own(tmp_path):
+    """rel_fork: the parent runs some 2,000,000 instructions and more for
+    its start-up, the child about 300,000: the child's curves start at the
+    fork (its file holds none of the parent's samples, nor its curves),
+    so they end at the first power of two at or above its own length."""
+    argv = [wslib.prog("rel_fork"), "fork", "300000"]
+    wslib.require_built(argv[0])
+    cmd = wslib.ws_command(argv, OPTIONS, str(tmp_path / "ws.%p"))
+    subprocess.run(cmd, cwd=str(tmp_path), stdin=subprocess.DEVNULL,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   check=True, timeout=600)
+    last = sorted(wslib.read_output(str(p)).curves[("run", "data", "page")]
+                  [-1][0] for p in tmp_path.glob("ws.*"))
+    assert last == [1 << 19, 1 << 22], last

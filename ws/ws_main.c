@@ -243,6 +243,7 @@ static void ws_after_fork_child(ThreadId tid)
    WS_(peaks_after_fork)();
    WS_(heapuse_after_fork)();
    WS_(routines_after_fork)(tid);
+   WS_(curves_after_fork)();
    WS_(out_stacks_forget)();
    WS_(out_after_fork)(tid);
    WS_(misses_after_fork)();

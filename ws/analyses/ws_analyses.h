@@ -436,9 +436,11 @@ void  WS_(regions_summary)(void);
 /*------------------------------------------------------------*/
 
 /* With --ws-curves=exact: the pass that sees every access, and the
-   region events; the trailer's curve and mrc records. */
+   region events; the trailer's curve and mrc records; a forked child's
+   fresh start. */
 void WS_(curves_init)(void);
 void WS_(curves_trailer)(void);
+void WS_(curves_after_fork)(void);
 
 /*------------------------------------------------------------*/
 /*--- Per-routine footprint (ws_routines.c,                ---*/

@@ -493,6 +493,28 @@ static void pool_trailer(const Pool* p)
       }
 }
 
+/* A forked child's file holds none of the parent's samples, and none
+   of its curves: the child's run (and an open region) starts at the
+   fork, with cold caches. */
+void WS_(curves_after_fork)(void)
+{
+   Word i;
+   if (WS_(clo).curves != WS_CurvesExact)
+      return;
+   scope_close(&run_scope, NULL);
+   scope_open(&run_scope);
+   VG_(memset)(&run_pool, 0, sizeof run_pool);
+   if (region_scope.open) {
+      scope_close(&region_scope, NULL);
+      scope_open(&region_scope);
+   }
+   for (i = 0; region_pools != NULL && i < VG_(sizeXA)(region_pools); i++)
+      VG_(free)(((Pool*)VG_(indexXA)(region_pools, i))->label);
+   if (region_pools != NULL)
+      VG_(deleteXA)(region_pools);
+   region_pools = NULL;
+}
+
 void WS_(curves_trailer)(void)
 {
    Word i;
