@@ -88,6 +88,21 @@ void wsp_text_heap(FILE *out, const struct wsp_file *f, int width);
    the first ones' cost against input (wsp_text_routines.c). */
 void wsp_text_routines(FILE *out, const struct wsp_file *f, int width);
 
+/* The locality curves (wsp_curves.c): the curve whose first curve
+   line is point |i| (its tau points, then its mrc points; returns the
+   index after them), its knees (at most WSP_MAX_KNEES, in order of
+   tau: point indices within the curve, from -> to) and a knee in
+   words; and their section of the text report (wsp_text_curves.c). */
+struct wsp_curve { size_t first, n, mrc_first, n_mrc; };
+struct wsp_knee { size_t from, to; };
+#define WSP_MAX_KNEES 3
+size_t wsp_curve_at(const struct wsp_file *f, size_t i, struct wsp_curve *c);
+size_t wsp_curve_knees(const struct wsp_file *f, const struct wsp_curve *c,
+                       struct wsp_knee *out);
+void wsp_knee_text(char *buf, size_t n, const struct wsp_file *f,
+                   const struct wsp_curve *c, const struct wsp_knee *k);
+void wsp_text_curves(FILE *out, const struct wsp_file *f, int width);
+
 /*------------------------------------------------------------*/
 /*--- Shared by the renderers (wsp_fmt.c)                  ---*/
 /*------------------------------------------------------------*/

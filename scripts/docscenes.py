@@ -529,8 +529,8 @@ def scene_routines(sc, docs):
 
 
 def scene_curves(sc, docs):
-    """output-format.md, "Locality curves": the records of knees' phase of
-    pages, made a region."""
+    """output-format.md and manual.md, "Locality curves": the records of
+    knees' phase of pages, made a region, and ws_print's report of them."""
     sc.copy_in("tests/progs/knees",
                os.path.join(sc.builddir, "tests", "progs", "knees"))
     rc, _, err = sc.run("valgrind --tool=ws --ws-curves=exact "
@@ -547,7 +547,15 @@ def scene_curves(sc, docs):
         return line
     record = [pick("curve", "tau 2048"), pick("curve", "tau 4096"), "...",
               pick("mrc", "size 32"), pick("mrc", "size 64")]
-    return {"record": sc.normalise("\n".join(record))}
+    rc, out, err = sc.run("ws_print ws.out")
+    assert rc == 0, err
+    text = out.rstrip("\n").split("\n")
+    first = text.index("  region:4096:64:4096:30, data pages:")
+    last = first + text[first:].index("") if "" in text[first:] \
+        else len(text)
+    return {"record": sc.normalise("\n".join(record)),
+            "text": sc.normalise("\n".join(["$ ws_print ws.out", "..."]
+                                            + text[first:last]))}
 
 
 SCENES = {"miss": scene_miss, "routines": scene_routines, "curves": scene_curves, "manual": scene_manual, "phases": scene_phases,

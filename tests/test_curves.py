@@ -17,12 +17,12 @@ from the oracle's in the last digits; the real program's test bounds
 that.
 """
 
+import json
 import subprocess
-
-import pytest
 
 import curve_oracle
 import oracle
+import test_exports
 import wslib
 
 from test_oracle import _xz_input
@@ -165,3 +165,39 @@ def test_a_forked_child_has_curves_of_its_own(tmp_path):
     last = sorted(wslib.read_output(str(p)).curves[("run", "data", "page")]
                   [-1][0] for p in tmp_path.glob("ws.*"))
     assert last == [1 << 19, 1 << 22], last
+
+
+def _tenths(m):
+    """m (misses per 1,000 instructions, three decimals) with one decimal,
+    rounded half up as ws_print rounds it."""
+    return curve_oracle.ratio(round(m * 1000), 1000, 1)
+
+
+def test_ws_print_names_the_knees(tmp_path):
+    """The text report and --json name each phase's knee in words, with
+    the figures of its curve (the knee rule: docs/manual.md, "Locality
+    curves"): the phase of pages needs its 64 pages (its working set at
+    tau = P), with less every store misses."""
+    argv = [wslib.prog("knees_static"), "-r"] + PHASES
+    run = wslib.run_ws(argv, OPTIONS + ("--ws-instr-atstart=no",),
+                       tmpdir=tmp_path, stdout=subprocess.DEVNULL)
+    out = wslib.read_output(run.out_path)
+    pts = {tau: (s, m) for tau, s, m in
+           out.curves[("region:" + PHASES[0], "data", "page")]}
+    want = ("region %s needs 64 pages: with less, misses rise from %s to %s "
+            "per 1,000 instructions" % (PHASES[0], _tenths(pts[4096][1]),
+                                        _tenths(pts[2048][1])))
+    assert pts[4096][0] > 63 and _tenths(pts[2048][1]) == "15.6"
+    p = subprocess.run([test_exports.WS_PRINT, "--width=200", run.out_path],
+                       stdout=subprocess.PIPE, universal_newlines=True,
+                       check=True)
+    assert "    Knee: %s.\n" % want in p.stdout
+    assert p.stdout.count("Knee: ") == 12 - p.stdout.count("No knee")
+    js = tmp_path / "run.json"
+    subprocess.run([test_exports.WS_PRINT, "--json", str(js), run.out_path],
+                   check=True)
+    j = json.loads(js.read_text())
+    test_exports.check_json(run.out_path, j)
+    (c,) = [c for c in j["curves"] if (c["scope"], c["kind"], c["unit"])
+            == ("region:" + PHASES[0], "data", "page")]
+    assert c["knees"] == [{"tau_from": 2048, "tau_to": 4096, "text": want}]
