@@ -18,6 +18,7 @@ that.
 """
 
 import json
+import re
 import subprocess
 
 import curve_oracle
@@ -201,3 +202,44 @@ def test_ws_print_names_the_knees(tmp_path):
     (c,) = [c for c in j["curves"] if (c["scope"], c["kind"], c["unit"])
             == ("region:" + PHASES[0], "data", "page")]
     assert c["knees"] == [{"tau_from": 2048, "tau_to": 4096, "text": want}]
+
+
+_ROW = re.compile(r" +([0-9,]+) +([0-9]+\.[0-9]+)(?: +([0-9]+\.[0-9]+))?$")
+
+
+def _reply_rows(reply):
+    """'ws curves' reply of the run: [(tau, s, m)], [(size, miss)]."""
+    curve, lru = [], []
+    for line in reply.split("\n\n")[0].split("\n")[1:]:
+        m = _ROW.match(line)
+        if m:
+            x = int(m.group(1).replace(",", ""))
+            if m.group(3) is not None:
+                curve.append((x, float(m.group(2)), float(m.group(3))))
+            else:
+                lru.append((x, float(m.group(2))))
+    return curve, lru
+
+
+def test_ws_curves_answers_live(server_factory):
+    """'ws curves' gives the curves so far: once measurement is off the
+    clock stands still, so the reply then is what the output file's
+    curve and mrc lines say at the end; refused without the option and
+    for a word it does not know."""
+    s = server_factory(options=list(OPTIONS))
+    s.touch(0, 20, 3)
+    assert s.vgdb("ws stop").startswith("ws stop: measurement off")
+    replies = {(kind, unit): s.vgdb("ws curves %s %s" % (kind, unit))
+               for kind, unit in curve_oracle.KEYS}
+    assert s.vgdb("ws curves") == replies[("data", "page")]
+    assert re.match(r"the run, data pages: [0-9,]+ instructions so far\n",
+                    replies[("data", "page")])
+    assert s.vgdb("ws curves x").startswith(
+        "ws curves: 'x' is none of insn, data, page and line")
+    out = s.run().output
+    for (kind, unit), reply in replies.items():
+        assert _reply_rows(reply) == (out.curves[("run", kind, unit)],
+                                      out.mrc[("run", kind, unit)])
+    off = server_factory()
+    assert off.vgdb("ws curves").startswith(
+        "ws curves: the curves are not measured in this run")

@@ -436,10 +436,12 @@ void  WS_(regions_summary)(void);
 /*------------------------------------------------------------*/
 
 /* With --ws-curves=exact: the pass that sees every access, and the
-   region events; the trailer's curve and mrc records; a forked child's
-   fresh start. */
+   region events; the trailer's curve and mrc records; "ws curves" (one
+   kind, pages or lines, of the run and the open region so far); a
+   forked child's fresh start. */
 void WS_(curves_init)(void);
 void WS_(curves_trailer)(void);
+void WS_(curves_monitor)(WS_Kind kind, Bool lines);
 void WS_(curves_after_fork)(void);
 
 /*------------------------------------------------------------*/

@@ -46,6 +46,7 @@
    out, so that memory follows the units touched, not the run. */
 
 #include "pub_tool_basics.h"
+#include "pub_tool_gdbserver.h"
 #include "pub_tool_hashtable.h"
 #include "pub_tool_libcassert.h"
 #include "pub_tool_libcbase.h"
@@ -491,6 +492,57 @@ static void pool_trailer(const Pool* p)
                break;
          }
       }
+}
+
+/* "ws curves": one curve of |sc| so far, as a table. */
+static void scope_monitor(Scope* sc, const HChar* what, Int kind,
+                          Int g)
+{
+   static Pool p;          /* a curve's sums so far: too big for the stack */
+   Int   i = stream_index(kind, g);
+   ULong tau, c;
+   UInt  j;
+   HChar s[32], m[32];
+   VG_(memset)(&p, 0, sizeof p);
+   p.k = now - sc->t0;
+   stream_finish(&sc->st[i], p.k, &p, i);
+   VG_(gdb_printf)("%s, %s %ss: %'llu instructions so far\n", what,
+                   kind == WS_Insn ? "code" : "data", g ? "line" : "page",
+                   p.k);
+   if (p.k == 0)
+      return;
+   VG_(gdb_printf)("  %12s %12s %10s\n", "tau", "s", "m");
+   for (j = bits(TAU_MIN) - 1, tau = TAU_MIN;; j++, tau *= 2) {
+      format_ratio(s, p.s_sum[i][j], p.k, 3);
+      format_ratio(m, p.misses[i][j] * 1000, p.k, 3);
+      VG_(gdb_printf)("  %'12llu %12s %10s\n", tau, s, m);
+      if (tau >= p.k)
+         break;
+   }
+   VG_(gdb_printf)("  %12s %12s\n", g ? "lines" : "pages", "LRU miss");
+   for (j = 0, c = 1;; j++, c *= 2) {
+      format_ratio(m, p.lru_misses[i][j], p.refs[i], 4);
+      VG_(gdb_printf)("  %'12llu %12s\n", c, m);
+      if (c >= p.units[i])
+         break;
+   }
+}
+
+void WS_(curves_monitor)(WS_Kind kind, Bool lines)
+{
+   if (WS_(clo).curves != WS_CurvesExact) {
+      VG_(gdb_printf)("ws curves: the curves are not measured in this run "
+                      "(--ws-curves=no)\n");
+      return;
+   }
+   if (lines && !WS_(lines_on)()) {
+      VG_(gdb_printf)("ws curves: lines are not measured in this run "
+                      "(--ws-linesize=0)\n");
+      return;
+   }
+   scope_monitor(&run_scope, "the run", kind, lines);
+   if (region_scope.open)
+      scope_monitor(&region_scope, "the open region", kind, lines);
 }
 
 /* A forked child's file holds none of the parent's samples, and none
