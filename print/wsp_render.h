@@ -163,6 +163,9 @@ void wsp_json_regions(FILE *out, const struct wsp_file *f);
 /* The summary's line members, after its page members: ,"insn_lines",
    "data_lines" and "density" when the file has them, else nothing. */
 void wsp_json_summary_lines(FILE *out, const struct wsp_file *f);
+/* The curves: [{scope, kind, unit, points, lru, knees}] (wsp_curves.c's
+   knees). */
+void wsp_json_curves(FILE *out, const struct wsp_file *f);
 void wsp_json_where(FILE *out, const struct wsp_where *w);
 void wsp_json_owner(FILE *out, const struct wsp_owner *o,
                     const struct wsp_file *ids);

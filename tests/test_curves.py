@@ -24,6 +24,7 @@ import subprocess
 import curve_oracle
 import oracle
 import test_exports
+import test_print
 import wslib
 
 from test_oracle import _xz_input
@@ -175,7 +176,7 @@ def _tenths(m):
 
 
 def test_ws_print_names_the_knees(tmp_path):
-    """The text report and --json name each phase's knee in words, with
+    """The text report, --json and --html name each phase's knee in words, with
     the figures of its curve (the knee rule: docs/manual.md, "Locality
     curves"): the phase of pages needs its 64 pages (its working set at
     tau = P), with less every store misses."""
@@ -202,6 +203,18 @@ def test_ws_print_names_the_knees(tmp_path):
     (c,) = [c for c in j["curves"] if (c["scope"], c["kind"], c["unit"])
             == ("region:" + PHASES[0], "data", "page")]
     assert c["knees"] == [{"tau_from": 2048, "tau_to": 4096, "text": want}]
+    # the HTML report: a plot of m and s against log tau and one of the
+    # LRU miss ratio against log size for each curve, its knees named
+    page = tmp_path / "run.html"
+    subprocess.run([test_exports.WS_PRINT, "--html", str(page),
+                    run.out_path], check=True)
+    res, _ = test_print.page_results(str(page), "none")
+    assert res["curves"] == [
+        {"title": "%s, %s %ss" % (c["scope"], "code" if c["kind"] == "insn"
+                                  else "data", c["unit"]),
+         "lines": [len(c["points"])] * 2 + [len(c["lru"])],
+         "knees": [k["text"] for k in c["knees"]]} for c in j["curves"]]
+    assert want in [k for c in res["curves"] for k in c["knees"]]
 
 
 _ROW = re.compile(r" +([0-9,]+) +([0-9]+\.[0-9]+)(?: +([0-9]+\.[0-9]+))?$")
