@@ -757,7 +757,7 @@ STATUS_LINES = [
     ("st", "refused", r"st can match status start stop\n"),
     ("frobnicate", "refused", r"frobnicate does not match any of 'help "
      r"status dump since series peaks break set start stop mark hot heap "
-     r"routines'\n"),
+     r"routines curves'\n"),
     ("", "refused", r"ws: the command is missing; 'ws help' lists them\n"),
     ("ws status", "refused", r"ws does not match any of .*\n"),
     ("v.info n_errs_found", "refused", r"v.info does not match any of .*\n"),
