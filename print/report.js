@@ -692,6 +692,50 @@ function renderRegions() {
     }));
 }
 
+/*---- Locality curves: log2 x, linear y ----*/
+
+function curvePlot(parent, xs, series, xname, knees) {
+  var W = 340, H = 170, ml = 48, mr = 44, mt = 10, mb = 30, pw = W - ml - mr, ph = H - mt - mb;
+  var svg = el("svg", { width: W, height: H }, parent);
+  var lo = Math.log2(xs[0]), hi = Math.max(Math.log2(xs[xs.length - 1]), lo + 1);
+  var x = function (v) { return ml + (Math.log2(v) - lo) / (hi - lo) * pw; };
+  knees.forEach(function (k) {
+    el("rect", { class: "knee", x: x(k.tau_from), y: mt, width: x(k.tau_to) - x(k.tau_from), height: ph }, svg);
+  });
+  el("line", { x1: ml, x2: ml + pw, y1: mt + ph, y2: mt + ph, class: "axis" }, svg);
+  el("line", { x1: ml, x2: ml, y1: mt, y2: mt + ph, class: "axis" }, svg);
+  for (var e = Math.ceil(lo); e <= hi; e += Math.max(1, Math.ceil((hi - lo) / 6)))
+    el("text", { x: x(Math.pow(2, e)), y: mt + ph + 13, "text-anchor": "middle" }, svg, "2^" + e);
+  el("text", { x: ml + pw / 2, y: H - 3, "text-anchor": "middle" }, svg, xname);
+  series.forEach(function (s, k) {
+    var top = Math.max.apply(null, s.vals.concat([s.max || 0])) || 1;
+    var y = function (v) { return mt + ph - v / top * ph; };
+    el("polyline", { class: s.cls, "data-points": s.vals.length, points: s.vals.map(function (v, i) {
+      return x(xs[i]).toFixed(1) + "," + y(v).toFixed(1); }).join(" ") }, svg);
+    el("text", { x: k ? ml + pw + 4 : ml - 4, y: mt + 9, "text-anchor": k ? "start" : "end" }, svg,
+       top >= 100 ? int(top) : +top.toFixed(3));
+    el("text", { x: k ? ml + pw + 4 : ml - 4, y: mt + ph, "text-anchor": k ? "start" : "end" }, svg, "0");
+  });
+}
+
+function renderCurves() {
+  if (!WS.curves || !WS.curves.length) return;
+  $("curves-section").hidden = false;
+  WS.curves.forEach(function (c) {
+    var box = $("curves").appendChild(h("div", { class: "curve" }));
+    var what = (c.kind === "insn" ? "code " : "data ") + c.unit + "s";
+    box.appendChild(h("div", {}, c.scope + ", " + what));
+    curvePlot(box, c.points.map(function (p) { return p.tau; }),
+              [{ cls: "m", vals: c.points.map(function (p) { return p.m; }) },
+               { cls: "s", vals: c.points.map(function (p) { return p.s; }) }],
+              "\u03c4 (instructions)", c.knees);
+    curvePlot(box, c.lru.map(function (p) { return p.size; }),
+              [{ cls: "m", vals: c.lru.map(function (p) { return p.miss; }), max: 1 }],
+              "LRU cache size (" + c.unit + "s)", []);
+    c.knees.forEach(function (k) { box.appendChild(h("p", { class: "hint knee-text" }, k.text)); });
+  });
+}
+
 function eventText(e) {
   switch (e.kind) {
   case "mark": return "mark " + e.label;
@@ -885,6 +929,11 @@ function runTests(spec) {
     return Array.prototype.map.call(r.cells, function (c) { return c.textContent; });
   }) : [];
   out.summaryText = $("summary").textContent;
+  out.curves = Array.prototype.map.call(document.querySelectorAll("#curves .curve"), function (b) {
+    return { title: b.firstChild.textContent,
+             lines: Array.prototype.map.call(b.querySelectorAll("polyline"), function (p) { return +p.getAttribute("data-points"); }),
+             knees: Array.prototype.map.call(b.querySelectorAll(".knee-text"), function (p) { return p.textContent; }) };
+  });
   out.errors = errors;
   $("ws-test").textContent += JSON.stringify(out);
 }
@@ -908,6 +957,7 @@ function start() {
   view.t0 = 0; view.t1 = tEnd();
   draw();
   renderSummary(); renderRegions(); renderEvents(); renderPeaks(); renderHot(); renderHeap(); renderRoutines();
+  renderCurves();
   $("zoom-in").addEventListener("click", function () { zoomBy(0.5); });
   $("zoom-out").addEventListener("click", function () { zoomBy(2); });
   $("reset").addEventListener("click", function () { zoomTo(0, tEnd()); });

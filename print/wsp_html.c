@@ -410,6 +410,8 @@ static void json_data(FILE *out, const struct wsp_file *f,
    }
    fputs("],\n\"regions\":", out);
    wsp_json_regions(out, f);
+   fputs(",\n\"curves\":", out);
+   wsp_json_curves(out, f);
    fputs(",\n\"summary\":", out);
    if (f->have_insn_summary || f->have_data_summary) {
       const char *sep = "{";

@@ -300,7 +300,9 @@ static void trailer(FILE *out, const struct wsp_file *f)
               (unsigned long long)stack_id(f, m->stack),
               (unsigned long long)m->insn, (unsigned long long)m->data);
    }
-   fputs("],\n\"peaks\":[", out);
+   fputs("],\n\"curves\":", out);
+   wsp_json_curves(out, f);
+   fputs(",\n\"peaks\":[", out);
    for (size_t i = 0; i < f->n_peaks; i++) {
       fputs(i ? ",\n" : "\n", out);
       peak(out, f, i);

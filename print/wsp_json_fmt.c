@@ -250,6 +250,60 @@ void wsp_json_owner(FILE *out, const struct wsp_owner *o,
    fputc('}', out);
 }
 
+/* Thousandths (ten-thousandths) as the number they are. */
+static void fixed(FILE *out, uint64_t v, int ten_thousandths)
+{
+   uint64_t scale = ten_thousandths ? 10000 : 1000;
+   fprintf(out, "%llu.%0*llu", (unsigned long long)(v / scale),
+           ten_thousandths ? 4 : 3, (unsigned long long)(v % scale));
+}
+
+void wsp_json_curves(FILE *out, const struct wsp_file *f)
+{
+   struct wsp_curve c;
+   struct wsp_knee knees[WSP_MAX_KNEES];
+   char text[600];
+   int any = 0;
+   fputc('[', out);
+   for (size_t i = 0; i < f->n_curve_points; i = wsp_curve_at(f, i, &c)) {
+      const struct wsp_curve_point *p = &f->curve_points[i];
+      if (p->mrc)
+         continue;
+      wsp_curve_at(f, i, &c);
+      fputs(any++ ? ",\n{\"scope\":" : "\n{\"scope\":", out);
+      wsp_json_str(out, p->scope);
+      fprintf(out, ",\"kind\":\"%s\",\"unit\":\"%s\",\"points\":[",
+              p->data ? "data" : "insn", p->line ? "line" : "page");
+      for (size_t k = 0; k < c.n; k++) {
+         fprintf(out, "%s{\"tau\":%llu,\"s\":", k ? "," : "",
+                 (unsigned long long)p[k].x);
+         fixed(out, p[k].s, 0);
+         fputs(",\"m\":", out);
+         fixed(out, p[k].m, 0);
+         fputc('}', out);
+      }
+      fputs("],\"lru\":[", out);
+      for (size_t k = 0; k < c.n_mrc; k++) {
+         const struct wsp_curve_point *q = &f->curve_points[c.mrc_first + k];
+         fprintf(out, "%s{\"size\":%llu,\"miss\":", k ? "," : "",
+                 (unsigned long long)q->x);
+         fixed(out, q->miss, 1);
+         fputc('}', out);
+      }
+      fputs("],\"knees\":[", out);
+      for (size_t k = 0, n = wsp_curve_knees(f, &c, knees); k < n; k++) {
+         wsp_knee_text(text, sizeof text, f, &c, &knees[k]);
+         fprintf(out, "%s{\"tau_from\":%llu,\"tau_to\":%llu,\"text\":",
+                 k ? "," : "", (unsigned long long)p[knees[k].from].x,
+                 (unsigned long long)p[knees[k].to].x);
+         wsp_json_cstr(out, text);
+         fputc('}', out);
+      }
+      fputs("]}", out);
+   }
+   fputc(']', out);
+}
+
 /*--------------------------------------------------------------------*/
 /*--- end                                           wsp_json_fmt.c ---*/
 /*--------------------------------------------------------------------*/

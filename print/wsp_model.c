@@ -102,6 +102,7 @@ void wsp_free(struct wsp_file *f)
    free(f->routines);
    free(f->routine_rows);
    free(f->miss_stacks);
+   free(f->curve_points);
    free(f->kvs);
    free(f->stack_slot);
    free(f->dump_pages);

@@ -324,6 +324,18 @@ struct wsp_heap_site {
    size_t   kv_first, kv_n;
 };
 
+/* A curve or mrc line (--ws-curves=exact): one point of a locality
+   curve of |scope| ("run" or "region:LABEL", as written), of code or
+   data (|data|), in pages or lines (|line|): at tau = x, s and m in
+   thousandths (s in units, m in misses per 1,000 instructions); or, an
+   mrc line, at cache size x units, the miss ratio in ten-thousandths. */
+struct wsp_curve_point {
+   struct wsp_str scope;
+   int            data, line, mrc;
+   uint64_t       x;
+   uint64_t       s, m, miss;
+};
+
 /* A routine line (--ws-routines=yes): one routine's activations, its
    exponent and r2 in thousandths (signed), fitted 0 when the line says
    '-'; its routine-size lines are rows[first_row .. first_row+n_rows-1]
@@ -430,6 +442,8 @@ struct wsp_file {
    size_t                n_routine_rows;
    struct wsp_miss_stack *miss_stacks;   /* --ws-miss-file, file order */
    size_t                n_miss_stacks;
+   struct wsp_curve_point *curve_points;   /* in file order */
+   size_t                n_curve_points;
    struct wsp_kv        *kvs;            /* the pairs of heap-site,
                                             heap-window and routine
                                             lines */

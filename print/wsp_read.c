@@ -77,13 +77,15 @@ static int body_line(struct reader *r)
            || (v4 && (b->state == S_REGIONS || b->state == S_HOT
                       || b->state == S_PAGES || b->state == S_HEAP
                       || b->state == S_ROUTINES || b->state == S_MISSES
+                      || b->state == S_CURVES
                       || b->state == S_PEAK_LIST))))
       return (v4 && close_peak(r)) || stack_begin_line(r);
    if (v4 && word_is(s, len, "peak") && !b->due && !b->dump_due
        && (b->state == S_BODY || b->state == S_REGIONS
            || b->state == S_HOT || b->state == S_PAGES
            || b->state == S_HEAP || b->state == S_ROUTINES
-           || b->state == S_MISSES || b->state == S_PEAK_LIST)) {
+           || b->state == S_MISSES || b->state == S_CURVES
+           || b->state == S_PEAK_LIST)) {
       b->state = S_PEAK_LIST;
       return close_peak(r) || peak_line(r);
    }
@@ -97,7 +99,8 @@ static int body_line(struct reader *r)
        && (b->state == S_BODY || b->state == S_REGIONS
            || b->state == S_HOT || b->state == S_PAGES
            || b->state == S_HEAP || b->state == S_ROUTINES
-           || b->state == S_MISSES || b->state == S_PEAK_LIST)) {
+           || b->state == S_MISSES || b->state == S_CURVES
+           || b->state == S_PEAK_LIST)) {
       b->state = S_PEAKS;
       return close_peak(r) || peaks_found_line(p);
    }
@@ -158,13 +161,26 @@ static int body_line(struct reader *r)
              || trailer_count_line(p, "peaks", &p->f->trailer_peaks,
                                    p->f->n_peaks);
    }
-   if (v4 && word_is(s, len, "miss-stack") && b->state != S_PEAKS) {
+   if (v4 && word_is(s, len, "miss-stack") && b->state != S_PEAKS
+       && b->state != S_CURVES) {
       b->state = S_MISSES;
       return close_peak(r) || miss_stack_line(r);
    }
+   if (v4 && (word_is(s, len, "curve") || word_is(s, len, "mrc"))
+       && (b->state == S_BODY || b->state == S_REGIONS || b->state == S_HOT
+           || b->state == S_PAGES || b->state == S_HEAP
+           || b->state == S_ROUTINES || b->state == S_MISSES
+           || b->state == S_CURVES)) {
+      b->state = S_CURVES;
+      return close_peak(r) || curve_line(r);
+   }
    if (b->state == S_MISSES)
       return fail(p, "only miss-stack lines (and their stack blocks), then "
-                  "peak lines or 'peaks N', may follow a miss-stack line");
+                  "curve lines, peak lines or 'peaks N', may follow a "
+                  "miss-stack line");
+   if (b->state == S_CURVES)
+      return fail(p, "only curve and mrc lines, then peak lines or "
+                  "'peaks N', may follow a curve line");
    if (v4 && word_is(s, len, "routine") && b->state != S_PEAKS) {
       b->state = S_ROUTINES;
       return close_peak(r) || routine_line(r);
@@ -173,8 +189,8 @@ static int body_line(struct reader *r)
       return routine_size_line(r);
    if (b->state == S_ROUTINES)
       return fail(p, "only routine and routine-size lines (and their stack "
-                  "blocks), then miss-stack lines, peak lines or 'peaks N', "
-                  "may follow a routine line");
+                  "blocks), then miss-stack lines, curve lines, peak lines "
+                  "or 'peaks N', may follow a routine line");
    if (b->state == S_HEAP)
       return fail(p, "only heap-site lines (and their stack blocks) and "
                   "'peaks N' may follow a heap-site line");

@@ -34,14 +34,14 @@ struct caps {
    size_t hdr, events, dumps, regions;
    size_t stacks, frames, peaks, owners, hot, region_labels;
    size_t heap_sites, heap_windows, kvs, dump_pages, pages, thr;
-   size_t routines, routine_rows, miss_stacks;
+   size_t routines, routine_rows, miss_stacks, curve_points;
 };
 
 /* Where the body is: samples and events, a dump block, the trailer
    (region lines, hot lines, page lines and `peaks N` in version 3,
    heap-site lines in version 4, summary lines, `samples N`, `end`). */
 enum state { S_BODY, S_DUMP, S_REGIONS, S_HOT, S_PAGES, S_HEAP, S_ROUTINES,
-             S_MISSES, S_PEAK_LIST,
+             S_MISSES, S_CURVES, S_PEAK_LIST,
              S_PEAKS, S_SUMMARY, S_SAMPLES, S_END };
 
 /* The line that must come next in version 3 (besides stack blocks). */
@@ -145,6 +145,7 @@ int heap_site_line(struct reader *r);
 int routine_line(struct reader *r);
 int routine_size_line(struct reader *r);
 int miss_stack_line(struct reader *r);
+int curve_line(struct reader *r);
 int heap_window_line(struct reader *r);
 
 /* wsp_read_trailer.c: region, hot, page, summary and count lines. */

@@ -98,6 +98,21 @@ int wsp_routine_flagged(const struct wsp_file *f,
 struct wsp_str wsp_routine_name(const struct wsp_file *f,
                                 const struct wsp_routine *r);
 
+/* The locality curves (wsp_curves.c): the curve whose first curve
+   line is point |i| (its tau points, then its mrc points; returns the
+   index after them), its knees (at most WSP_MAX_KNEES, in order of
+   tau: point indices within the curve, from -> to) and a knee in
+   words; and their section of the text report (wsp_text_curves.c). */
+struct wsp_curve { size_t first, n, mrc_first, n_mrc; };
+struct wsp_knee { size_t from, to; };
+#define WSP_MAX_KNEES 3
+size_t wsp_curve_at(const struct wsp_file *f, size_t i, struct wsp_curve *c);
+size_t wsp_curve_knees(const struct wsp_file *f, const struct wsp_curve *c,
+                       struct wsp_knee *out);
+void wsp_knee_text(char *buf, size_t n, const struct wsp_file *f,
+                   const struct wsp_curve *c, const struct wsp_knee *k);
+void wsp_text_curves(FILE *out, const struct wsp_file *f, int width);
+
 /*------------------------------------------------------------*/
 /*--- Shared by the renderers (wsp_fmt.c)                  ---*/
 /*------------------------------------------------------------*/
@@ -158,6 +173,9 @@ void wsp_json_regions(FILE *out, const struct wsp_file *f);
 /* The summary's line members, after its page members: ,"insn_lines",
    "data_lines" and "density" when the file has them, else nothing. */
 void wsp_json_summary_lines(FILE *out, const struct wsp_file *f);
+/* The curves: [{scope, kind, unit, points, lru, knees}] (wsp_curves.c's
+   knees). */
+void wsp_json_curves(FILE *out, const struct wsp_file *f);
 void wsp_json_where(FILE *out, const struct wsp_where *w);
 void wsp_json_owner(FILE *out, const struct wsp_owner *o,
                     const struct wsp_file *ids);

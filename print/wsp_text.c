@@ -370,6 +370,7 @@ void wsp_text(FILE *out, const struct wsp_file *f,
    wsp_text_hot(out, f, o->width);
    wsp_text_heap(out, f, o->width);
    wsp_text_routines(out, f, o->width);
+   wsp_text_curves(out, f, o->width);
    per_thread(out, f);
    events(out, f);
 }

@@ -528,7 +528,37 @@ def scene_routines(sc, docs):
     return {k: sc.normalise(v, [p.pid]) for k, v in parts.items()}
 
 
-SCENES = {"miss": scene_miss, "routines": scene_routines, "manual": scene_manual, "phases": scene_phases,
+def scene_curves(sc, docs):
+    """output-format.md and manual.md, "Locality curves": the records of
+    knees' phase of pages, made a region, and ws_print's report of them."""
+    sc.copy_in("tests/progs/knees",
+               os.path.join(sc.builddir, "tests", "progs", "knees"))
+    rc, _, err = sc.run("valgrind --tool=ws --ws-curves=exact "
+                        "--ws-instr-atstart=no --ws-out-file=ws.out "
+                        "tests/progs/knees -r 4096:64:4096:30")
+    assert rc == 0, err
+    with open(sc.path("ws.out")) as f:
+        lines = f.read().split("\n")
+    scope = "region:4096:64:4096:30 data page "
+
+    def pick(word, rest):
+        (line,) = [l for l in lines
+                   if l.startswith("%s %s%s " % (word, scope, rest))]
+        return line
+    record = [pick("curve", "tau 2048"), pick("curve", "tau 4096"), "...",
+              pick("mrc", "size 32"), pick("mrc", "size 64")]
+    rc, out, err = sc.run("ws_print ws.out")
+    assert rc == 0, err
+    text = out.rstrip("\n").split("\n")
+    first = text.index("  region:4096:64:4096:30, data pages:")
+    last = first + text[first:].index("") if "" in text[first:] \
+        else len(text)
+    return {"record": sc.normalise("\n".join(record)),
+            "text": sc.normalise("\n".join(["$ ws_print ws.out", "..."]
+                                            + text[first:last]))}
+
+
+SCENES = {"miss": scene_miss, "routines": scene_routines, "curves": scene_curves, "manual": scene_manual, "phases": scene_phases,
           "bad": scene_bad, "server": scene_server,
           "session": scene_session, "gdb": scene_gdb,
           "monitor": scene_monitor, "gdbws": scene_gdbws,

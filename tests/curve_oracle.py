@@ -292,23 +292,43 @@ class CurveResult:
         self.regions = regions    # [{(kind, unit): Curves}], marker pairs
         self.trace_lines = trace_lines
 
-    def records(self, scope="run"):
+    def records(self, scope="run", name=None):
         """The curve and mrc lines of ws's output file for one scope
         ("run" or "region:<n>", n counting regions from 0), formatted as
-        ws formats them (s and m with three decimals, miss with four)."""
+        ws formats them: s and m with three decimals, miss with four, each
+        the exact quotient of the integers rounded half up (ratio()).
+        name: the scope as the lines name it (default: scope; ws names a
+        region "region:<label>")."""
         if scope == "run":
             curves = self.run
         else:
             curves = self.regions[int(scope.split(":", 1)[1])]
+        name = name or scope
         out = []
         for (kind, unit), c in sorted(curves.items()):
-            for tau, s, m in c.curve():
-                out.append("curve %s %s %s tau %d s %.3f m %.3f"
-                           % (scope, kind, unit, tau, s, m))
-            for size, miss in c.mrc():
-                out.append("mrc %s %s %s size %d miss %.4f"
-                           % (scope, kind, unit, size, miss))
+            for tau in taus(c.k):
+                out.append("curve %s %s %s tau %d s %s m %s"
+                           % (name, kind, unit, tau,
+                              ratio(c.s_sum(tau), c.k, 3),
+                              ratio(c.misses(tau) * 1000, c.k, 3)))
+            for size in sizes(c.units):
+                out.append("mrc %s %s %s size %d miss %s"
+                           % (name, kind, unit, size,
+                              ratio(c.mrc_misses(size), c.refs, 4)))
         return out
+
+
+def ratio(num, den, decimals):
+    """num / den with the given decimals, rounded half up, exactly (0 when
+    den is 0), as ws prints its curves."""
+    if den == 0:
+        num, den = 0, 1
+    scale = 10 ** decimals
+    q, r = divmod(num, den)
+    frac = (r * 2 * scale + den) // (2 * den)
+    if frac == scale:
+        q, frac = q + 1, 0
+    return "%d.%0*d" % (q, decimals, frac)
 
 
 KINDS = ("insn", "data")
@@ -362,12 +382,18 @@ class _Scope:
 
 
 def compute(lines, pagesize=4096, linesize=64, count_rep="once",
-            marker=None, lru_capacity=1 << 16):
+            marker=None, lru_capacity=1 << 16, region_insns=None):
     """The exact curves from lackey's trace `lines` (an iterable of text
     lines): CurveResult.  Lines starting with '=' are skipped, SYSCALL
     lines (and the rest of one cut by another message, ' ...', ' -->')
     are read only for the marker; any other line that is not I/L/S/M
-    raises oracle.LackeyError, as does an odd number of markers."""
+    raises oracle.LackeyError, as does an odd number of markers.
+
+    region_insns=(start, stop), two instruction addresses, delimits the
+    regions instead of the marker: a region begins after each execution
+    of start and ends after the next execution of stop (stop is in it,
+    start is not), as ws's regions do between the last instructions of
+    WS_START's and WS_STOP's client requests (tests/progs/knees.c)."""
     for size in (pagesize, linesize):
         if size <= 0 or size & (size - 1):
             raise ValueError("unit sizes must be powers of two")
@@ -383,6 +409,8 @@ def compute(lines, pagesize=4096, linesize=64, count_rep="once",
     t = 0
     nlines = 0
     last_i = None
+    if region_insns is not None:
+        start_i, stop_i = ("I  %08x," % a for a in region_insns)
 
     for line in lines:
         nlines += 1
@@ -400,6 +428,11 @@ def compute(lines, pagesize=4096, linesize=64, count_rep="once",
                 spans = icache[line] = _spans(line[3:], shifts)
             for sc in scopes:
                 _touch(sc.insn, spans, t - sc.t0)
+            if region_insns is not None:
+                if len(scopes) == 1 and line.startswith(start_i):
+                    scopes.append(_Scope(names, t, lru_capacity))
+                elif len(scopes) > 1 and line.startswith(stop_i):
+                    regions.append(scopes.pop().finish(t))
         elif c == " ":
             key = line[3:]
             spans = dcache.get(key)
@@ -433,11 +466,12 @@ def compute(lines, pagesize=4096, linesize=64, count_rep="once",
 
 
 def run(vg_in_place, argv, *, cwd, pagesize=4096, linesize=64,
-        count_rep="once", marker=None, extra_options=(), stdin=None,
-        env=None, timeout=900):
+        count_rep="once", marker=None, region_insns=None, extra_options=(),
+        stdin=None, env=None, timeout=900):
     """Run argv under lackey (oracle.stream) and compute() its curves."""
     kw = {} if stdin is None else {"stdin": stdin}
     return oracle.stream(
         vg_in_place, argv,
-        lambda f: compute(f, pagesize, linesize, count_rep, marker),
+        lambda f: compute(f, pagesize, linesize, count_rep, marker,
+                          region_insns=region_insns),
         cwd=cwd, extra_options=extra_options, env=env, timeout=timeout, **kw)

@@ -651,7 +651,8 @@ def test_vgdb_help_and_abbreviations(server):
                       "  ws start", "  ws stop", "  ws mark <label>",
                       "  ws hot [<n>] [insn|data]",
                       "  ws heap [<n>] [usage|useful|bytes|never]",
-                      "  ws routines [<n>]"], ours
+                      "  ws routines [<n>]",
+                      "  ws curves [insn|data] [page|line]"], ours
     assert "not available" not in ours
     st = server.status()
     for abbrev in ("stat", "ws stat", "ws statu"):
@@ -695,6 +696,9 @@ arg heap 1 optional number 1 100000
 arg heap 2 optional choice usage useful bytes never
 command routines
 arg routines 1 optional number 1 1000
+command curves
+arg curves 1 optional choice insn data
+arg curves 2 optional choice page line
 param tau --ws-tau 1 1000000000000000
 param every --ws-every 1 1000000000000000
 param peak-thresh --ws-peak-thresh 1 1000
@@ -753,7 +757,7 @@ STATUS_LINES = [
     ("st", "refused", r"st can match status start stop\n"),
     ("frobnicate", "refused", r"frobnicate does not match any of 'help "
      r"status dump since series peaks break set start stop mark hot heap "
-     r"routines'\n"),
+     r"routines curves'\n"),
     ("", "refused", r"ws: the command is missing; 'ws help' lists them\n"),
     ("ws status", "refused", r"ws does not match any of .*\n"),
     ("v.info n_errs_found", "refused", r"v.info does not match any of .*\n"),

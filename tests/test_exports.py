@@ -383,6 +383,12 @@ def check_json(path, j):
             for m in j["miss_stacks"]] == \
         [(n, stack, i, dd)
          for n, (stack, i, dd) in enumerate(out.miss_stacks, 1)]
+    # the locality curves, each with its points and LRU miss ratios
+    assert [((c["scope"], c["kind"], c["unit"]),
+             [(p["tau"], p["s"], p["m"]) for p in c["points"]],
+             [(p["size"], p["miss"]) for p in c["lru"]])
+            for c in j["curves"]] == \
+        [(key, pts, out.mrc[key]) for key, pts in out.curves.items()]
     assert (j["peaks_listed"], j["peaks_found"]) == (out.npeaks, out.found)
     summary = {k: tuple(v) for k, v in out.summary.items()}
     summary.update({k + "_lines": tuple(v)

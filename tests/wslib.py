@@ -154,6 +154,13 @@ _HEAP_SITE = re.compile(r"heap-site ([0-9]+) ([0-9]+)((?: [a-z][a-z0-9-]* "
 _HEAP_WINDOW = re.compile(r"heap-window ([0-9]+) ([0-9]+)((?: [a-z][a-z0-9-]* "
                           r"[^ ]+)+)\Z")
 _FRACTION = re.compile(r"(0\.[0-9]{3}|1\.000)\Z")
+# The locality curves (--ws-curves=exact): curve and mrc lines in the
+# trailer, after the routine lines and before the peaks.
+_CURVE = re.compile(r"curve (run|region:\S+) (insn|data) (page|line) tau "
+                    r"([0-9]+) s ([0-9]+\.[0-9]{3}) m ([0-9]+\.[0-9]{3})$")
+_MRC = re.compile(r"mrc (run|region:\S+) (insn|data) (page|line) size "
+                  r"([0-9]+) miss ([0-9]+\.[0-9]{4})$")
+
 # The per-routine footprint (--ws-routines=yes): routine lines in the
 # trailer after the heap-site lines, each followed by its rows.
 _ROUTINE = re.compile(r"routine ([0-9]+) ([0-9]+)((?: [a-z][a-z0-9-]* \S+)*)$")
@@ -459,6 +466,9 @@ class WsOutput:
         self.heap_sites = []
         self.routines = []
         self.miss_stacks = []
+        self.curve_lines = []
+        self.curves = {}
+        self.mrc = {}
         self.npeaks = None
         self.found = None
         self.finals = {}
@@ -1067,6 +1077,25 @@ class _Reader:
         if insn + data == 0:
             _bad(lineno, line, "a miss-stack line has a miss")
         self.out.miss_stacks.append((stack, insn, data))
+    def curve_line(self, lineno, line):
+        m = _CURVE.match(line) or _MRC.match(line)
+        if not m:
+            _bad(lineno, line, "a curve line is 'curve SCOPE KIND UNIT tau N "
+                 "s F m F', an mrc line 'mrc SCOPE KIND UNIT size N miss F'")
+        scope = m.group(1)
+        if scope.startswith("region:"):
+            scope = "region:" + self.dec(scope[len("region:"):])
+        key = (scope, m.group(2), m.group(3))
+        points = (self.out.curves if line.startswith("curve ")
+                  else self.out.mrc).setdefault(key, [])
+        x = int(m.group(4))
+        if x != (1 << (x.bit_length() - 1)) or (
+                points and x != 2 * points[-1][0]) or (
+                not points and x != (64 if line.startswith("curve ") else 1)):
+            _bad(lineno, line, "a curve's taus double from 64, an mrc's "
+                 "sizes from 1")
+        points.append((x,) + tuple(float(v) for v in m.groups()[4:]))
+        self.out.curve_lines.append(line)
 
     def routine_size_line(self, lineno, line):
         m = _ROUTINE_SIZE.match(line)
@@ -1147,6 +1176,7 @@ class _Reader:
                 self.state == "body" or self.owned is not None
                 or (self.v4 and self.state in ("regions", "hot", "pages",
                                                "heap", "routines", "misses",
+                                               "curves",
                                                "peak-list"))):
             # in the body, the stack of the owner line that is due, or
             # (version 4) of a heap site, a peak or its owners in the
@@ -1178,6 +1208,7 @@ class _Reader:
             return
         if self.v4 and self.state in ("body", "regions", "hot", "pages",
                                       "heap", "routines", "misses",
+                                      "curves",
                                       "peak-list") and \
                 line.startswith("peak ") and self.owned is None:
             self.close_peak(lineno, line)
@@ -1250,8 +1281,15 @@ class _Reader:
             self.miss_stack_line(lineno, line)
             self.state = "misses"
             return
-        if self.v3 and self.state in ("body", "regions", "hot", "pages",
+        if self.v4 and self.state in ("body", "regions", "hot", "pages",
                                       "heap", "routines", "misses",
+                                      "curves") \
+                and line.startswith(("curve ", "mrc ")):
+            self.curve_line(lineno, line)
+            self.state = "curves"
+            return
+        if self.v3 and self.state in ("body", "regions", "hot", "pages",
+                                      "heap", "routines", "misses", "curves",
                                       "peak-list") \
                 and line.startswith("peaks"):
             self.close_peak(lineno, line)

@@ -55,8 +55,9 @@ static void finish(const HChar* exec_path)
 {
    WS_(measure_end)();
    /* The trailer, in the grammar's order: regions, hot pages, heap
-      sites, routines, miss stacks, peaks, summaries.  The hot pages' owners are looked up
-      first, so that the stack blocks they name come before it. */
+      sites, routines, miss stacks, curves, peaks, summaries.  The hot
+      pages' owners are looked up first, so that the stack blocks they
+      name come before it. */
    WS_(out_trailer_begin)(exec_path);
    WS_(hot_prepare)();
    WS_(regions_trailer)();
@@ -64,6 +65,7 @@ static void finish(const HChar* exec_path)
    WS_(heapsites_trailer)();
    WS_(routines_trailer)();
    WS_(misses_trailer)();
+   WS_(curves_trailer)();
    WS_(peaks_trailer)();
    WS_(out_trailer_end)();
    if (exec_path != NULL)
@@ -243,6 +245,7 @@ static void ws_after_fork_child(ThreadId tid)
    WS_(peaks_after_fork)();
    WS_(heapuse_after_fork)();
    WS_(routines_after_fork)(tid);
+   WS_(curves_after_fork)();
    WS_(out_stacks_forget)();
    WS_(out_after_fork)(tid);
    WS_(misses_after_fork)();
@@ -299,6 +302,7 @@ static void ws_post_clo_init(void)
    WS_(heap_init)();
    WS_(heapuse_init)();
    WS_(routines_init)();
+   WS_(curves_init)();
    WS_(breaks_init)();
    WS_(clientreq_init)();
    WS_(out_header)();

@@ -2,7 +2,7 @@
    put them (tests/test_curve_oracle.py; ../docs/manual.md, "Locality
    curves").
 
-   usage: knees STRIDE:N:P:ROUNDS...     one phase per argument
+   usage: knees [-r] STRIDE:N:P:ROUNDS...     one phase per argument
 
    A phase touches N units STRIDE bytes apart in order, one store each,
    then spins, so that a round takes exactly P instructions, and does
@@ -45,46 +45,96 @@
    at every instruction of the phase: one page and one line, s = 1, and
    a single miss.  The units are a private anonymous mapping of
    N * STRIDE bytes, page-aligned, fresh for each phase.  Exit status 0,
-   or 2 on bad arguments. */
+   or 2 on bad arguments.
+
+   With -r each phase is also a ws region named after its argument:
+   WS_START right after the first `syscall`, WS_STOP right before the
+   second, each a client request that makes no data access (the
+   request's instruction at the symbols knees_region_start and
+   knees_region_stop),
+   so that a trace delimits the same region by those instructions
+   (tests/test_curves.py).  knees_static is the same program linked
+   statically: no dynamic linker, whose parsing of LD_PRELOAD reads
+   bytes that Valgrind makes random in every run (tests/test_oracle.py),
+   so that ws and lackey see the same accesses. */
+
+#include <valgrind/ws.h>
 
 #include "wsprog.h"
 
-__asm__(".pushsection .text.wsprog.knees_run,\"ax\",@progbits\n"
-        "   .p2align 12\n"
-        "   .globl knees_run\n"
-        "   .type knees_run, @function\n"
-        "knees_run:\n"
-        "   mov %rcx, %r9\n"        /* spins; syscall clobbers rcx, r11 */
-        "   mov $110, %eax\n"       /* getppid: the phase begins after it */
-        "   syscall\n"
-        "1: mov %rdi, %r10\n"
-        "   mov %rsi, %rcx\n"
-        "2: movb $1, (%r10)\n"
-        "   add %rdx, %r10\n"
-        "   dec %rcx\n"
-        "   jnz 2b\n"
-        "   nop\n"
-        "   mov %r9, %rax\n"
-        "3: dec %rax\n"
-        "   jnz 3b\n"
-        "   dec %r8\n"
-        "   jnz 1b\n"
-        "   mov $110, %eax\n"
-        "   syscall\n"              /* the phase's last instruction */
-        "   ret\n"
-        "   .size knees_run, . - knees_run\n"
-        "   .p2align 12, 0xcc\n"
-        ".popsection\n");
+/* The phase's code; BEGIN and END are put right after the first
+   `syscall` and right before the second. */
+#define KNEES_RUN(name, begin, end)                                      \
+   ".pushsection .text.wsprog." name ",\"ax\",@progbits\n"              \
+   "   .p2align 12\n"                                                    \
+   "   .globl " name "\n"                                                \
+   "   .type " name ", @function\n"                                      \
+   name ":\n"                                                            \
+   "   mov %rcx, %r9\n"        /* spins; syscall clobbers rcx, r11 */    \
+   "   mov $110, %eax\n"       /* getppid: the phase begins after it */  \
+   "   syscall\n"                                                        \
+   begin                                                                 \
+   "1: mov %rdi, %r10\n"                                                 \
+   "   mov %rsi, %rcx\n"                                                 \
+   "2: movb $1, (%r10)\n"                                                \
+   "   add %rdx, %r10\n"                                                 \
+   "   dec %rcx\n"                                                       \
+   "   jnz 2b\n"                                                         \
+   "   nop\n"                                                            \
+   "   mov %r9, %rax\n"                                                  \
+   "3: dec %rax\n"                                                       \
+   "   jnz 3b\n"                                                         \
+   "   dec %r8\n"                                                        \
+   "   jnz 1b\n"                                                         \
+   end                                                                   \
+   "   mov $110, %eax\n"                                                 \
+   "   syscall\n"              /* the phase's last instruction */        \
+   "   ret\n"                                                            \
+   "   .size " name ", . - " name "\n"                                   \
+   "   .p2align 12, 0xcc\n"                                              \
+   ".popsection\n"
+
+/* A client request of ws (valgrind.h's special instruction sequence on
+   amd64, its arguments in |args|): no data access of the program's,
+   the result in rdx, which holds the stride (saved in r11).  LABEL
+   names the sequence, which VEX decodes as one instruction (one I line
+   in lackey's trace), after which ws's measurement has started or
+   stopped. */
+#define KNEES_REQUEST(args, label)                                       \
+   "   mov %rdx, %r11\n"                                                 \
+   "   lea " args "(%rip), %rax\n"                                       \
+   "   xor %edx, %edx\n"                                                 \
+   "   .globl " label "\n"                                               \
+   label ":\n"                                                           \
+   "   rolq $3, %rdi\n   rolq $13, %rdi\n"                               \
+   "   rolq $61, %rdi\n   rolq $51, %rdi\n"                              \
+   "   xchgq %rbx, %rbx\n"                                               \
+   "   mov %r11, %rdx\n"
+
+__asm__(KNEES_RUN("knees_run", "", ""));
+/* With -r: the phase is a ws region (WS_START after the first
+   `syscall`, WS_STOP before the second), named after its argument. */
+__asm__(".pushsection .rodata\n"
+        "   .p2align 3\n"
+        "knees_start_args: .quad 0x57530000, 0, 0, 0, 0, 0\n"
+        "knees_stop_args:  .quad 0x57530001, 0, 0, 0, 0, 0\n"
+        ".popsection\n"
+        KNEES_RUN("knees_run_region",
+                  KNEES_REQUEST("knees_start_args", "knees_region_start"),
+                  KNEES_REQUEST("knees_stop_args", "knees_region_stop")));
 void knees_run(char *base, long units, long stride, long spins,
                long rounds);
+void knees_run_region(char *base, long units, long stride, long spins,
+                      long rounds);
 
 int main(int argc, char **argv)
 {
-   if (argc < 2) {
-      fprintf(stderr, "usage: knees STRIDE:N:P:ROUNDS...\n");
+   int regions = argc > 1 && strcmp(argv[1], "-r") == 0;
+   if (argc < 2 + regions) {
+      fprintf(stderr, "usage: knees [-r] STRIDE:N:P:ROUNDS...\n");
       return 2;
    }
-   for (int i = 1; i < argc; i++) {
+   for (int i = 1 + regions; i < argc; i++) {
       long stride, n, p, rounds;
       char extra;
       if (sscanf(argv[i], "%ld:%ld:%ld:%ld%c", &stride, &n, &p, &rounds,
@@ -95,7 +145,12 @@ int main(int argc, char **argv)
          return 2;
       }
       char *base = ws_map(n * stride);
-      knees_run(base, n, stride, (p - 4 * n - 6) / 2, rounds);
+      if (regions) {
+         WS_MARK(argv[i]);
+         knees_run_region(base, n, stride, (p - 4 * n - 6) / 2, rounds);
+      } else {
+         knees_run(base, n, stride, (p - 4 * n - 6) / 2, rounds);
+      }
       munmap(base, n * stride);
    }
    return 0;

@@ -427,6 +427,9 @@ void  WS_(regions_init)(void);
 /* A mark's label: the latest one names each region that closes after
    it. */
 void  WS_(region_mark)(const HChar* label);
+/* The latest mark's label (NULL: none yet): the name of the region
+   that would close now. */
+const HChar* WS_(region_label)(void);
 /* In a forked child: only the open region, without the parent's
    samples. */
 void  WS_(regions_after_fork)(void);
@@ -434,6 +437,19 @@ void  WS_(regions_after_fork)(void);
    on stderr. */
 void  WS_(regions_trailer)(void);
 void  WS_(regions_summary)(void);
+
+/*------------------------------------------------------------*/
+/*--- Locality curves (ws_curves.c)                        ---*/
+/*------------------------------------------------------------*/
+
+/* With --ws-curves=exact: the pass that sees every access, and the
+   region events; the trailer's curve and mrc records; "ws curves" (one
+   kind, pages or lines, of the run and the open region so far); a
+   forked child's fresh start. */
+void WS_(curves_init)(void);
+void WS_(curves_trailer)(void);
+void WS_(curves_monitor)(WS_Kind kind, Bool lines);
+void WS_(curves_after_fork)(void);
 
 /*------------------------------------------------------------*/
 /*--- Per-routine footprint (ws_routines.c,                ---*/

@@ -54,6 +54,11 @@ void WS_(region_mark)(const HChar* label)
    last_mark = VG_(strdup)("ws.region.label", label);
 }
 
+const HChar* WS_(region_label)(void)
+{
+   return last_mark;
+}
+
 /* A region opens with the start. */
 static void region_started(const WS_Event* ev)
 {

@@ -125,6 +125,7 @@ static Bool cmd_hot(Words* w);
 static Bool cmd_heap(Words* w);
 static Bool cmd_break(Words* w);
 static Bool cmd_routines(Words* w);
+static Bool cmd_curves(Words* w);
 
 /* In the order "ws help" lists them.  A new command is one row here
    and its handler above. */
@@ -189,6 +190,12 @@ static const Command commands[] = {
      "the input they read, weighted by their share of the cost, from\n"
      "the activations closed so far (--ws-routines=yes)",
      { 10 }, cmd_routines },
+   { "curves", { { Arg_Choice, True, NULL, 0, 0, "insn data" },
+                 { Arg_Choice, True, NULL, 0, 0, "page line" } },
+     "the locality curves so far, of the run and the open region:\n"
+     "s(tau), m(tau) and the LRU miss ratios of code or data (default),\n"
+     "pages (default) or lines (--ws-curves=exact)",
+     { 0 }, cmd_curves },
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
@@ -708,6 +715,26 @@ static Bool cmd_routines(Words* w)
    if (!no_more_words(w))
       return False;
    WS_(routines_monitor)(n);
+   return True;
+}
+
+static Bool cmd_curves(Words* w)
+{
+   HChar*  arg;
+   WS_Kind kind = WS_Data;
+   Bool    lines = False;
+   while ((arg = next_word(w)) != NULL) {
+      if (VG_STREQ(arg, "insn") || VG_STREQ(arg, "data"))
+         kind = VG_STREQ(arg, "insn") ? WS_Insn : WS_Data;
+      else if (VG_STREQ(arg, "page") || VG_STREQ(arg, "line"))
+         lines = VG_STREQ(arg, "line");
+      else {
+         VG_(gdb_printf)("ws curves: '%s' is none of insn, data, page and "
+                         "line\n", arg);
+         return False;
+      }
+   }
+   WS_(curves_monitor)(kind, lines);
    return True;
 }
 

@@ -136,6 +136,15 @@ static void count_rep(const HChar* arg, const HChar* val)
                              "instruction) or each (one per iteration)\n");
 }
 
+static void curves(const HChar* arg, const HChar* val)
+{
+   if (VG_STREQ(val, "no"))          WS_(clo).curves = WS_CurvesNo;
+   else if (VG_STREQ(val, "exact"))  WS_(clo).curves = WS_CurvesExact;
+   else VG_(fmsg_bad_option)(arg, "--ws-curves takes no or exact (every "
+                             "access seen: s(tau), m(tau) and the LRU "
+                             "miss ratios as a full trace gives them)\n");
+}
+
 /* A file name for |option|, as the message names the option given. */
 static void file_name(const HChar* arg, const HChar* option, const HChar* val,
                       const HChar** out)
@@ -253,6 +262,7 @@ Bool WS_(process_cmd_line_option)(const HChar* arg)
    else if VG_STR_CLO(arg, "--ws-linesize", value)  linesize(arg, value);
    else if VG_STR_CLO(arg, "--ws-time-unit", value) time_unit(arg, value);
    else if VG_STR_CLO(arg, "--ws-count-rep", value) count_rep(arg, value);
+   else if VG_STR_CLO(arg, "--ws-curves", value)    curves(arg, value);
    else if VG_STR_CLO(arg, "--ws-file", value) {
       WS_(clo).file_option = "--ws-file";
       file_name(arg, "--ws-file", value, &WS_(clo).file);
@@ -355,6 +365,8 @@ void WS_(print_usage)(void)
 "                              (needs --ws-heap=yes) [yes]\n"
 "    --ws-routines=no|yes      per routine, how its cost grows with the\n"
 "                              input it reads (rms, trms) [no]\n"
+"    --ws-curves=no|exact      locality curves s(tau), m(tau) and LRU miss\n"
+"                              ratios, exact: every access seen (slow) [no]\n"
 "    --ws-miss-file=<file>     also write a callgrind-format profile of\n"
 "                              working-set misses per source line [none]\n"
    );

@@ -137,6 +137,9 @@
    API's table of them. */
 typedef enum { WS_TimeInsns, WS_TimeMillis } WS_TimeUnit;
 
+/* --ws-curves: the locality curves, off or exact (ws_curves.c). */
+typedef enum { WS_CurvesNo, WS_CurvesExact } WS_CurvesMode;
+
 typedef struct {
    /* What is measured (the core's) */
    UInt         pagesize;        /* bytes, a power of two */
@@ -167,6 +170,7 @@ typedef struct {
    Bool         heap;
    Bool         heap_usage;      /* followed: --ws-heap=yes too */
    Bool         routines;        /* per-routine footprint */
+   WS_CurvesMode curves;         /* --ws-curves */
 } WS_Clo;
 extern WS_Clo WS_(clo);
 
@@ -879,6 +883,11 @@ IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
 typedef IRSB* (*WS_InstrumentPass)(IRSB* sb, const VexGuestLayout* layout,
                                    const VexGuestExtents* vge);
 void WS_(add_instrument_pass)(WS_InstrumentPass pass);
+/* An analysis that must see every instruction and access of the
+   program as it is (the exact locality curves): its pass runs before
+   the core's, whose own IR then sees the helper calls it added as
+   accesses of nothing.  One at most. */
+void WS_(set_first_pass)(WS_InstrumentPass pass);
 /* An analysis whose IR must sit among the core's (per-routine
    footprint: the activations' bounds and the accesses' lines), added
    at start-up only when it is on.  While the core instruments |sbIn|

@@ -907,6 +907,15 @@ void WS_(add_instrument_pass)(WS_InstrumentPass pass)
    passes[n_passes++] = pass;
 }
 
+/* The pass that runs before the core's (ws_core.h), or NULL. */
+static WS_InstrumentPass first_pass = NULL;
+
+void WS_(set_first_pass)(WS_InstrumentPass pass)
+{
+   tl_assert(first_pass == NULL);
+   first_pass = pass;
+}
+
 IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
                       const VexGuestLayout* layout,
                       const VexGuestExtents* vge,
@@ -917,6 +926,8 @@ IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    UInt  i;
    /* The platform's words (ws_core.h, at the top). */
    tl_assert(gWordTy == Ity_I64 && hWordTy == Ity_I64);
+   if (first_pass != NULL)
+      sbIn = first_pass(sbIn, layout, vge);
    /* While measurement is off, code runs as it is (as callgrind's
       does when collection is off), unless toggles come fast
       (ws_sampler.c).  Code instrumented while off must count nothing

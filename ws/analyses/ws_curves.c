@@ -1,0 +1,584 @@
+/*--------------------------------------------------------------------*/
+/*--- ws: locality curves from one run.                ws_curves.c ---*/
+/*--------------------------------------------------------------------*/
+
+/*
+   This file is part of ws, a Valgrind tool that measures a program's
+   instruction and data working sets over time.
+
+   Copyright (C) 2026 the ws authors.
+
+   This program is free software; you can redistribute it and/or
+   modify it under the terms of the GNU General Public License as
+   published by the Free Software Foundation; either version 2 of the
+   License, or (at your option) any later version.
+
+   The GNU General Public License is contained in the file COPYING.
+*/
+
+/* Owns the locality curves of --ws-curves=exact (docs/manual.md,
+   "Locality curves"): the working-set size s(tau), the missing rate
+   m(tau) and the LRU miss-ratio curve of instructions and data, in
+   pages and lines, for the run and each named region, exactly as a
+   full trace gives them (tests/curve_oracle.py is the definition).
+
+   Every access must be seen with its instruction's time, which the
+   core's checks (one slow-path call per page per epoch) never give: so
+   this module adds a pass before the core's (WS_(set_first_pass)) that
+   calls a helper at every instruction and before every data access.
+   The helpers keep their own clock, counted as the core counts its
+   (a rep-prefixed string instruction once with --ws-count-rep=once,
+   nothing while measurement is off), so it equals ws's clock.
+
+   Per stream (one kind at one granularity, over the run or an open
+   region), for a unit u touched at t_1 < ... < t_n:
+
+      K s(tau) = U (K + 1) - sum_u t_1 - sum over gaps and tails x > tau
+                 of (x - tau)                  (tail: K + 1 - t_n)
+      misses(tau) = U + #{gaps > tau}
+
+   so a stream keeps each unit's last touch, the sum of first touches,
+   and per power-of-two bin (2^k, 2^(k+1)] the number and sum of the
+   gaps: every tau = 2^j is exact in integers.  The LRU stack distance
+   of a reference is 1 + the units whose latest reference came after
+   its unit's previous one: a Fenwick tree over reference positions
+   holding a 1 at each unit's latest, renumbered when the positions run
+   out, so that memory follows the units touched, not the run. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_gdbserver.h"
+#include "pub_tool_hashtable.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_xarray.h"
+
+#include "ws_analyses.h"
+
+#define BINS      64
+#define TAU_MIN   64
+#define N_STREAMS 4          /* insn page, insn line, data page, data line */
+
+typedef struct _Unit {
+   struct _Unit* next;       /* VgHashNode's first two fields */
+   UWord         key;        /* the unit's number */
+   ULong         last;       /* its latest touch */
+   UInt          pos;        /* its latest reference's position */
+} Unit;
+
+typedef struct {
+   VgHashTable* units;
+   Unit*  top;               /* the unit touched last */
+   ULong  n_units;
+   ULong  first_sum;         /* sum over units of their first touch */
+   ULong  gap_n[BINS], gap_s[BINS];
+   /* LRU */
+   UInt*  tree;              /* Fenwick tree over positions 1 .. cap */
+   UInt   cap;
+   UInt   next;              /* the next reference's position */
+   ULong  refs, cold;
+   ULong  hist[BINS];        /* distances 2^(k-1) < d <= 2^k */
+} Stream;
+
+/* The run or an open region: its streams and where its time starts. */
+typedef struct {
+   Bool   open;
+   ULong  t0;
+   Stream st[N_STREAMS];
+} Scope;
+
+/* What is printed of a scope; the regions of one name add up. */
+typedef struct {
+   HChar* label;             /* NULL: the run */
+   ULong  k;                 /* instants */
+   ULong  units[N_STREAMS];  /* the most units one of them touched */
+   ULong  s_sum[N_STREAMS][BINS];     /* K s(2^j) */
+   ULong  misses[N_STREAMS][BINS];    /* at tau = 2^j */
+   ULong  refs[N_STREAMS];
+   ULong  lru_misses[N_STREAMS][BINS];   /* at size 2^j */
+} Pool;
+
+static ULong  now = 0;             /* instructions measured so far */
+static Addr   rep_at = 0;          /* the rep instruction iterating */
+static Scope  run_scope, region_scope;
+static Pool   run_pool;
+static XArray* region_pools = NULL;       /* of Pool */
+
+static UInt bits(ULong x)          /* Python's int.bit_length() */
+{
+   return x == 0 ? 0 : 64 - __builtin_clzll(x);
+}
+
+/*------------------------------------------------------------*/
+/*--- Streams                                              ---*/
+/*------------------------------------------------------------*/
+
+static void stream_open(Stream* st)
+{
+   VG_(memset)(st, 0, sizeof *st);
+   st->units = VG_(HT_construct)("ws.curves.units");
+   st->cap   = 1 << 12;
+   st->tree  = VG_(calloc)("ws.curves.tree", st->cap + 1, sizeof(UInt));
+   st->next  = 1;
+}
+
+static void stream_close(Stream* st)
+{
+   VG_(HT_destruct)(st->units, VG_(free));
+   VG_(free)(st->tree);
+   st->units = NULL;
+   st->tree  = NULL;
+}
+
+static void tree_add(Stream* st, UInt i, Int v)
+{
+   for (; i <= st->cap; i += i & -i)
+      st->tree[i] += v;
+}
+
+static UInt tree_prefix(const Stream* st, UInt i)
+{
+   UInt s = 0;
+   for (; i; i &= i - 1)
+      s += st->tree[i];
+   return s;
+}
+
+static Int by_pos(const void* a, const void* b)
+{
+   UInt pa = (*(Unit* const*)a)->pos, pb = (*(Unit* const*)b)->pos;
+   return pa < pb ? -1 : pa > pb;
+}
+
+/* The positions ran out: the units are renumbered in the order of
+   their latest references, in a tree with room for three times as
+   many references again.  A unit being added has none yet (0). */
+static void compact(Stream* st)
+{
+   UInt n, i, placed = 0;
+   Unit** all = (Unit**)VG_(HT_to_array)(st->units, &n);
+   VG_(ssort)(all, n, sizeof *all, by_pos);
+   if (st->cap < 4 * n)
+      st->cap = 4 * n;
+   VG_(free)(st->tree);
+   st->tree = VG_(calloc)("ws.curves.tree", st->cap + 1, sizeof(UInt));
+   for (i = 0; i < n; i++)
+      if (all[i]->pos != 0) {
+         all[i]->pos = ++placed;
+         tree_add(st, placed, 1);
+      }
+   st->next = placed + 1;
+   VG_(free)(all);
+}
+
+static void lru_ref(Stream* st, Unit* u)
+{
+   st->refs++;
+   if (st->next > st->cap)
+      compact(st);
+   if (u->pos == 0) {
+      st->cold++;
+   } else {
+      ULong d = 1 + st->n_units - tree_prefix(st, u->pos);
+      st->hist[bits(d - 1)]++;
+      tree_add(st, u->pos, -1);
+   }
+   u->pos = st->next++;
+   tree_add(st, u->pos, 1);
+}
+
+static void add_gap(Stream* st, ULong g)
+{
+   if (g > 1) {
+      UInt k = bits(g - 1) - 1;
+      st->gap_n[k]++;
+      st->gap_s[k] += g;
+   }
+}
+
+/* Unit |key| touched at |t|; a second touch in one instruction is
+   none. */
+static void touch(Stream* st, UWord key, ULong t)
+{
+   Unit* u = st->top;
+   if (u != NULL && u->key == key) {
+      if (t != u->last) {
+         add_gap(st, t - u->last);
+         u->last = t;
+         st->refs++;
+         st->hist[0]++;
+      }
+      return;
+   }
+   u = VG_(HT_lookup)(st->units, key);
+   if (u == NULL) {
+      u = VG_(malloc)("ws.curves.unit", sizeof *u);
+      u->key  = key;
+      u->pos  = 0;
+      VG_(HT_add_node)(st->units, u);
+      st->n_units++;
+      st->first_sum += t;
+   } else if (u->last == t) {
+      return;
+   } else {
+      add_gap(st, t - u->last);
+   }
+   u->last = t;
+   st->top = u;
+   lru_ref(st, u);
+}
+
+/* The stream's values over |k| instants into |pool|'s stream |i|. */
+static void stream_finish(Stream* st, ULong k, Pool* pool, Int i)
+{
+   ULong n[BINS], s[BINS];
+   ULong above_n = 0, above_s = 0, above_gaps = 0, above_hist = 0;
+   Unit* u;
+   Int   j;
+   for (j = 0; j < BINS; j++) {
+      n[j] = st->gap_n[j];
+      s[j] = st->gap_s[j];
+   }
+   VG_(HT_ResetIter)(st->units);
+   while ((u = VG_(HT_Next)(st->units)) != NULL) {
+      ULong h = k + 1 - u->last;
+      if (h > 1) {
+         n[bits(h - 1) - 1]++;
+         s[bits(h - 1) - 1] += h;
+      }
+   }
+   for (j = BINS - 1; j >= 0; j--) {
+      ULong tau = 1ULL << j;
+      above_n += n[j];
+      above_s += s[j];
+      above_gaps += st->gap_n[j];
+      pool->s_sum[i][j] += st->n_units * (k + 1) - st->first_sum
+                           - (above_s - tau * above_n);
+      pool->misses[i][j] += st->n_units + above_gaps;
+      pool->lru_misses[i][j] += st->cold + above_hist;
+      above_hist += st->hist[j];
+   }
+   pool->refs[i] += st->refs;
+   if (st->n_units > pool->units[i])
+      pool->units[i] = st->n_units;
+}
+
+/*------------------------------------------------------------*/
+/*--- Scopes                                               ---*/
+/*------------------------------------------------------------*/
+
+static Int n_streams(void)
+{
+   return WS_(lines_on)() ? N_STREAMS : 2;
+}
+
+/* Stream of kind |kind| (WS_Kind) at granularity |g| (0 page, 1 line),
+   in the order the trailer prints them. */
+static Int stream_index(Int kind, Int g)
+{
+   return WS_(lines_on)() ? kind * 2 + g : kind;
+}
+
+static void scope_open(Scope* sc)
+{
+   Int i;
+   sc->open = True;
+   sc->t0   = now;
+   for (i = 0; i < n_streams(); i++)
+      stream_open(&sc->st[i]);
+}
+
+static void scope_close(Scope* sc, Pool* pool)
+{
+   Int i;
+   if (pool != NULL && now > sc->t0) {
+      pool->k += now - sc->t0;
+      for (i = 0; i < n_streams(); i++)
+         stream_finish(&sc->st[i], now - sc->t0, pool, i);
+   }
+   for (i = 0; i < n_streams(); i++)
+      stream_close(&sc->st[i]);
+   sc->open = False;
+}
+
+static void touch_units(Int kind, Addr a, UWord size)
+{
+   Int g;
+   for (g = 0; g < (WS_(lines_on)() ? 2 : 1); g++) {
+      UInt  shift = g == 0 ? WS_(clo).page_shift : WS_(clo).line_shift;
+      UWord first = a >> shift, last = (a + size - 1) >> shift, x;
+      Int   i = stream_index(kind, g);
+      for (x = first; x <= last; x++) {
+         touch(&run_scope.st[i], x, now - run_scope.t0);
+         if (region_scope.open)
+            touch(&region_scope.st[i], x, now - region_scope.t0);
+      }
+   }
+}
+
+/*------------------------------------------------------------*/
+/*--- The helpers and the pass                             ---*/
+/*------------------------------------------------------------*/
+
+#define REP_FLAG 0x10000     /* in curves_insn's |len_rep| */
+
+/* Instruction |a| begins (its length in |len_rep|'s low bits, and
+   REP_FLAG when it is a rep string instruction counted once). */
+static VG_REGPARM(2) void curves_insn(Addr a, UWord len_rep)
+{
+   Bool rep = (len_rep & REP_FLAG) != 0;
+   if (!WS_(measuring))
+      return;
+   if (!(rep && a == rep_at))
+      now++;
+   rep_at = rep ? a : 0;
+   touch_units(WS_Insn, a, len_rep & (REP_FLAG - 1));
+}
+
+static VG_REGPARM(2) void curves_data(Addr a, UWord size)
+{
+   if (WS_(measuring) && size > 0)
+      touch_units(WS_Data, a, size);
+}
+
+static void add_call(IRSB* sb, const HChar* name, void* fn, IRExpr* a,
+                     IRExpr* b, IRExpr* guard)
+{
+   IRDirty* d = unsafeIRDirty_0_N(2, name, VG_(fnptr_to_fnentry)(fn),
+                                  mkIRExprVec_2(a, b));
+   if (guard != NULL)
+      d->guard = guard;
+   addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+/* Runs before the core's pass: a call at every instruction, after its
+   IMark, and before every data access (guarded as the access is). */
+static IRSB* curves_pass(IRSB* sbIn, const VexGuestLayout* layout,
+                         const VexGuestExtents* vge)
+{
+   const WS_Access* access = WS_(find_accesses)(sbIn);
+   IRSB* sb = deepCopyIRSBExceptStmts(sbIn);
+   Int   i;
+   for (i = 0; i < sbIn->stmts_used; i++) {
+      IRStmt* st = sbIn->stmts[i];
+      if (access[i].addr != NULL)
+         add_call(sb, "ws_curves_data", curves_data, access[i].addr,
+                  mkIRExpr_HWord(access[i].size), access[i].guard);
+      addStmtToIRSB(sb, st);
+      if (st->tag == Ist_IMark) {
+         Addr  a   = st->Ist.IMark.addr;
+         UInt  len = st->Ist.IMark.len;
+         UWord arg = len;
+         if (WS_(clo).count_rep_once && WS_(is_rep_string)(a, len))
+            arg |= REP_FLAG;
+         add_call(sb, "ws_curves_insn", curves_insn, mkIRExpr_HWord(a),
+                  mkIRExpr_HWord(arg), NULL);
+      }
+   }
+   return sb;
+}
+
+/*------------------------------------------------------------*/
+/*--- Regions                                              ---*/
+/*------------------------------------------------------------*/
+
+static Pool* pool_named(const HChar* label)
+{
+   Word i;
+   Pool fresh;
+   if (region_pools == NULL)
+      region_pools = VG_(newXA)(VG_(malloc), "ws.curves.regions",
+                                VG_(free), sizeof(Pool));
+   for (i = 0; i < VG_(sizeXA)(region_pools); i++) {
+      Pool* p = VG_(indexXA)(region_pools, i);
+      if (VG_STREQ(p->label, label))
+         return p;
+   }
+   VG_(memset)(&fresh, 0, sizeof fresh);
+   fresh.label = VG_(strdup)("ws.curves.label", label);
+   VG_(addToXA)(region_pools, &fresh);
+   return VG_(indexXA)(region_pools, VG_(sizeXA)(region_pools) - 1);
+}
+
+/* A region is a run of its own: its time starts at its start, its
+   caches are cold; the regions of one name add up. */
+static void curves_started(const WS_Event* ev)
+{
+   if (region_scope.open)
+      scope_close(&region_scope, NULL);
+   scope_open(&region_scope);
+}
+
+static void curves_stopped(const WS_Event* ev)
+{
+   const HChar* label = WS_(region_label)();
+   if (!region_scope.open)
+      return;
+   scope_close(&region_scope, WS_(region_first) != 0 && label != NULL
+                              ? pool_named(label) : NULL);
+}
+
+/*------------------------------------------------------------*/
+/*--- Start-up and the trailer                             ---*/
+/*------------------------------------------------------------*/
+
+void WS_(curves_init)(void)
+{
+   if (WS_(clo).curves != WS_CurvesExact)
+      return;
+   scope_open(&run_scope);
+   WS_(set_first_pass)(curves_pass);
+   WS_(listen)(WS_EvStart, curves_started);
+   WS_(listen)(WS_EvStop, curves_stopped);
+}
+
+/* |num| / |den| with |decimals| decimals, rounded half up, exactly. */
+static void format_ratio(HChar* buf, ULong num, ULong den, UInt decimals)
+{
+   ULong scale = 1, q, frac;
+   UInt  i;
+   for (i = 0; i < decimals; i++)
+      scale *= 10;
+   if (den == 0) {
+      num = 0;
+      den = 1;
+   }
+   q    = num / den;
+   frac = ((num % den) * 2 * scale + den) / (2 * den);
+   if (frac == scale) {
+      q++;
+      frac = 0;
+   }
+   VG_(sprintf)(buf, decimals == 3 ? "%llu.%03llu" : "%llu.%04llu", q,
+                frac);
+}
+
+static void pool_trailer(const Pool* p)
+{
+   static const HChar* unit_name[2] = { "page", "line" };
+   HChar scope[200], s[32], m[32];
+   Int   kind, g;
+   if (p->k == 0)
+      return;
+   if (p->label == NULL) {
+      VG_(strcpy)(scope, "run");
+   } else {
+      VG_(strcpy)(scope, "region:");
+      WS_(escape_into)(p->label, WS_EscWord, scope + 7, sizeof scope - 7);
+   }
+   for (kind = 0; kind < 2; kind++)
+      for (g = 0; g < (WS_(lines_on)() ? 2 : 1); g++) {
+         Int   i = stream_index(kind, g);
+         ULong tau, c;
+         UInt  j;
+         for (j = bits(TAU_MIN) - 1, tau = TAU_MIN;; j++, tau *= 2) {
+            format_ratio(s, p->s_sum[i][j], p->k, 3);
+            format_ratio(m, p->misses[i][j] * 1000, p->k, 3);
+            WS_(out_printf)("curve %s %s %s tau %llu s %s m %s", scope,
+                            WS_(kind_name)(kind), unit_name[g], tau, s, m);
+            WS_(out_end_line)();
+            if (tau >= p->k)
+               break;
+         }
+         for (j = 0, c = 1;; j++, c *= 2) {
+            format_ratio(m, p->lru_misses[i][j], p->refs[i], 4);
+            WS_(out_printf)("mrc %s %s %s size %llu miss %s", scope,
+                            WS_(kind_name)(kind), unit_name[g], c, m);
+            WS_(out_end_line)();
+            if (c >= p->units[i])
+               break;
+         }
+      }
+}
+
+/* "ws curves": one curve of |sc| so far, as a table. */
+static void scope_monitor(Scope* sc, const HChar* what, Int kind,
+                          Int g)
+{
+   static Pool p;          /* a curve's sums so far: too big for the stack */
+   Int   i = stream_index(kind, g);
+   ULong tau, c;
+   UInt  j;
+   HChar s[32], m[32];
+   VG_(memset)(&p, 0, sizeof p);
+   p.k = now - sc->t0;
+   stream_finish(&sc->st[i], p.k, &p, i);
+   VG_(gdb_printf)("%s, %s %ss: %'llu instructions so far\n", what,
+                   kind == WS_Insn ? "code" : "data", g ? "line" : "page",
+                   p.k);
+   if (p.k == 0)
+      return;
+   VG_(gdb_printf)("  %12s %12s %10s\n", "tau", "s", "m");
+   for (j = bits(TAU_MIN) - 1, tau = TAU_MIN;; j++, tau *= 2) {
+      format_ratio(s, p.s_sum[i][j], p.k, 3);
+      format_ratio(m, p.misses[i][j] * 1000, p.k, 3);
+      VG_(gdb_printf)("  %'12llu %12s %10s\n", tau, s, m);
+      if (tau >= p.k)
+         break;
+   }
+   VG_(gdb_printf)("  %12s %12s\n", g ? "lines" : "pages", "LRU miss");
+   for (j = 0, c = 1;; j++, c *= 2) {
+      format_ratio(m, p.lru_misses[i][j], p.refs[i], 4);
+      VG_(gdb_printf)("  %'12llu %12s\n", c, m);
+      if (c >= p.units[i])
+         break;
+   }
+}
+
+void WS_(curves_monitor)(WS_Kind kind, Bool lines)
+{
+   if (WS_(clo).curves != WS_CurvesExact) {
+      VG_(gdb_printf)("ws curves: the curves are not measured in this run "
+                      "(--ws-curves=no)\n");
+      return;
+   }
+   if (lines && !WS_(lines_on)()) {
+      VG_(gdb_printf)("ws curves: lines are not measured in this run "
+                      "(--ws-linesize=0)\n");
+      return;
+   }
+   scope_monitor(&run_scope, "the run", kind, lines);
+   if (region_scope.open)
+      scope_monitor(&region_scope, "the open region", kind, lines);
+}
+
+/* A forked child's file holds none of the parent's samples, and none
+   of its curves: the child's run (and an open region) starts at the
+   fork, with cold caches. */
+void WS_(curves_after_fork)(void)
+{
+   Word i;
+   if (WS_(clo).curves != WS_CurvesExact)
+      return;
+   scope_close(&run_scope, NULL);
+   scope_open(&run_scope);
+   VG_(memset)(&run_pool, 0, sizeof run_pool);
+   if (region_scope.open) {
+      scope_close(&region_scope, NULL);
+      scope_open(&region_scope);
+   }
+   for (i = 0; region_pools != NULL && i < VG_(sizeXA)(region_pools); i++)
+      VG_(free)(((Pool*)VG_(indexXA)(region_pools, i))->label);
+   if (region_pools != NULL)
+      VG_(deleteXA)(region_pools);
+   region_pools = NULL;
+}
+
+void WS_(curves_trailer)(void)
+{
+   Word i;
+   if (WS_(clo).curves != WS_CurvesExact)
+      return;
+   if (run_scope.open)
+      scope_close(&run_scope, &run_pool);
+   pool_trailer(&run_pool);
+   for (i = 0; region_pools != NULL && i < VG_(sizeXA)(region_pools); i++)
+      pool_trailer(VG_(indexXA)(region_pools, i));
+}
+
+/*--------------------------------------------------------------------*/
+/*--- end                                               ws_curves.c ---*/
+/*--------------------------------------------------------------------*/
