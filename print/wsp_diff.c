@@ -22,7 +22,9 @@
    the detected peaks matched by stack), the regions (matched by label)
    the heap sites (matched by allocation stack) and the routines
    (matched by function), each list worst change first: the largest
-   growth, then the largest shrinking.
+   growth, then the largest shrinking; and the locality curves
+   (matched by scope, kind and unit: their knees and the taus whose
+   figures changed).
 
    Peaks' stacks are matched by their functions, outermost first,
    inlined frames included, without source lines: a line moved by an
@@ -646,6 +648,119 @@ static void routines(FILE *out, const struct wsp_file *a,
    matches_free(&ms);
 }
 
+/*------------------------------------------------------------*/
+/*--- Locality curves                                      ---*/
+/*------------------------------------------------------------*/
+
+static int same_curve(const struct wsp_curve_point *x,
+                      const struct wsp_curve_point *y)
+{
+   return x->data == y->data && x->line == y->line
+          && wsp_str_eq(x->scope, y->scope);
+}
+
+/* The curve of |f| that is |like|'s (scope, kind and unit), or 0. */
+static int curve_like(const struct wsp_file *f,
+                      const struct wsp_curve_point *like, struct wsp_curve *c)
+{
+   for (size_t i = 0; i < f->n_curve_points; i = wsp_curve_at(f, i, c))
+      if (same_curve(&f->curve_points[i], like)) {
+         wsp_curve_at(f, i, c);
+         return 1;
+      }
+   return 0;
+}
+
+static void knees_of(FILE *out, const char *run, const struct wsp_file *f,
+                     const struct wsp_curve *c)
+{
+   struct wsp_knee k[WSP_MAX_KNEES];
+   size_t n = wsp_curve_knees(f, c, k);
+   char text[600];
+   if (n == 0)
+      fprintf(out, "    knees in %s: none\n", run);
+   for (size_t i = 0; i < n; i++) {
+      wsp_knee_text(text, sizeof text, f, c, &k[i]);
+      fprintf(out, "    knee in %s: %s\n", run, text);
+   }
+}
+
+/* "12.345" from thousandths. */
+static const char *milli3(char *buf, size_t n, uint64_t v)
+{
+   snprintf(buf, n, "%llu.%03llu", (unsigned long long)(v / 1000),
+            (unsigned long long)(v % 1000));
+   return buf;
+}
+
+/* The curves (--ws-curves=exact), matched by scope, kind and unit: of
+   each curve in both runs whose points differ, the knees of both runs
+   and every tau at which s or m changed. */
+static void curves(FILE *out, const struct wsp_file *a,
+                   const struct wsp_file *b)
+{
+   struct wsp_curve ca, cb;
+   size_t both = 0, only_a = 0, only_b = 0, same = 0;
+   int titled = 0;
+   for (size_t i = 0; i < b->n_curve_points; i = wsp_curve_at(b, i, &cb))
+      only_b += !curve_like(a, &b->curve_points[i], &ca);
+   for (size_t i = 0; i < a->n_curve_points; i = wsp_curve_at(a, i, &ca)) {
+      const struct wsp_curve_point *pa = &a->curve_points[i], *pb;
+      wsp_curve_at(a, i, &ca);
+      if (!curve_like(b, pa, &cb)) {
+         only_a++;
+         continue;
+      }
+      both++;
+      pb = &b->curve_points[cb.first];
+      int differ = ca.n != cb.n;
+      for (size_t k = 0; k < ca.n && !differ; k++)
+         differ = pa[k].x != pb[k].x || pa[k].s != pb[k].s
+                  || pa[k].m != pb[k].m;
+      if (!differ) {
+         same++;
+         continue;
+      }
+      if (!titled++)
+         fprintf(out, "\nLocality curves, matched by scope, kind and unit "
+                 "(s in units, m in misses per 1,000 instructions; the "
+                 "taus whose s or m changed):\n");
+      fprintf(out, "  %.*s %s %s\n", (int)pa->scope.len, pa->scope.s,
+              pa->data ? "data" : "insn", pa->line ? "line" : "page");
+      knees_of(out, "A", a, &ca);
+      knees_of(out, "B", b, &cb);
+      fprintf(out, "    %14s %12s %12s %12s %12s\n", "tau", "s in A",
+              "s in B", "m in A", "m in B");
+      for (size_t x = 0, y = 0; x < ca.n || y < cb.n;) {
+         const struct wsp_curve_point *px = x < ca.n ? &pa[x] : NULL;
+         const struct wsp_curve_point *py = y < cb.n ? &pb[y] : NULL;
+         char s1[32] = "-", s2[32] = "-", m1[32] = "-", m2[32] = "-";
+         uint64_t tau;
+         if (px && (!py || px->x <= py->x)) {
+            tau = px->x;
+            milli3(s1, sizeof s1, px->s);
+            milli3(m1, sizeof m1, px->m);
+            x++;
+         } else
+            tau = py->x;
+         if (py && py->x == tau) {
+            milli3(s2, sizeof s2, py->s);
+            milli3(m2, sizeof m2, py->m);
+            y++;
+         }
+         if (strcmp(s1, s2) != 0 || strcmp(m1, m2) != 0)
+            fprintf(out, "    %14llu %12s %12s %12s %12s\n",
+                    (unsigned long long)tau, s1, s2, m1, m2);
+      }
+   }
+   if (both + only_a + only_b == 0)
+      return;
+   if (!titled)
+      fprintf(out, "\nLocality curves, matched by scope, kind and unit:\n");
+   fprintf(out, "  (%zu in both, %zu only in A, %zu only in B; %zu the same "
+           "in both, not listed)\n", both, only_a, only_b, same);
+}
+
 int wsp_diff(FILE *out, const struct wsp_file *a, const char *name_a,
              const struct wsp_file *b, const char *name_b, double fail_above)
 {
@@ -663,6 +778,7 @@ int wsp_diff(FILE *out, const struct wsp_file *a, const char *name_a,
    regions(out, a, b, &v);
    heap_sites(out, a, b, &v);
    routines(out, a, b, &v);
+   curves(out, a, b);
    if (fail_above >= 0) {
       fprintf(out, "\n%s: %zu figure%s grew by more than %g %%%s\n",
               v.n ? "FAIL" : "OK", v.n, v.n == 1 ? "" : "s", fail_above,

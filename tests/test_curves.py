@@ -256,3 +256,53 @@ def test_ws_curves_answers_live(server_factory):
     off = server_factory()
     assert off.vgdb("ws curves").startswith(
         "ws curves: the curves are not measured in this run")
+
+
+def test_diff_curves(tmp_path):
+    """ws_print --diff of knees' phase of 64 pages (A) against one of 96
+    (B): each curve whose points differ is listed with both runs' knees,
+    as ws_print --json names them for each run, and every tau at which s
+    or m changed, with both files' figures; the count line says how many
+    curves are in both and the same."""
+    runs, named = [], []
+    for units in (64, 96):
+        d = tmp_path / str(units)
+        d.mkdir()
+        run = wslib.run_ws([wslib.prog("knees_static"),
+                            "4096:%d:4096:30" % units], OPTIONS, tmpdir=d,
+                           stdout=subprocess.DEVNULL)
+        runs.append(run.out_path)
+        j = json.loads(test_exports.ws_print("--json=-", run.out_path).stdout)
+        named.append({(c["scope"], c["kind"], c["unit"]):
+                      [k["text"] for k in c["knees"]] for c in j["curves"]})
+    p = test_exports.ws_print("--diff", *runs)
+    assert p.returncode == 0, p.stderr
+    text = p.stdout[p.stdout.index("\nLocality curves, matched by scope"):]
+    a, b = (wslib.read_output(r) for r in runs)
+    listed, same = 0, 0
+    for key in a.curves:
+        pa, pb = a.curves[key], b.curves[key]
+        if pa == pb:
+            same += 1
+            continue
+        listed += 1
+        head = "\n  %s %s %s\n" % key
+        block = text[text.index(head) + len(head):]
+        end = re.search(r"\n  [^ ]", block)
+        block = block[:end.start() + 1] if end else block
+        want = []
+        for run, k in (("A", named[0][key]), ("B", named[1][key])):
+            want += ["    knee in %s: %s" % (run, t) for t in k] or \
+                ["    knees in %s: none" % run]
+        want.append("    %14s %12s %12s %12s %12s" % ("tau", "s in A",
+                                                      "s in B", "m in A",
+                                                      "m in B"))
+        for (tau, s1, m1), (tau2, s2, m2) in zip(pa, pb):
+            assert tau == tau2
+            if (s1, m1) != (s2, m2):
+                want.append("    %14d %12.3f %12.3f %12.3f %12.3f"
+                            % (tau, s1, s2, m1, m2))
+        assert block.splitlines()[:len(want)] == want, key
+    assert listed >= 2                    # the data pages and lines at least
+    assert "  (%d in both, 0 only in A, 0 only in B; %d the same in both, " \
+        "not listed)\n" % (len(a.curves), same) in text
