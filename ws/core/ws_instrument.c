@@ -638,10 +638,12 @@ static void flag_data_lines(SBState* s, IRExpr* addr, Int size,
          where = bind(s, WS_Ity_W, IRExpr_ITE(guard, where,
                                     cW((Addr)&WS_(dtlb_no_line))));
       /* the flag is the index's own low byte (ws_dtlb.c), which is the
-         line's: taken from the line, for VEX's x86 back end, which
+         line's: on x86 taken from the line, as VEX's x86 back end
          stores a byte wrongly from the register the address is in */
       addStmtToIRSB(s->sb, IRStmt_Store(Iend_LE, where,
-                    bind(s, Ity_I8, IRExpr_Unop(WS_Iop_WtoU8, line))));
+                    bind(s, Ity_I8, IRExpr_Unop(WS_Iop_WtoU8,
+                                                VG_WORDSIZE == 8 ? idx
+                                                                 : line))));
    }
 }
 
