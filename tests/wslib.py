@@ -85,9 +85,9 @@ def makefile_var(name):
 # instead of skipping them.
 SECONDARY_PLATFORM = makefile_var("WS_SEC_PLATFORM")
 NO_X86_REASON = ("32-bit programs: this build has no ws-x86-linux (configure "
-                 "found no 32-bit toolchain; scripts/install-deps.sh check "
-                 "installs gcc-multilib and g++-multilib, then rerun "
-                 "./configure)")
+                 "found no 32-bit toolchain; scripts/install-deps.sh "
+                 "installs gcc-multilib and g++-multilib on amd64, then "
+                 "rerun ./configure)")
 
 
 def platforms():
