@@ -17,6 +17,12 @@ set -eu
 # stacks.
 build="gcc g++ make autoconf automake pkg-config valgrind libc6-dbg
 libreadline-dev protobuf-c-compiler libprotobuf-c-dev zlib1g-dev"
+# On amd64, gcc-multilib and g++-multilib (gcc -m32) build ws for 32-bit
+# programs too, beside the 64-bit ws, and the tests' 32-bit programs
+# (configure.ac, "The secondary platform"; tests/progs32/).
+if [ "$(dpkg --print-architecture 2>/dev/null)" = amd64 ]; then
+    build="$build gcc-multilib g++-multilib"
+fi
 
 # The tests (tests/README.md): Python and pytest run them; gdb drives the
 # gdb script and monitor sessions (tests/test_control.py, docs/control.md);

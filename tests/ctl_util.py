@@ -120,7 +120,8 @@ class Server:
         return line.rstrip("\n")
 
     def wait_blocked(self, timeout=30):
-        """Until the program sits in read(0, ...) (syscall 0, fd 0)."""
+        """Until the program sits in read(0, ...) (syscall 0, fd 0; read is
+        syscall 3 for a 32-bit program, whose Valgrind is 32-bit too)."""
         end = time.time() + timeout
         path = "/proc/%d/syscall" % self.pid
         while time.time() < end:
@@ -129,7 +130,7 @@ class Server:
                     words = f.read().split()
             except OSError:
                 words = []
-            if words[:2] == ["0", "0x0"]:
+            if words[:2] in (["0", "0x0"], ["3", "0x0"]):
                 return
             time.sleep(0.02)
         raise AssertionError("ctl_server did not block reading its input")

@@ -285,11 +285,14 @@ def test_monitor_command_from_the_program(macros_run):
         in run.stderr
 
 
-def test_bad_client_requests(tmp_path):
+@pytest.mark.parametrize("platform", wslib.platforms())
+def test_bad_client_requests(tmp_path, platform):
     """Bad label pointers, unterminated, empty and control-character labels,
     unbalanced starts and stops, bad VALGRIND_CLO_CHANGE values: one warning
-    per kind of problem, nothing recorded, no crash."""
-    run = wslib.run_ws([BAD], (), out_path=str(tmp_path / "ws.out"))
+    per kind of problem, nothing recorded, no crash; also with ws.h's
+    requests compiled -m32, for the 32-bit ws."""
+    run = wslib.run_ws([wslib.prog("ctl_bad", platform)], (),
+                       out_path=str(tmp_path / "ws.out"))
     assert run.returncode == 0 and run.stdout == "done\n", run.stderr
     err = run.stderr
     for text in ("WS_START while measurement is already on: the window "

@@ -411,14 +411,14 @@ def test_sqlite3(ws, tmp_path):
 # ----------------------------------------------------------------------
 # ws heap, live
 
-def heap_server(tmp_path, options=()):
+def heap_server(tmp_path, options=(), platform="amd64"):
     """heap_server under ws, with the ctl_util.Server machinery."""
     s = ctl_util.Server.__new__(ctl_util.Server)
     s.dir = str(tmp_path)
     s.out_path = os.path.join(s.dir, "ws.out")
     s.prefix = os.path.join(s.dir, "vgdb")
-    s.argv = wslib.ws_command([SERVER], ["--vgdb=yes",
-                                         "--vgdb-prefix=" + s.prefix]
+    s.argv = wslib.ws_command([wslib.prog("heap_server", platform)],
+                              ["--vgdb=yes", "--vgdb-prefix=" + s.prefix]
                               + list(options), s.out_path)
     s.stderr_path = os.path.join(s.dir, "stderr")
     s._stderr = open(s.stderr_path, "wb")
@@ -443,9 +443,12 @@ def heap_reply_sites(text):
     return sites
 
 
-def test_ws_heap_live(tmp_path):
-    wslib.require_built(SERVER)
-    s = heap_server(tmp_path)
+@pytest.mark.parametrize("platform", wslib.platforms())
+def test_ws_heap_live(tmp_path, platform):
+    """Monitor commands (ws heap) to a program blocked on a pipe, a 32-bit
+    one too."""
+    wslib.require_built(wslib.prog("heap_server", platform))
+    s = heap_server(tmp_path, platform=platform)
     try:
         assert s.cmd("alloc 3 4") == "ok"
         reply = s.vgdb("ws heap 1")

@@ -157,3 +157,17 @@ def test_gdb_help_names_installed_control_md(dest):
     text = p.stdout.decode()
     (path,) = named_paths(text)
     assert path == installed(files, "/share/doc/ws/docs/control.md"), text
+
+
+@pytest.mark.parametrize("platform", wslib.platforms())
+def test_tool_installed_for_each_platform(dest, platform):
+    """make install puts ws-<platform> beside Valgrind's none-<platform>
+    for amd64 and, when this build made it, for x86 (32-bit programs):
+    the file built here, whole."""
+    name = "ws-%s-linux" % platform
+    tool = installed(dest[1], "/" + name)
+    assert os.path.dirname(tool[len(dest[0]):]) \
+        == wslib.makefile_var("VALGRIND_LIBEXECDIR")
+    with open(tool, "rb") as a, \
+            open(os.path.join(wslib.TOP_BUILDDIR, "ws", name), "rb") as b:
+        assert a.read() == b.read()

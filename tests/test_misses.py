@@ -383,11 +383,14 @@ def test_misses_fill_the_windows(miss_run):
     assert all(pg.since <= last for pg in run.output.dumps[0].pages)
 
 
-def test_misses_fill_the_windows_tau_half(tmp_path):
+@pytest.mark.parametrize("platform", wslib.platforms())
+def test_misses_fill_the_windows_tau_half(tmp_path, platform):
     """With tau = T/2 there is a gap before each window, where nothing is
-    a miss (nor in any sample): the same sum holds."""
+    a miss (nor in any sample): the same sum holds; for the 32-bit build
+    of the program too."""
     prof = str(tmp_path / "miss.prof")
-    run = wslib.run_ws(MISS_ARGV, ["--ws-every=%d" % T,
+    argv = [wslib.prog("miss", platform)] + MISS_ARGV[1:]
+    run = wslib.run_ws(argv, ["--ws-every=%d" % T,
                                    "--ws-tau=%d" % (T // 2),
                                    "--ws-miss-file=" + prof],
                        out_path=str(tmp_path / "ws.out"))

@@ -16,10 +16,11 @@ import wslib
 MARKER = wslib.prog("marker")
 
 
-def _run(tmp_path, *options):
-    wslib.require_built(MARKER)
+def _run(tmp_path, *options, platform="amd64"):
+    marker = wslib.prog("marker", platform)
+    wslib.require_built(marker)
     mark = tmp_path / "ran"
-    p = subprocess.run([wslib.VG_IN_PLACE, "--tool=ws", *options, MARKER,
+    p = subprocess.run([wslib.VG_IN_PLACE, "--tool=ws", *options, marker,
                         str(mark)], cwd=tmp_path, stdin=subprocess.DEVNULL,
                        capture_output=True, timeout=120)
     return p.returncode, p.stderr.decode(errors="replace"), mark.exists()
@@ -97,3 +98,17 @@ def test_bad_option_refused(tmp_path, option, names, accepted):
                    % (option, " or ".join(names), " and ".join(accepted), err))
     # nor does it leave a default output file (ws.out.<pid>) behind
     assert not [f for f in os.listdir(tmp_path) if f.startswith("ws.out")]
+
+
+@pytest.mark.parametrize("platform", wslib.platforms())
+def test_routines_refused_for_32_bit_programs(tmp_path, platform):
+    """--ws-routines=yes emits amd64's IR: a 32-bit program is refused
+    before it runs, in one line; a 64-bit one runs."""
+    rc, err, ran = _run(tmp_path, "--ws-routines=yes",
+                        "--ws-file=%s" % (tmp_path / "ws.out"),
+                        platform=platform)
+    if platform == "amd64":
+        assert rc == 0 and ran, err
+        return
+    assert rc == 1 and not ran, err
+    assert "--ws-routines=yes measures 64-bit (amd64) programs only" in err

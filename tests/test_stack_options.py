@@ -53,10 +53,10 @@ def _allocation_frames():
     return frames
 
 
-def _block_stack(ws, *options):
+def _block_stack(ws, *options, platform="amd64"):
     """The frames (location, function) of the stack that allocated the
     block, as the dump's owner lines name it, and the dump."""
-    out = ws([CALLERS], *options).output
+    out = ws([wslib.prog("callers", platform)], *options).output
     # the block's stack is first named in the dump: written before the
     # dump's event line, the dump block right after it
     wslib.check_written_events(out)
@@ -69,8 +69,9 @@ def _block_stack(ws, *options):
     return [(w.location, w.function) for w in frames], dump
 
 
-def test_allocating_stack_is_cut_below_main(ws):
-    frames, _ = _block_stack(ws)
+@pytest.mark.parametrize("platform", wslib.platforms())
+def test_allocating_stack_is_cut_below_main(ws, platform):
+    frames, _ = _block_stack(ws, platform=platform)
     assert frames == _allocation_frames()
 
 

@@ -59,9 +59,44 @@ def unescape(text):
     return out.decode("utf-8", "surrogateescape")
 
 
-def prog(name):
-    """Path of a test program built by `make check` (tests/progs/NAME)."""
-    return os.path.join(TOP_BUILDDIR, "tests", "progs", name)
+def prog(name, platform="amd64"):
+    """Path of a test program built by `make check` (tests/progs/NAME),
+    or its 32-bit build (tests/progs32/NAME) for platform "x86"."""
+    return os.path.join(TOP_BUILDDIR, "tests",
+                        "progs32" if platform == "x86" else "progs", name)
+
+
+def makefile_var(name):
+    """A variable that configure set in the build's Makefile ("" if none)."""
+    try:
+        with open(os.path.join(TOP_BUILDDIR, "Makefile")) as f:
+            for line in f:
+                m = re.match(r"%s = (.*)$" % re.escape(name), line)
+                if m:
+                    return m.group(1).strip()
+    except OSError:
+        pass
+    return ""
+
+
+# The 32-bit platform configure chose to build ws for ("x86-linux"), or ""
+# when it found no 32-bit toolchain; read from the Makefile, so that a
+# build that should have made ws-x86-linux and did not fails the tests
+# instead of skipping them.
+SECONDARY_PLATFORM = makefile_var("WS_SEC_PLATFORM")
+NO_X86_REASON = ("32-bit programs: this build has no ws-x86-linux (configure "
+                 "found no 32-bit toolchain; scripts/install-deps.sh "
+                 "installs gcc-multilib and g++-multilib on amd64, then "
+                 "rerun ./configure)")
+
+
+def platforms():
+    """The platforms to run a test on, as pytest parameters: amd64, and
+    x86 (32-bit programs), skipped with NO_X86_REASON when this build has
+    no 32-bit ws."""
+    import pytest
+    return ["amd64", pytest.param("x86", marks=pytest.mark.skipif(
+        SECONDARY_PLATFORM != "x86-linux", reason=NO_X86_REASON))]
 
 
 def per_element(delay, a=1):

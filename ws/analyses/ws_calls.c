@@ -102,7 +102,7 @@ static IRExpr* bind(IRSB* sb, IRType ty, IRExpr* e)
 
 static IRExpr* host(const void* p)
 {
-   return IRExpr_Const(IRConst_U64((ULong)(Addr)p));
+   return WS_(cW)((Addr)p);
 }
 
 static IRSB* count_calls(IRSB* sb, const VexGuestLayout* layout,
@@ -120,11 +120,19 @@ static IRSB* count_calls(IRSB* sb, const VexGuestLayout* layout,
       return sb;
    s = call_site(mark->Ist.IMark.addr + mark->Ist.IMark.len - 1);
    if (sb->next->tag == Iex_Const) {
-      ULong*   count = &target_of(s, sb->next->Iex.Const.con->Ico.U64)
+      ULong*   count = &target_of(s, WS_ICO_W(sb->next->Iex.Const.con))
                            ->count;
-      IRExpr*  on = bind(sb, Ity_I64, IRExpr_Unop(Iop_8Uto64,
-                            bind(sb, Ity_I8, IRExpr_Load(Iend_LE, Ity_I8,
-                                                 host(&WS_(measuring))))));
+      IRExpr*  on = bind(sb, Ity_I8, IRExpr_Load(Iend_LE, Ity_I8,
+                                                 host(&WS_(measuring))));
+#if VG_WORDSIZE == 8
+      on = bind(sb, Ity_I64, IRExpr_Unop(Iop_8Uto64, on));
+#else
+      /* VEX's x86 back end has no 8Uto64, into which its optimiser
+         folds 32Uto64(8Uto32(x)): the high word is put beside */
+      on = bind(sb, Ity_I64, IRExpr_Binop(Iop_32HLto64,
+                IRExpr_Const(IRConst_U32(0)),
+                bind(sb, Ity_I32, IRExpr_Unop(Iop_8Uto32, on))));
+#endif
       IRExpr*  old = bind(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
                                                    host(count)));
       addStmtToIRSB(sb, IRStmt_Store(Iend_LE, host(count),

@@ -657,10 +657,42 @@ static VG_REGPARM(0) void heap_returned(Addr sp, Addr to, UWord result)
 
 static IRExpr* get_reg(IRSB* sb, Int offset)
 {
-   IRTemp t = newIRTemp(sb->tyenv, Ity_I64);
-   addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_Get(offset, Ity_I64)));
+   IRTemp t = newIRTemp(sb->tyenv, WS_Ity_W);
+   addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_Get(offset, WS_Ity_W)));
    return IRExpr_RdTmp(t);
 }
+
+#define GUEST_OFF(reg)  offsetof(VexGuestArchState, reg)
+
+/* At a function's first instruction, its argument |i| (0, 1, 2) of
+   the platform's calling convention: amd64's registers, or x86's
+   stack words above the return address (which |sp| points to). */
+static IRExpr* get_arg(IRSB* sb, IRExpr* sp, Int i)
+{
+#if defined(VGA_amd64)
+   static const Int regs[3] = { GUEST_OFF(guest_RDI), GUEST_OFF(guest_RSI),
+                                GUEST_OFF(guest_RDX) };
+   (void)sp;
+   return get_reg(sb, regs[i]);
+#elif defined(VGA_x86)
+   IRTemp at = newIRTemp(sb->tyenv, Ity_I32);
+   IRTemp t = newIRTemp(sb->tyenv, Ity_I32);
+   addStmtToIRSB(sb, IRStmt_WrTmp(at, IRExpr_Binop(Iop_Add32, sp,
+                 mkIRExpr_HWord(4 * (i + 1)))));
+   addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_Load(Iend_LE, Ity_I32,
+                                                 IRExpr_RdTmp(at))));
+   return IRExpr_RdTmp(t);
+#else
+#  error "ws_heap.c knows the calls of amd64 and x86 only"
+#endif
+}
+
+/* A function's result register. */
+#if defined(VGA_amd64)
+#  define RESULT_REG guest_RAX
+#else
+#  define RESULT_REG guest_EAX
+#endif
 
 /* Declares that helper call |d| reads a guest register, so that the
    register is up to date in the guest state when it runs. */
@@ -672,8 +704,6 @@ static void reads_reg(IRDirty* d, Int i, Int offset, Int size)
    d->fxState[i].nRepeats = 0;
    d->fxState[i].repeatLen = 0;
 }
-
-#define GUEST_OFF(reg)  offsetof(VexGuestArchState, reg)
 
 /* At the first instruction |addr| of a function of |kind|: the
    arguments go to heap_entered, and the registers a stack trace starts
@@ -688,9 +718,9 @@ static void add_entry_hook(IRSB* sb, const VexGuestLayout* layout,
    IRExpr*  a2;
    addStmtToIRSB(sb, IRStmt_Put(layout->offset_IP, mkIRExpr_HWord(addr)));
    sp = get_reg(sb, layout->offset_SP);
-   a0 = get_reg(sb, GUEST_OFF(guest_RDI));
-   a1 = get_reg(sb, GUEST_OFF(guest_RSI));
-   a2 = get_reg(sb, GUEST_OFF(guest_RDX));
+   a0 = get_arg(sb, sp, 0);
+   a1 = get_arg(sb, sp, 1);
+   a2 = get_arg(sb, sp, 2);
    d = unsafeIRDirty_0_N(0, "heap_entered",
                          VG_(fnptr_to_fnentry)(heap_entered),
                          mkIRExprVec_5(mkIRExpr_HWord(kind), sp, a0, a1,
@@ -709,7 +739,7 @@ static void add_return_hook(IRSB* sb, const VexGuestLayout* layout)
    IRTemp   count = newIRTemp(sb->tyenv, Ity_I64);
    IRTemp   any = newIRTemp(sb->tyenv, Ity_I1);
    IRExpr*  sp = get_reg(sb, layout->offset_SP);
-   IRExpr*  result = get_reg(sb, GUEST_OFF(guest_RAX));
+   IRExpr*  result = get_reg(sb, GUEST_OFF(RESULT_REG));
    IRDirty* d;
    addStmtToIRSB(sb, IRStmt_WrTmp(count, IRExpr_Load(Iend_LE, Ity_I64,
                                   mkIRExpr_HWord((HWord)&WS_(heap_calls)))));

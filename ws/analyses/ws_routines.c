@@ -363,7 +363,7 @@ static ULong insns_of(ThreadId tid)
 static ULong insns_in(void* gs)
 {
    RThread* t = &threads[running];
-   Long left = *(Long*)((UChar*)gs + shadow_base + WS_SHADOW_LEFT);
+   Word left = *(Word*)((UChar*)gs + shadow_base + WS_SHADOW_LEFT);
    return t->insns + WS_(clock_at_countdown)(left) - t->resumed_at;
 }
 

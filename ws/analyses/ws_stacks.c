@@ -119,7 +119,11 @@ ExeContext* WS_(stack_here)(Addr ip)
    Addr     ips[VG_(clo_backtrace_size)];
    Addr     saved, stack_min, stack_max;
    UInt     n;
+#if defined(VGA_amd64)
    PtrdiffT rip = offsetof(VexGuestArchState, guest_RIP);
+#else
+   PtrdiffT rip = offsetof(VexGuestArchState, guest_EIP);
+#endif
    if (tid == VG_INVALID_THREADID) {
       /* None runs (a monitor command while the program waits in a
          system call): the first thread, where it waits. */

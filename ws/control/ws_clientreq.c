@@ -200,7 +200,7 @@ static IRSB* yield_at_requests(IRSB* sb, const VexGuestLayout* layout,
    clear->guard = IRExpr_RdTmp(wanted);
    addStmtToIRSB(out, IRStmt_Dirty(clear));
    addStmtToIRSB(out, IRStmt_Exit(IRExpr_RdTmp(wanted), Ijk_Yield,
-                                  IRConst_U64(vge->base[0]),
+                                  WS_IRConst_W(vge->base[0]),
                                   layout->offset_IP));
    for (i = 0; i < sb->stmts_used; i++)
       addStmtToIRSB(out, sb->stmts[i]);

@@ -283,7 +283,14 @@ Bool WS_(process_cmd_line_option)(const HChar* arg)
    else if YES_NO("--ws-locations", locations) {}
    else if YES_NO("--ws-heap", heap) {}
    else if YES_NO("--ws-heap-usage", heap_usage) {}
-   else if YES_NO("--ws-routines", routines) {}
+   else if YES_NO("--ws-routines", routines) {
+#if VG_WORDSIZE == 4
+      /* its IR (ws_routines_ir.c) is amd64's */
+      if (WS_(clo).routines)
+         VG_(fmsg_bad_option)(arg, "--ws-routines=yes measures 64-bit "
+                              "(amd64) programs only\n");
+#endif
+   }
    else if NUMBER("--ws-peak-window", 2, WS_MAX_PEAK_WINDOW, peak_window) {}
    else if NUMBER("--ws-hot", 0, WS_MAX_HOT, hot) {}
    else if NUMBER("--ws-peaks", 1, WS_MAX_PEAKS, peaks) {}

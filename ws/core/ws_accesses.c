@@ -47,9 +47,9 @@ typedef struct {
 static WS_SymAddr sym_of_atom(const Tracker* s, IRExpr* e)
 {
    WS_SymAddr r = { WS_ROOT_NONE, 0 };
-   if (e->tag == Iex_Const && e->Iex.Const.con->tag == Ico_U64) {
+   if (e->tag == Iex_Const && e->Iex.Const.con->tag == WS_Ico_W) {
       r.root = WS_ROOT_CONST;
-      r.off  = (Long)e->Iex.Const.con->Ico.U64;
+      r.off  = (Long)WS_ICO_W(e->Iex.Const.con);
    } else if (e->tag == Iex_RdTmp && e->Iex.RdTmp.tmp < s->n_tmps) {
       r = s->tmp[e->Iex.RdTmp.tmp];
    }
@@ -58,8 +58,9 @@ static WS_SymAddr sym_of_atom(const Tracker* s, IRExpr* e)
 
 static Long const_value(IRExpr* e, Bool* ok)
 {
-   *ok = e->tag == Iex_Const && e->Iex.Const.con->tag == Ico_U64;
-   return *ok ? (Long)e->Iex.Const.con->Ico.U64 : 0;
+   /* a signed word: x86's code subtracts by adding, e.g. 0xFFFFFFFC */
+   *ok = e->tag == Iex_Const && e->Iex.Const.con->tag == WS_Ico_W;
+   return *ok ? (Long)(Word)WS_ICO_W(e->Iex.Const.con) : 0;
 }
 
 static Bool reg_overlaps(const RegVal* r, Int offset, Int size)
@@ -88,7 +89,7 @@ static void note_put(Tracker* s, Int offset, IRExpr* data)
                ? s->tyenv->types[data->Iex.RdTmp.tmp]
                : typeOfIRExpr(s->tyenv, data);
    forget_regs(s, offset, sizeofIRType(ty));
-   if (ty == Ity_I64 && s->n_regs < MAX_REGS) {
+   if (ty == WS_Ity_W && s->n_regs < MAX_REGS) {
       WS_SymAddr v = sym_of_atom(s, data);
       if (v.root != WS_ROOT_NONE) {
          s->regs[s->n_regs].offset = offset;
@@ -103,15 +104,15 @@ static void note_wrtmp(Tracker* s, IRTemp t, IRExpr* e)
 {
    WS_SymAddr v = { (Int)t, 0 };
    if (e->tag == Iex_Binop
-       && (e->Iex.Binop.op == Iop_Add64 || e->Iex.Binop.op == Iop_Sub64)) {
+       && (e->Iex.Binop.op == WS_Iop_AddW || e->Iex.Binop.op == WS_Iop_SubW)) {
       Bool ok;
       Long c = const_value(e->Iex.Binop.arg2, &ok);
       WS_SymAddr base = sym_of_atom(s, e->Iex.Binop.arg1);
       if (ok && base.root != WS_ROOT_NONE) {
          v = base;
-         v.off += e->Iex.Binop.op == Iop_Add64 ? c : -c;
+         v.off += e->Iex.Binop.op == WS_Iop_AddW ? c : -c;
       }
-   } else if (e->tag == Iex_Get && e->Iex.Get.ty == Ity_I64) {
+   } else if (e->tag == Iex_Get && e->Iex.Get.ty == WS_Ity_W) {
       Int i;
       for (i = 0; i < s->n_regs; i++)
          if (s->regs[i].offset == e->Iex.Get.offset)

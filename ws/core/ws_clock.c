@@ -49,9 +49,14 @@ Stamp WS_(cur_stamp) = 1;
    the instructions left before |next_event| down in that thread's
    shadow area (WS_SHADOW_LEFT; Valgrind runs one thread at a time),
    where an offset off the guest state pointer reaches it in one
-   instruction; |clock| is brought up to date when the thread stops. */
+   instruction; |clock| is brought up to date when the thread stops.
+   The countdown is a signed word (ws_core.h) and runs out at
+   |countdown_end|: at |next_event|, or earlier when that is more than
+   WS_COUNTDOWN_MAX away (on x86), where the boundary finds nothing due
+   and plans the next again. */
 static ULong    clock        = 0;
 static ULong    next_event   = 0;     /* clock value of the next boundary */
+static ULong    countdown_end = 0;
 static ThreadId clock_thread = VG_INVALID_THREADID;
 
 /* While measurement is off the clock stands still at |frozen_at|.
@@ -63,12 +68,12 @@ static ULong    frozen_at;
 
 static ULong clock_now(void)
 {
-   Long left;
+   Word left;
    if (clock_thread == VG_INVALID_THREADID)
       return clock;
    VG_(get_shadow_regs_area)(clock_thread, (UChar*)&left, 1,
                              WS_SHADOW_LEFT, sizeof left);
-   return next_event - left;
+   return countdown_end - left;
 }
 
 /* Tells the running thread's IR the current stamp, or the clock and
@@ -83,10 +88,15 @@ static void stamp_to_shadow(void)
 
 static void clock_to_shadow(ULong now)
 {
-   Long  left = (Long)(next_event - now);
+   Word  left;
    ULong zero = 0;
    if (clock_thread == VG_INVALID_THREADID)
       return;
+   /* (an event already past leaves a countdown at or below 0) */
+   countdown_end = next_event > now
+                   && next_event - now > (ULong)WS_COUNTDOWN_MAX
+                   ? now + WS_COUNTDOWN_MAX : next_event;
+   left = (Word)(countdown_end - now);
    VG_(set_shadow_regs_area)(clock_thread, 1, WS_SHADOW_LEFT, sizeof left,
                              (const UChar*)&left);
    VG_(set_shadow_regs_area)(clock_thread, 1, WS_SHADOW_ZERO, sizeof zero,
@@ -112,9 +122,9 @@ ULong WS_(clock_insns)(void)
    return frozen ? frozen_at : clock_now();
 }
 
-ULong WS_(clock_at_countdown)(Long left)
+ULong WS_(clock_at_countdown)(Word left)
 {
-   return frozen ? frozen_at : next_event - left;
+   return frozen ? frozen_at : countdown_end - left;
 }
 
 void WS_(clock_next_event)(ULong at)

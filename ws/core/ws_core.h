@@ -77,33 +77,103 @@
 /*--- What the core assumes of the platform                ---*/
 /*------------------------------------------------------------*/
 
-/* ws is built for amd64-linux.  What the core takes from that, stated
-   here and nowhere else (another platform revisits each):
+/* ws is built for amd64-linux and, where Valgrind has it as its
+   secondary platform, for x86-linux (32-bit programs).  What the core
+   takes from the platform, stated here and nowhere else
+   (docs/design.md, "Platforms"):
 
-   - Words.  Guest and host words are 64 bits: the instrumenter emits
-     Ity_I64 IR throughout (WS_(instrument) asserts both), and the
-     guest state's shadow area that the IR reads holds 64-bit words
-     (WS_SHADOW_*).
-   - Addresses.  User addresses have WS_ADDR_BITS = 47 bits: the page
-     tables index that many (an address above aliases a lower one;
-     WS_(beyond_user_space)), and a data check's site word
-     (WS_CHECK_SITE) keeps its instruction's address in the low 47 bits,
-     its weight and size above them and a record flag in bit 63.
-   - Tags.  A data TLB tag is a page number, below 2^47, so that
-     WS_DTLB_TRAP (bit 62) is set in no page number and WS_DTLB_EMPTY
-     (all ones) is no page.
-   - The tool image.  Valgrind loads it at 0x58000000 (the link's
-     -Ttext-segment), below 2^31: the code slots and the data TLB live
-     in it, so that their addresses fit an addressing mode's 32-bit
-     displacement (VEX's amd64 back end has no 64-bit absolute
+   - Words.  Guest and host words are both 64 bits on amd64, both 32
+     bits on x86 (WS_(instrument) asserts it): addresses and the shadow
+     words the IR reads as addresses are words (WS_Ity_W and the
+     WS_Iop_*W operations below, cW()), while access counters are
+     64-bit everywhere (VEX's x86 back end adds, loads and stores them
+     as register pairs).  The countdown (WS_SHADOW_LEFT) is a signed
+     word: on x86 it never holds more than WS_COUNTDOWN_MAX, and the
+     boundary it runs out at early plans the next again (ws_clock.c).
+   - Addresses.  User addresses have WS_ADDR_BITS bits (47 on amd64,
+     32 on x86): the page tables index that many (an address above
+     aliases a lower one; WS_(beyond_user_space)), and on amd64 a data
+     check's site word (WS_CHECK_SITE) keeps its instruction's address
+     in the low 47 bits, its weight and size above them and a record
+     flag in bit 63.  On x86 a word has no room beside an address:
+     every site that is not passed through the guest state is a
+     WS_SiteRecord (WS_SITE_PACKS is 0).
+   - Tags.  A data TLB tag is a page number, below 2^(WS_ADDR_BITS - 6),
+     so that WS_DTLB_TRAP (bit 62 on amd64, bit 30 on x86) is set in no
+     page number and WS_DTLB_EMPTY (a word of ones, which a page variable of type Addr
+     compares equal to) is no page.  Tags are
+     64-bit in memory; x86's IR compares their low word, which holds
+     both the page and the trap bit.
+   - The tool image.  Valgrind loads it at 0x58000000 on both (the
+     link's -Ttext-segment), below 2^31: the code slots and the data
+     TLB live in it, so that their addresses fit an addressing mode's
+     32-bit displacement (VEX's amd64 back end has no 64-bit absolute
      addressing mode; a table above 2^31 would still work, through a
-     64-bit constant in a register, only slower). */
-#define WS_ADDR_BITS          47
-#define WS_DTLB_EMPTY         (~0ULL)
-#define WS_DTLB_TRAP          (1ULL << 62)
-#define WS_SITE_WEIGHT_SHIFT  WS_ADDR_BITS
-#define WS_SITE_SIZE_SHIFT    50
-#define WS_SITE_RECORD        (1ULL << 63)
+     64-bit constant in a register, only slower).  On x86 every
+     address fits a displacement. */
+#if VG_WORDSIZE == 8
+#  define WS_ADDR_BITS          47
+#  define WS_DTLB_TRAP          (1ULL << 62)
+#  define WS_SITE_PACKS         1
+#  define WS_SITE_WEIGHT_SHIFT  WS_ADDR_BITS
+#  define WS_SITE_SIZE_SHIFT    50
+#  define WS_SITE_RECORD        (1ULL << 63)
+#  define WS_SITE_IS_RECORD(site) (((site) & WS_SITE_RECORD) != 0)
+#  define WS_COUNTDOWN_MAX      (1LL << 62)
+#  define WS_Ity_W      Ity_I64
+#  define WS_Iop_AddW   Iop_Add64
+#  define WS_Iop_SubW   Iop_Sub64
+#  define WS_Iop_AndW   Iop_And64
+#  define WS_Iop_ShrW   Iop_Shr64
+#  define WS_Iop_CmpNEW Iop_CmpNE64
+#  define WS_Iop_CmpLEWS Iop_CmpLE64S
+#  define WS_Iop_CmpLTWU Iop_CmpLT64U
+#  define WS_Iop_1UtoW  Iop_1Uto64
+#  define WS_Iop_WtoU8  Iop_64to8
+#  define WS_Ico_W      Ico_U64
+#  define WS_ICO_W(c)   ((c)->Ico.U64)
+#  define WS_IRConst_W(v) IRConst_U64(v)
+#elif VG_WORDSIZE == 4
+#  define WS_ADDR_BITS          32
+#  define WS_DTLB_TRAP          (1ULL << 30)
+#  define WS_SITE_PACKS         0
+#  define WS_SITE_RECORD        0
+#  define WS_SITE_IS_RECORD(site) True
+#  define WS_COUNTDOWN_MAX      (1LL << 30)
+#  define WS_Ity_W      Ity_I32
+#  define WS_Iop_AddW   Iop_Add32
+#  define WS_Iop_SubW   Iop_Sub32
+#  define WS_Iop_AndW   Iop_And32
+#  define WS_Iop_ShrW   Iop_Shr32
+#  define WS_Iop_CmpNEW Iop_CmpNE32
+#  define WS_Iop_CmpLEWS Iop_CmpLE32S
+#  define WS_Iop_CmpLTWU Iop_CmpLT32U
+#  define WS_Iop_WtoU8  Iop_32to8
+#  define WS_Iop_1UtoW  Iop_1Uto32
+#  define WS_Ico_W      Ico_U32
+#  define WS_ICO_W(c)   ((c)->Ico.U32)
+#  define WS_IRConst_W(v) IRConst_U32((UInt)(v))
+#else
+#  error "ws knows words of 64 and 32 bits only"
+#endif
+#define WS_DTLB_EMPTY         ((ULong)~(Addr)0)   /* a word of ones */
+
+/* A word constant, an address or a count. */
+static inline IRExpr* WS_(cW)(ULong v)
+{
+   return IRExpr_Const(WS_IRConst_W(v));
+}
+
+/* Whether [a, a+size) reaches beyond the user address space (or wraps):
+   such an access faults without touching memory. */
+static inline Bool WS_(beyond_reach)(Addr a, SizeT size)
+{
+#if VG_WORDSIZE == 8
+   return ((a | (a + size - 1)) >> WS_ADDR_BITS) != 0;
+#else
+   return a + size - 1 < a;
+#endif
+}
 
 /* While a thread runs translations, the clock and the current epoch
    live in its guest state's first shadow area (ws keeps no shadow
@@ -241,8 +311,16 @@ typedef UInt Stamp;
    one shared all-zero chunk, so the inline lookup needs no NULL test;
    only the slow path ever writes a stamp, and it gives a slot its own
    chunk first.  Addresses above the 47-bit user space alias lower ones
-   (the index is masked); docs/manual.md, Limits. */
-#define WS_L1_BITS      17
+   (the index is masked); docs/manual.md, Limits.  The first level is
+   sized by the address space: 2^17 slots for amd64's 47 bits, 2^12 for
+   x86's 32; a chunk holds 2^(WS_ADDR_BITS - WS_L1_BITS - the page or
+   line shift) slots, and at least WS_BLOCK_PAGES (x86's 2 MiB pages
+   then use the first 32 slots of the first level only). */
+#if VG_WORDSIZE == 8
+#  define WS_L1_BITS    17
+#else
+#  define WS_L1_BITS    12
+#endif
 #define WS_L1_ENTRIES   (1u << WS_L1_BITS)
 
 typedef struct {
@@ -325,7 +403,7 @@ void  WS_(clock_from_thread)(ThreadId tid);
 ULong WS_(clock_insns)(void);
 /* The same in a helper the IR called, given the countdown it reads in
    the running thread's shadow area (WS_SHADOW_LEFT). */
-ULong WS_(clock_at_countdown)(Long left);
+ULong WS_(clock_at_countdown)(Word left);
 void  WS_(clock_next_event)(ULong at);
 Bool  WS_(clock_due)(void);
 /* Measurement stops: the clock stands still (whatever instrumented
@@ -612,7 +690,7 @@ static inline UChar* WS_(watch_mark)(Addr page)
    (((site) >> WS_SITE_SIZE_SHIFT) & (WS_SITE_MAX_SIZE - 1))
 #define WS_SITE_WEIGHT(site) \
    (((site) >> WS_SITE_WEIGHT_SHIFT) & (WS_SITE_MAX_WEIGHT - 1))
-#define WS_SITE_IP(site)         ((site) & ((1ULL << WS_ADDR_BITS) - 1))
+#define WS_SITE_IP(site)         ((site) & (((HWord)1 << WS_ADDR_BITS) - 1))
 
 /* One access counted on a check: its last byte, off the check's first
    byte, and how many accesses it counts. */

@@ -86,7 +86,7 @@ static UInt dtlb_n_filled = 0;
    the entry and move the accesses of the parts that end on the first
    page to that page's counter, found once. */
 typedef struct {
-   HWord  site;
+   ULong  site;          /* the check (site_key) */
    Addr   a;
    ULong* first_counter; /* the first page's access counter */
    UInt   first_weight;  /* accesses of the parts ending on it */
@@ -383,13 +383,13 @@ static void share_out(const WS_SiteRecord* r, Addr a)
 /*--- Refilling a data check's entry                       ---*/
 /*------------------------------------------------------------*/
 
-static Crossing* crossing_slot(HWord site, Addr a)
+static Crossing* crossing_slot(ULong site, Addr a)
 {
    return &crossings[(site ^ (site >> 12) ^ a ^ (a >> 12))
                      & (WS_CROSSINGS - 1)];
 }
 
-static void remember_crossing(Crossing* c, HWord site,
+static void remember_crossing(Crossing* c, ULong site,
                               const WS_SiteRecord* r, Addr a)
 {
    Addr first = a >> WS_(page_shift)();
@@ -407,38 +407,45 @@ static void remember_crossing(Crossing* c, HWord site,
    }
 }
 
+/* A check's key for the crossings: its record's address, or its size,
+   weight and instruction's address packed as amd64's site word packs
+   them (on every platform: a key is 64 bits wide). */
+static ULong site_key(const WS_SiteRecord* r, SizeT size, UInt weight,
+                      Addr ip)
+{
+   if (r != NULL)
+      return (1ULL << 63) | (HWord)r;
+   return ((ULong)size << 50) | ((ULong)weight << 47) | (ULong)ip;
+}
+
 /* The entry filled is the page of the access's last byte: the one
    the inline code looks up and counts the check's accesses on.  It
    counts them before it compares the tag (so that the entry's offset
    is not live across this call), on whatever page the entry held: they
    are taken off before that page's count is settled, and put on the
    page(s) they belong to.  |kind|: what the accesses the check counts
-   do. */
-static void data_refill(Addr a, HWord site, WS_AccessKind kind)
+   do.  |r|: the check's record, or NULL for a check of |size| bytes
+   counting |weight| accesses at |ip|. */
+static void data_refill_check(Addr a, const WS_SiteRecord* r, SizeT size,
+                              UInt weight, Addr ip, WS_AccessKind kind)
 {
-   const WS_SiteRecord* r = NULL;
-   SizeT size;
-   Addr  ip, last, first;
-   UInt  weight;
+   Addr  last, first;
+   ULong site;
    WS_DtlbEntry* e;
    Crossing* c = NULL;
-   if (site & WS_SITE_RECORD) {
-      r = (const WS_SiteRecord*)(site & ~WS_SITE_RECORD);
+   if (r != NULL) {
       size = r->size;
       ip = r->ip;
       weight = r->weight;
-   } else {
-      size = WS_SITE_SIZE(site);
-      ip = WS_SITE_IP(site);
-      weight = WS_SITE_WEIGHT(site);
    }
+   site = site_key(r, size, weight, ip);
    WS_(counters).data_refills++;
    first = a >> WS_(page_shift)();
    last = (a + size - 1) >> WS_(page_shift)();
    e = &WS_(dtlb)[last & (WS_DTLB_ENTRIES - 1)];
    e->accesses -= weight;
-   if (UNLIKELY(((a | (a + size - 1)) >> WS_ADDR_BITS) != 0)) {
-      /* It reaches at or above 2^47 (or wraps): it faults, touching
+   if (UNLIKELY(WS_(beyond_reach)(a, size))) {
+      /* It reaches beyond user space (or wraps): it faults, touching
          nothing.  It is counted on the entry of its last page, which
          then holds a page beyond user space (the same entry, the bit is
          above the index), whose accesses settle_entry drops; the
@@ -505,6 +512,20 @@ static void data_refill(Addr a, HWord site, WS_AccessKind kind)
       remember_crossing(c, site, r, a);
 }
 
+/* A check's site word (ws_core.h). */
+static void data_refill(Addr a, HWord site, WS_AccessKind kind)
+{
+#if WS_SITE_PACKS
+   if (!WS_SITE_IS_RECORD(site)) {
+      data_refill_check(a, NULL, WS_SITE_SIZE(site), WS_SITE_WEIGHT(site),
+                        WS_SITE_IP(site), kind);
+      return;
+   }
+#endif
+   data_refill_check(a, (const WS_SiteRecord*)(site & ~WS_SITE_RECORD),
+                     0, 0, 0, kind);
+}
+
 static VG_REGPARM(2) void data_refill_r(Addr a, HWord site)
 {
    data_refill(a, site, WS_Read);
@@ -545,7 +566,7 @@ static Addr guest_ip(void)
 #define SIZED_REFILL_OF(k, kind, n, w)                                \
    static VG_REGPARM(1) void data_refill_##k##_##n##_##w(Addr a)      \
    {                                                                  \
-      data_refill(a, WS_CHECK_SITE(n, w, guest_ip()), kind);          \
+      data_refill_check(a, NULL, n, w, guest_ip(), kind);             \
    }
 #define SIZED_REFILL_W(k, kind, n)                                    \
    SIZED_REFILL_OF(k, kind, n, 1) SIZED_REFILL_OF(k, kind, n, 2)      \

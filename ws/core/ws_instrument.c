@@ -156,9 +156,9 @@ static void track_guest_ip(SBState* s, IRStmt* st)
          if (st->Ist.Put.offset == s->offset_ip) {
             IRExpr* e = st->Ist.Put.data;
             s->ip_known = e->tag == Iex_Const
-                          && e->Iex.Const.con->tag == Ico_U64;
+                          && e->Iex.Const.con->tag == WS_Ico_W;
             if (s->ip_known)
-               s->guest_ip = e->Iex.Const.con->Ico.U64;
+               s->guest_ip = WS_ICO_W(e->Iex.Const.con);
          }
          break;
       case Ist_PutI:
@@ -190,6 +190,8 @@ static IRExpr* c64(ULong v)
    return IRExpr_Const(IRConst_U64(v));
 }
 
+#define cW WS_(cW)
+
 static IRDirty* call_if(SBState* s, IRExpr* guard, const HChar* name,
                         void* fn, Int regparms, IRExpr** args)
 {
@@ -209,13 +211,15 @@ static IRExpr* code_stale(SBState* s, WS_CodeSlot* slot, Stamp* stamp)
 {
    IRExpr* now = IRExpr_RdTmp(s->stamp);
    if (slot != NULL)
-      return bind(s, Ity_I1, IRExpr_Binop(Iop_CmpNE64, now,
-                  bind(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
-                                               c64((Addr)&slot->stamp)))));
-   return bind(s, Ity_I1, IRExpr_Binop(Iop_CmpNE32,
-               bind(s, Ity_I32, IRExpr_Unop(Iop_64to32, now)),
+      return bind(s, Ity_I1, IRExpr_Binop(WS_Iop_CmpNEW, now,
+                  bind(s, WS_Ity_W, IRExpr_Load(Iend_LE, WS_Ity_W,
+                                                cW((Addr)&slot->stamp)))));
+#if VG_WORDSIZE == 8
+   now = bind(s, Ity_I32, IRExpr_Unop(Iop_64to32, now));
+#endif
+   return bind(s, Ity_I1, IRExpr_Binop(Iop_CmpNE32, now,
                bind(s, Ity_I32, IRExpr_Load(Iend_LE, Ity_I32,
-                                            c64((Addr)stamp)))));
+                                            cW((Addr)stamp)))));
 }
 
 /* The boundary handler rewrites both shadow fields: declared, so that
@@ -223,16 +227,16 @@ static IRExpr* code_stale(SBState* s, WS_CodeSlot* slot, Stamp* stamp)
    stamp before it. */
 static void prologue(SBState* s, Bool starts_rep, Addr ip)
 {
-   IRExpr* left = bind(s, Ity_I64, IRExpr_Get(s->shadow_left, Ity_I64));
-   IRExpr* due = bind(s, Ity_I1, IRExpr_Binop(Iop_CmpLE64S, left, c64(0)));
+   IRExpr* left = bind(s, WS_Ity_W, IRExpr_Get(s->shadow_left, WS_Ity_W));
+   IRExpr* due = bind(s, Ity_I1, IRExpr_Binop(WS_Iop_CmpLEWS, left, cW(0)));
    if (starts_rep) {
       /* No boundary between two iterations of one execution: a sample
          there would hold part of the instruction's accesses. */
-      IRExpr* looping = bind(s, Ity_I64, IRExpr_Get(s->shadow_rep,
-                                                    Ity_I64));
+      IRExpr* looping = bind(s, WS_Ity_W, IRExpr_Get(s->shadow_rep,
+                                                     WS_Ity_W));
       s->rep_fresh = newIRTemp(s->sb->tyenv, Ity_I1);
       addStmtToIRSB(s->sb, IRStmt_WrTmp(s->rep_fresh,
-                    IRExpr_Binop(Iop_CmpNE64, looping, c64(ip))));
+                    IRExpr_Binop(WS_Iop_CmpNEW, looping, cW(ip))));
       due = bind(s, Ity_I1, IRExpr_Binop(Iop_And1, due,
                                          IRExpr_RdTmp(s->rep_fresh)));
       s->rep_uncounted = True;
@@ -245,18 +249,18 @@ static void prologue(SBState* s, Bool starts_rep, Addr ip)
    VG_(memset)(&di->fxState, 0, sizeof di->fxState);
    di->fxState[0].fx = Ifx_Modify;
    di->fxState[0].offset = s->shadow_left;
-   di->fxState[0].size = sizeof(Long);
+   di->fxState[0].size = sizeof(Word);
    di->fxState[1].fx = Ifx_Modify;
    di->fxState[1].offset = s->shadow_stamp;
    di->fxState[1].size = sizeof(ULong);
    addStmtToIRSB(s->sb, IRStmt_Dirty(di));
-   s->stamp = newIRTemp(s->sb->tyenv, Ity_I64);
+   s->stamp = newIRTemp(s->sb->tyenv, WS_Ity_W);
    addStmtToIRSB(s->sb, IRStmt_WrTmp(s->stamp,
-                 IRExpr_Get(s->shadow_stamp, Ity_I64)));
+                 IRExpr_Get(s->shadow_stamp, WS_Ity_W)));
 }
 
 /* The address of a counter: a constant, or for a code slot's, its
-   address added to |zero| (an I64 temporary holding 0), bound afresh
+   address added to |zero| (a word temporary holding 0), bound afresh
    for each use so that VEX makes the slot's address the displacement
    of the load's or store's addressing mode.  A constant address takes
    a 64-bit immediate in a register of its own for the load and again
@@ -264,9 +268,9 @@ static void prologue(SBState* s, Bool starts_rep, Addr ip)
 static IRExpr* counter_address(SBState* s, ULong* counter, IRExpr* zero)
 {
    if (zero == NULL)
-      return c64((Addr)counter);
-   return bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, zero,
-                                        c64((Addr)counter)));
+      return cW((Addr)counter);
+   return bind(s, WS_Ity_W, IRExpr_Binop(WS_Iop_AddW, zero,
+                                         cW((Addr)counter)));
 }
 
 /* counter += n (an I64 atom); |zero| as for counter_address. */
@@ -281,11 +285,25 @@ static void add_to_counter(SBState* s, ULong* counter, IRExpr* n,
 }
 
 /* 1 if a superblock that starts with a rep string instruction begins
-   a new execution of it, else 0 (an I64 atom). */
+   a new execution of it, else 0 (a word atom). */
 static IRExpr* rep_fresh_count(SBState* s)
 {
-   return bind(s, Ity_I64, IRExpr_Unop(Iop_1Uto64,
-                                       IRExpr_RdTmp(s->rep_fresh)));
+   return bind(s, WS_Ity_W, IRExpr_Unop(WS_Iop_1UtoW,
+                                        IRExpr_RdTmp(s->rep_fresh)));
+}
+
+/* The same as an I64 atom, for an access counter. */
+static IRExpr* rep_fresh_count64(SBState* s)
+{
+#if VG_WORDSIZE == 8
+   return rep_fresh_count(s);
+#else
+   /* not 32Uto64, which VEX's optimiser folds with the 1Uto32 into a
+      1Uto64 that its x86 back end does not have */
+   return bind(s, Ity_I64, IRExpr_Binop(Iop_32HLto64,
+                                        IRExpr_Const(IRConst_U32(0)),
+                                        rep_fresh_count(s)));
+#endif
 }
 
 /* Counts the instructions run since the last call off the clock's
@@ -300,12 +318,13 @@ static void advance_clock(SBState* s)
    IRExpr* n;
    if (s->insns == s->insns_clocked && !s->rep_uncounted)
       return;
-   left = bind(s, Ity_I64, IRExpr_Get(s->shadow_left, Ity_I64));
-   n = c64(s->insns - s->insns_clocked);
+   left = bind(s, WS_Ity_W, IRExpr_Get(s->shadow_left, WS_Ity_W));
+   n = cW(s->insns - s->insns_clocked);
    if (s->rep_uncounted)
-      n = bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, n, rep_fresh_count(s)));
+      n = bind(s, WS_Ity_W, IRExpr_Binop(WS_Iop_AddW, n,
+                                         rep_fresh_count(s)));
    addStmtToIRSB(s->sb, IRStmt_Put(s->shadow_left,
-                 bind(s, Ity_I64, IRExpr_Binop(Iop_Sub64, left, n))));
+                 bind(s, WS_Ity_W, IRExpr_Binop(WS_Iop_SubW, left, n))));
    s->insns_clocked = s->insns;
 }
 
@@ -342,8 +361,8 @@ static void flag_code_lines(SBState* s, Int i, IRExpr* zero)
       for (j = 0; j < 64; j++)
          if (s->code_lines[i] & (1ULL << j))
             addStmtToIRSB(s->sb, IRStmt_Store(Iend_LE,
-                          bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, zero,
-                                                        c64((Addr)&f[j]))),
+                          bind(s, WS_Ity_W, IRExpr_Binop(WS_Iop_AddW, zero,
+                                                         cW((Addr)&f[j]))),
                           IRExpr_Const(IRConst_U32(1))));
    } else {
       call_if(s, IRExpr_Const(IRConst_U1(True)), "ws_insn_lines",
@@ -387,7 +406,7 @@ static void count_code_accesses(SBState* s)
 {
    Int i;
    IRExpr* zero = counts_on_a_slot(s)
-                  ? bind(s, Ity_I64, IRExpr_Get(s->shadow_zero, Ity_I64))
+                  ? bind(s, WS_Ity_W, IRExpr_Get(s->shadow_zero, WS_Ity_W))
                   : NULL;
    for (i = 0; i < s->n_code_pages; i++) {
       if (s->code_pending[i] != 0)
@@ -399,7 +418,7 @@ static void count_code_accesses(SBState* s)
    /* A superblock that starts with a rep instruction: its first code
       page is the instruction's. */
    if (s->rep_uncounted)
-      add_to_counter(s, s->code_counter[0], rep_fresh_count(s),
+      add_to_counter(s, s->code_counter[0], rep_fresh_count64(s),
                      s->code_slotted[0] ? zero : NULL);
    s->rep_uncounted = False;
 }
@@ -408,13 +427,13 @@ static void count_code_accesses(SBState* s)
    instruction: whether that way goes on with it (|again|). */
 static Bool jumps_to(IRExpr* dst, Addr a)
 {
-   return dst->tag == Iex_Const && dst->Iex.Const.con->tag == Ico_U64
-          && dst->Iex.Const.con->Ico.U64 == a;
+   return dst->tag == Iex_Const && dst->Iex.Const.con->tag == WS_Ico_W
+          && WS_ICO_W(dst->Iex.Const.con) == a;
 }
 
 static void note_rep_path(SBState* s, Bool again)
 {
-   addStmtToIRSB(s->sb, IRStmt_Put(s->shadow_rep, c64(again ? s->rep : 0)));
+   addStmtToIRSB(s->sb, IRStmt_Put(s->shadow_rep, cW(again ? s->rep : 0)));
 }
 
 /* The code page of the instruction being instrumented; checked the
@@ -503,13 +522,13 @@ static IRExpr* data_tlb_offset(SBState* s, IRExpr* addr, Int size)
 {
    UInt shift = WS_(page_shift)();
    IRExpr* last = size > 1
-      ? bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, addr, c64(size - 1)))
+      ? bind(s, WS_Ity_W, IRExpr_Binop(WS_Iop_AddW, addr, cW(size - 1)))
       : addr;
-   return bind(s, Ity_I64, IRExpr_Binop(Iop_And64,
-                  bind(s, Ity_I64, IRExpr_Binop(Iop_Shr64, last,
+   return bind(s, WS_Ity_W, IRExpr_Binop(WS_Iop_AndW,
+                  bind(s, WS_Ity_W, IRExpr_Binop(WS_Iop_ShrW, last,
                        IRExpr_Const(IRConst_U8(shift
                                                - WS_DTLB_ENTRY_SHIFT)))),
-                  c64((ULong)(WS_DTLB_ENTRIES - 1) << WS_DTLB_ENTRY_SHIFT)));
+                  cW((ULong)(WS_DTLB_ENTRIES - 1) << WS_DTLB_ENTRY_SHIFT)));
 }
 
 /* The address of the field at |field| in the entry at |offset|.
@@ -517,13 +536,13 @@ static IRExpr* data_tlb_offset(SBState* s, IRExpr* addr, Int size)
    load's or store's addressing mode. */
 static IRExpr* dtlb_field(SBState* s, IRExpr* offset, SizeT field)
 {
-   return bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, offset,
-                                        c64((Addr)WS_(dtlb) + field)));
+   return bind(s, WS_Ity_W, IRExpr_Binop(WS_Iop_AddW, offset,
+                                         cW((Addr)WS_(dtlb) + field)));
 }
 
 /* The address of the tag that a check of |kind| compares, in the
    TLB's first entry. */
-static ULong tag_address(WS_AccessKind kind)
+static Addr tag_address(WS_AccessKind kind)
 {
    return (Addr)WS_(dtlb) + offsetof(WS_DtlbEntry, tag)
           + (kind - 1) * sizeof(ULong);
@@ -542,12 +561,12 @@ static ULong tag_address(WS_AccessKind kind)
 static IRExpr* data_tlb_stale(SBState* s, IRExpr* offset, IRExpr* addr,
                               IRConst* tag)
 {
-   IRExpr* page = bind(s, Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
+   IRExpr* page = bind(s, WS_Ity_W, IRExpr_Binop(WS_Iop_ShrW, addr,
                        IRExpr_Const(IRConst_U8(WS_(page_shift)()))));
-   IRExpr* entry_tag = bind(s, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
-                            bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, offset,
-                                 IRExpr_Const(tag)))));
-   return bind(s, Ity_I1, IRExpr_Binop(Iop_CmpNE64, page, entry_tag));
+   IRExpr* entry_tag = bind(s, WS_Ity_W, IRExpr_Load(Iend_LE, WS_Ity_W,
+                            bind(s, WS_Ity_W, IRExpr_Binop(WS_Iop_AddW,
+                                 offset, IRExpr_Const(tag)))));
+   return bind(s, Ity_I1, IRExpr_Binop(WS_Iop_CmpNEW, page, entry_tag));
 }
 
 /* entry->accesses += n, or += (guard ? n : 0), before the check: the
@@ -580,16 +599,20 @@ static Bool flags_lines(Int size)
           || (WS_(lines_inline)() && size <= (Int)WS_(clo).linesize);
 }
 
-/* The flag of the line of |x| in the data TLB's line flags: the
-   line's index in the table is the entry's index and the line's in its
-   page (ws_core.h). */
-static IRExpr* line_flag_index(SBState* s, IRExpr* x)
+/* The line number of |x|. */
+static IRExpr* line_of(SBState* s, IRExpr* x)
+{
+   return bind(s, WS_Ity_W, IRExpr_Binop(WS_Iop_ShrW, x,
+               IRExpr_Const(IRConst_U8(WS_(line_shift)()))));
+}
+
+/* The flag of |line| in the data TLB's line flags: the line's index in
+   the table is the entry's index and the line's in its page
+   (ws_core.h). */
+static IRExpr* line_flag_index(SBState* s, IRExpr* line)
 {
    ULong mask = ((ULong)WS_DTLB_ENTRIES << WS_(lpp_shift)()) - 1;
-   return bind(s, Ity_I64, IRExpr_Binop(Iop_And64,
-               bind(s, Ity_I64, IRExpr_Binop(Iop_Shr64, x,
-                    IRExpr_Const(IRConst_U8(WS_(line_shift)())))),
-               c64(mask)));
+   return bind(s, WS_Ity_W, IRExpr_Binop(WS_Iop_AndW, line, cW(mask)));
 }
 
 /* After the check (and its helper, which leaves the entries of both
@@ -605,17 +628,22 @@ static void flag_data_lines(SBState* s, IRExpr* addr, Int size,
       return;
    for (i = 0; i < (size > 1 ? 2 : 1); i++) {
       IRExpr* x = i == 0 ? addr
-                 : bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, addr,
-                                                 c64(size - 1)));
-      IRExpr* idx = line_flag_index(s, x);
-      IRExpr* where = bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, idx,
-                                        c64((Addr)WS_(dtlb_lines))));
+                 : bind(s, WS_Ity_W, IRExpr_Binop(WS_Iop_AddW, addr,
+                                                  cW(size - 1)));
+      IRExpr* line = line_of(s, x);
+      IRExpr* idx = line_flag_index(s, line);
+      IRExpr* where = bind(s, WS_Ity_W, IRExpr_Binop(WS_Iop_AddW, idx,
+                                         cW((Addr)WS_(dtlb_lines))));
       if (guard)
-         where = bind(s, Ity_I64, IRExpr_ITE(guard, where,
-                                   c64((Addr)&WS_(dtlb_no_line))));
-      /* the flag is the index's own low byte (ws_dtlb.c) */
+         where = bind(s, WS_Ity_W, IRExpr_ITE(guard, where,
+                                    cW((Addr)&WS_(dtlb_no_line))));
+      /* the flag is the index's own low byte (ws_dtlb.c), which is the
+         line's: on x86 taken from the line, as VEX's x86 back end
+         stores a byte wrongly from the register the address is in */
       addStmtToIRSB(s->sb, IRStmt_Store(Iend_LE, where,
-                    bind(s, Ity_I8, IRExpr_Unop(Iop_64to8, idx))));
+                    bind(s, Ity_I8, IRExpr_Unop(WS_Iop_WtoU8,
+                                                VG_WORDSIZE == 8 ? idx
+                                                                 : line))));
    }
 }
 
@@ -650,7 +678,7 @@ static void add_part(SBState* s, Check* c, Long lo, Long hi, Int weight,
       TLB holds only while both may hit. */
    c->kind |= kind;
    if (c->tag != NULL)
-      c->tag->Ico.U64 = tag_address(c->kind);
+      WS_ICO_W(c->tag) = tag_address(c->kind);
 }
 
 /* Emits the check for the access at statement |i|, unless a check of
@@ -683,9 +711,9 @@ static void check_access(SBState* s, Int i, Int n_stmts)
       WS_(widen_to_group)(s->access, i, n_stmts, &lo, &hi);
       if (lo != a->sym.off) {
          addr = a->sym.root == WS_ROOT_CONST
-                   ? c64(lo)
-                   : bind(s, Ity_I64, IRExpr_Binop(Iop_Add64,
-                          IRExpr_RdTmp(a->sym.root), c64(lo)));
+                   ? cW(lo)
+                   : bind(s, WS_Ity_W, IRExpr_Binop(WS_Iop_AddW,
+                          IRExpr_RdTmp(a->sym.root), cW(lo)));
       }
       size = hi - lo + 1;
    }
@@ -699,7 +727,7 @@ static void check_access(SBState* s, Int i, Int n_stmts)
    if (size > ps || !flags_lines(size)) {
       cond = a->guard ? a->guard : IRExpr_Const(IRConst_U1(True));
    } else {
-      c->tag = IRConst_U64(tag_address(a->kind));
+      c->tag = WS_IRConst_W(tag_address(a->kind));
       cond = data_tlb_stale(s, offset, addr, c->tag);
       if (a->guard)
          cond = bind(s, Ity_I1, IRExpr_Binop(Iop_And1, cond, a->guard));
@@ -717,7 +745,7 @@ static void check_access(SBState* s, Int i, Int n_stmts)
    c->ip_in_guest = s->ip_known && s->guest_ip == s->ip;
    c->call = call_if(s, cond, WS_(data_refill_of_kind)(WS_Read)->name,
                      WS_(data_refill_of_kind)(WS_Read)->fn, 2,
-                     mkIRExprVec_2(addr, c64(0)));
+                     mkIRExprVec_2(addr, cW(0)));
    if (size <= ps && flags_lines(size))
       flag_data_lines(s, addr, size, a->guard);
 }
@@ -781,13 +809,16 @@ static void finish_checks(SBState* s)
          c->call->args = mkIRExprVec_1(c->addr);
          continue;
       }
-      site = recorded ? WS_SITE_RECORD
-                          | (HWord)WS_(site_record)(c->ip, size, parts,
-                                                    c->n_parts)
-                      : WS_CHECK_SITE(size, weight, c->ip);
+#if WS_SITE_PACKS
+      if (!recorded)
+         site = WS_CHECK_SITE(size, weight, c->ip);
+      else
+#endif
+         site = WS_SITE_RECORD
+                | (HWord)WS_(site_record)(c->ip, size, parts, c->n_parts);
       c->call->cee = mkIRCallee(2, plain->name,
                                 VG_(fnptr_to_fnentry)(plain->fn));
-      c->call->args[1] = c64(site);
+      c->call->args[1] = cW(site);
    }
 }
 
@@ -876,8 +907,8 @@ static IRSB* measure(IRSB* sbIn, const VexGuestLayout* layout,
             advance_clock(&s);
             count_code_accesses(&s);
             if (s.rep != 0)
-               note_rep_path(&s, st->Ist.Exit.dst->tag == Ico_U64
-                                 && st->Ist.Exit.dst->Ico.U64 == s.rep);
+               note_rep_path(&s, st->Ist.Exit.dst->tag == WS_Ico_W
+                                 && WS_ICO_W(st->Ist.Exit.dst) == s.rep);
             s.segment++;
          }
       }
@@ -925,7 +956,7 @@ IRSB* WS_(instrument)(VgCallbackClosure* closure, IRSB* sbIn,
    IRSB* sb;
    UInt  i;
    /* The platform's words (ws_core.h, at the top). */
-   tl_assert(gWordTy == Ity_I64 && hWordTy == Ity_I64);
+   tl_assert(gWordTy == WS_Ity_W && hWordTy == WS_Ity_W);
    if (first_pass != NULL)
       sbIn = first_pass(sbIn, layout, vge);
    /* While measurement is off, code runs as it is (as callgrind's

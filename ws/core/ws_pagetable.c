@@ -21,9 +21,10 @@
    with ws_instrument.c, which walks it inline; this file only creates
    chunks and visits slots.  It knows nothing of windows or time.
 
-   The first level always has 2^17 slots, so the chunk size follows
-   the page size: a chunk covers 2^(47-17) bytes = 1 GiB of address
-   space whatever the page size.  Chunks are anonymous mappings, so
+   The first level always has 2^WS_L1_BITS slots, so the chunk size
+   follows the page size: a chunk covers 2^(47-17) bytes = 1 GiB of
+   address space on amd64 whatever the page size, 2^(32-12) = 1 MiB on
+   x86 (more at pages above 16 KiB, ws_core.h).  Chunks are anonymous mappings, so
    the kernel backs only the parts of them whose pages are touched:
    the table's resident size grows with the pages the program uses,
    not with the address range it spans. */
@@ -41,6 +42,12 @@
    share (page and line tables differ).  It is never written, so every
    lookup through it reads WS_STAMP_NEVER. */
 static Stamp* zero_chunks[WS_ADDR_BITS];
+
+static UInt chunk_bits_for(UInt shift)
+{
+   Int bits = WS_ADDR_BITS - WS_L1_BITS - (Int)shift;
+   return bits < WS_BLOCK_SHIFT ? WS_BLOCK_SHIFT : (UInt)bits;
+}
 
 static SizeT chunk_bytes(const WS_PageTable* pt)
 {
@@ -70,7 +77,7 @@ void WS_(pt_init_at)(WS_PageTable* pt, Bool sparse, Stamp** l1_storage,
    pt->used = NULL;
    pt->n_used = 0;
    pt->blocks = NULL;
-   pt->chunk_bits = WS_ADDR_BITS - WS_L1_BITS - shift;
+   pt->chunk_bits = chunk_bits_for(shift);
    pt->owns_l1 = l1_storage == NULL;
    pt->l1 = l1_storage ? l1_storage
                        : VG_(am_shadow_alloc)(WS_L1_ENTRIES * sizeof(Stamp*));
@@ -93,7 +100,7 @@ void WS_(pt_init_records)(WS_PageTable* pt, SizeT record_size)
    pt->used = NULL;
    pt->n_used = 0;
    pt->blocks = NULL;
-   pt->chunk_bits = WS_ADDR_BITS - WS_L1_BITS - WS_(page_shift)();
+   pt->chunk_bits = chunk_bits_for(WS_(page_shift)());
    pt->owns_l1 = True;
    pt->l1 = VG_(am_shadow_alloc)(WS_L1_ENTRIES * sizeof(Stamp*));
    if (pt->l1 == NULL)

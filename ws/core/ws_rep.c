@@ -67,8 +67,9 @@ Bool WS_(is_rep_string)(Addr a, UInt len)
          rep = True;
       else if (b == 0x66 || b == 0x67 || b == 0xF0 || b == 0x2E
                || b == 0x36 || b == 0x3E || b == 0x26 || b == 0x64
-               || b == 0x65 || (b & 0xF0) == 0x40)
-         continue;          /* other prefixes and REX */
+               || b == 0x65 || (VG_WORDSIZE == 8 && (b & 0xF0) == 0x40))
+         continue;          /* other prefixes and amd64's REX (on x86,
+                               0x40-0x4F are inc and dec) */
       else                  /* movs, cmps, stos, lods, scas */
          return rep && b >= 0xA4 && b <= 0xAF && b != 0xA8 && b != 0xA9;
    }

@@ -88,8 +88,8 @@
      program's limit: the program's descriptors would differ from
      --tool=none's.
    - fcntl, rt_sigaction and ftruncate are system calls of their own
-     here, as the core makes them (the kernel's interface; amd64 only,
-     for now). */
+     here, as the core makes them (the kernel's interface: amd64's
+     syscall, x86's int $0x80). */
 #define WS_CORE_FDS  12
 
 static Long sys4(Long no, Long a1, Long a2, Long a3, Long a4)
@@ -102,8 +102,19 @@ static Long sys4(Long no, Long a1, Long a2, Long a3, Long a4)
                      : "0" (no), "D" (a1), "S" (a2), "d" (a3), "r" (r10)
                      : "rcx", "r11", "memory");
    return ret;               /* -errno on failure */
+#elif defined(VGA_x86)
+   Long ret;
+   Int  r;
+   __asm__ volatile ("pushl %%ebx\n\tmovl %2, %%ebx\n\tint $0x80\n\t"
+                     "popl %%ebx"
+                     : "=a" (r)
+                     : "0" ((Int)no), "r" ((Int)a1), "c" ((Int)a2),
+                       "d" ((Int)a3), "S" ((Int)a4)
+                     : "memory");
+   ret = r;
+   return ret;               /* -errno on failure */
 #else
-#  error "ws_file.c makes its system calls for amd64 only"
+#  error "ws_file.c makes its system calls for amd64 and x86 only"
 #endif
 }
 
@@ -127,7 +138,8 @@ static Int dup_from(Int fd, Int from)
 static void set_action(Int sig, const vki_sigaction_toK_t* act,
                        vki_sigaction_fromK_t* old)
 {
-   sys4(__NR_rt_sigaction, sig, (Long)act, (Long)old, sizeof(vki_sigset_t));
+   sys4(__NR_rt_sigaction, sig, (Long)(Addr)act, (Long)(Addr)old,
+        sizeof(vki_sigset_t));
 }
 
 #define WS_POLLOUT          0x0004
