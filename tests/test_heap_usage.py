@@ -189,7 +189,8 @@ def test_heap_usage_off(ws):
 def test_heap_usage_option_checked(ws):
     r = ws([KNOWN, "1000"], "--ws-heap-usage=sometimes", check=False)
     assert r.returncode == 1
-    assert "--ws-heap-usage takes yes or no" in r.stderr
+    assert ("--ws-heap-usage takes yes (a page's accesses, for its chunks), "
+            "exact (each access) or no") in r.stderr
 
 
 # ----------------------------------------------------------------------

@@ -333,7 +333,12 @@ typedef struct {
    /* Over the ended chunks: */
    ULong  ended;
    ULong  ended_bytes;
-   ULong  touched;      /* bytes on pages accessed while they lived */
+   ULong  touched;      /* bytes accessed while they lived, at the
+                           run's resolution */
+   ULong  usage_bytes;  /* ... of chunks both read and written (with
+                           --ws-heap-usage=exact; else all) */
+   ULong  interval;     /* sum of (highest - lowest byte accessed + 1),
+                           by default the bytes on accessed pages */
    ULong  never;        /* chunks never accessed */
    ULong  never_bytes;
    ULong  read_only;    /* chunks read and never written */

@@ -41,12 +41,14 @@ ULong WS_(heapuse_mean)(ULong sum, ULong n)
    return n == 0 ? 0 : (sum + n / 2) / n;
 }
 
-/* A site whose chunks hold no byte wastes none. */
+/* A site whose chunks hold no byte wastes none.  With
+   --ws-heap-usage=exact only the bytes of chunks both read and written
+   count (the paper's Useless function). */
 ULong WS_(heapuse_usage_milli)(const WS_SiteSums* s)
 {
    if (s->ended_bytes == 0)
       return 1000;
-   return (s->touched * 1000 + s->ended_bytes / 2) / s->ended_bytes;
+   return (s->usage_bytes * 1000 + s->ended_bytes / 2) / s->ended_bytes;
 }
 
 ULong WS_(heapuse_useful_milli)(const WS_SiteSums* s)
@@ -60,7 +62,7 @@ ULong WS_(heapuse_rank_value)(const WS_SiteSums* s, WS_HeapKey key)
 {
    switch (key) {
    case WS_KeyUsage:
-      return s->ended_bytes - s->touched;
+      return s->ended_bytes - s->usage_bytes;
    case WS_KeyUseful:
       return s->ended == 0 ? 0
            : (ULong)((Double)s->ended_bytes
@@ -133,8 +135,9 @@ void WS_(heapsites_trailer)(void)
                       WS_(heapuse_mean)(s->first_delay, accessed),
                       WS_(heapuse_mean)(s->idle_tail, accessed), useful,
                       s->threads);
-      WS_(out_printf)(" touched %llu never-bytes %llu exit-live %llu",
-                      s->touched, s->never_bytes, s->exit_live);
+      WS_(out_printf)(" touched %llu interval %llu never-bytes %llu "
+                      "exit-live %llu", s->touched, s->interval,
+                      s->never_bytes, s->exit_live);
       WS_(out_end_line)();
    }
    VG_(free)(sites);

@@ -166,6 +166,7 @@ typedef struct {
    Bool         locations;
    Bool         heap;
    Bool         heap_usage;      /* followed: --ws-heap=yes too */
+   Bool         heap_exact;      /* --ws-heap-usage=exact: each access */
    Bool         routines;        /* per-routine footprint */
 } WS_Clo;
 extern WS_Clo WS_(clo);
