@@ -417,6 +417,9 @@ struct wsp_file {
                                             when kept */
    struct wsp_heap_site *heap_sites;     /* version 4, in file order */
    size_t                n_heap_sites;
+   int                   have_heap_scores; /* a heap-scores line: */
+   uint64_t              heap_scores_milli[3]; /* lifetime, usage,
+                                            useful, in thousandths */
    struct wsp_routine   *routines;       /* in file order: ranked */
    size_t                n_routines;
    struct wsp_routine_row *routine_rows;
@@ -425,8 +428,8 @@ struct wsp_file {
                                             heap-window and routine
                                             lines */
    size_t                n_kvs;
-   int                   heap_usage;     /* header heap-usage: 1 yes, 0 no,
-                                            -1 absent */
+   int                   heap_usage;     /* header heap-usage: 2 exact,
+                                            1 yes, 0 no, -1 absent */
    uint64_t              num_callers;    /* header num-callers: the most
                                             frame lines of a stack, or
                                             WSP_NONE (older files) */

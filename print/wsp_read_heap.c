@@ -101,6 +101,30 @@ int heap_site_line(struct reader *r)
    return 0;
 }
 
+/* `heap-scores lifetime F usage F useful F`, once, after the heap-site
+   lines: the run's global scores. */
+int heap_scores_line(struct reader *r)
+{
+   static const char *const keys[3] = { "lifetime", "usage", "useful" };
+   struct lex *p = &r->p;
+   struct wsp_file *f = p->f;
+   struct cur c = cur_line(p);
+   struct wsp_str k, v;
+   if (f->have_heap_scores)
+      return fail(p, "one heap-scores line");
+   cur_lit(&c, "heap-scores");
+   for (size_t i = 0; i < 3; i++)
+      if (!cur_word(&c, &k) || !wsp_str_is(k, keys[i]) || !cur_word(&c, &v)
+          || !word_milli(v, &f->heap_scores_milli[i]))
+         return fail(p, "a heap-scores line is 'heap-scores lifetime F "
+                     "usage F useful F', fractions from 0.000 to 1.000");
+   if (!cur_end(&c))
+      return fail(p, "a heap-scores line is 'heap-scores lifetime F "
+                  "usage F useful F', fractions from 0.000 to 1.000");
+   f->have_heap_scores = 1;
+   return 0;
+}
+
 static const char *const window_keys[] = { "live", "window" };
 static const struct kv_spec window_spec = {
    "heap-window", window_keys, 2, 2, 0

@@ -131,9 +131,13 @@ void wsp_text_heap(FILE *out, const struct wsp_file *f, int width)
       idle += wsp_heap_value(s, WSP_KEY_USEFUL);
       never += s->never;
    }
-   wsp_wrap(out, width, 2, "\nHeap efficiency (at the granularity of the "
-            "%llu-byte pages; docs/manual.md, \"Heap usage\"):\n",
-            (unsigned long long)f->pagesize);
+   if (f->heap_usage == 2)
+      wsp_wrap(out, width, 2, "\nHeap efficiency (each access attributed "
+               "to its chunk; docs/manual.md, \"Heap usage\"):\n");
+   else
+      wsp_wrap(out, width, 2, "\nHeap efficiency (at the granularity of "
+               "the %llu-byte pages; docs/manual.md, \"Heap usage\"):\n",
+               (unsigned long long)f->pagesize);
    wsp_wrap(out, width, 4, "  %s allocation site%s, %s chunk%s, %s bytes "
             "allocated\n", wsp_commas(a, sizeof a, f->n_heap_sites),
             f->n_heap_sites == 1 ? "" : "s", wsp_commas(b, sizeof b, chunks),
@@ -142,6 +146,14 @@ void wsp_text_heap(FILE *out, const struct wsp_file *f, int width)
             "their last use, %s chunk%s never touched\n",
             wsp_commas(a, sizeof a, wasted), wsp_commas(b, sizeof b, idle),
             wsp_commas(d, sizeof d, never), never == 1 ? "" : "s");
+   if (f->have_heap_scores) {
+      milli(a, sizeof a, f->heap_scores_milli[0]);
+      milli(b, sizeof b, f->heap_scores_milli[1]);
+      milli(c, sizeof c, f->heap_scores_milli[2]);
+      wsp_wrap(out, width, 4, "  global scores (the Memoro paper's "
+               "geometric means over the sites): lifetime %s, usage %s, "
+               "useful %s\n", a, b, c);
+   }
    unsigned char *shown = calloc(f->n_heap_sites, 1);
    if (!shown) {
       fprintf(out, "  (out of memory)\n");

@@ -96,3 +96,84 @@ def test_exact_needs_heap(ws):
     reasons = [l for l in r.stderr.splitlines() if "--ws-heap-usage" in l]
     assert reasons == ["valgrind: Bad option: --ws-heap-usage=exact needs "
                        "--ws-heap=yes"], r.stderr
+
+
+def test_churn_lifetime_score(ws):
+    """1,000 chunks of 32 bytes, each freed a few instructions after its
+    allocation, one after another within 0.1 % of the run: one group
+    whose mean lifetime (37 instructions) is a tiny part of its span (999
+    turns of about 180): lifetime-score 0.000, flagged by score 0.000
+    (its accesses share a superblock, so useful is 0 too), where usage
+    is 1.000."""
+    out = exact(ws, "heap_churn")
+    h = site(out, "site_churn")
+    assert figures(h, "chunks", "peak-live", "usage", "lifetime-score",
+                   "growth", "score") == (1000, 32, 1.0, 0.0, 0, 0.0)
+
+
+def test_regrow_growth(ws):
+    """Runs of three or more chunks of growing size (realloc's new chunks
+    at its site): one run of 7 (site_long), two of 3 (site_twice, called
+    twice), none for runs of 2 (site_short)."""
+    for r in (exact(ws, "heap_regrow"), ws([wslib.prog("heap_regrow")]).output):
+        assert [site(r, f)["growth"]
+                for f in ("site_long", "site_twice", "site_short")] == [1, 2, 0]
+
+
+def geo_mean_milli(values):
+    """The geometric mean of fractions, in thousandths rounded half up, as
+    ws decides it: the m with ((2m-1)/2000)^n <= product < ((2m+1)/2000)^n
+    (memoro_model.root_milli on the values as written, so within one
+    thousandth of ws's, which works from the values unrounded)."""
+    from fractions import Fraction
+    import memoro_model
+    product = Fraction(1)
+    for v in values:
+        product *= Fraction(round(v * 1000), 1000)
+    return memoro_model.root_milli(product, len(values)) / 1000
+
+
+def test_scores(ws):
+    """score is the geometric mean of lifetime-score, usage and useful;
+    the heap-scores line the geometric mean of each over the sites."""
+    out = exact(ws, "heap_regrow")
+    for h in out.heap_sites:
+        mean = geo_mean_milli([h["lifetime-score"], h["usage"], h["useful"]])
+        assert abs(h["score"] - mean) <= 0.001 + 1e-9, h
+    for key, site_key in (("lifetime", "lifetime-score"), ("usage", "usage"),
+                          ("useful", "useful")):
+        mean = geo_mean_milli([h[site_key] for h in out.heap_sites])
+        assert abs(out.heap_scores[key] - mean) <= 0.001 + 1e-9, key
+    # one site never used makes the global usage 0 (the paper's rule)
+    assert exact(ws, "heap_untouched").heap_scores["usage"] == 0.0
+
+
+def test_print_reads_heap_scores(ws, tmp_path):
+    """ws_print shows the heap-scores line in its heap section, says that
+    each access was attributed, and refuses a malformed line."""
+    import os
+    import subprocess
+    ws_print = os.path.join(wslib.TOP_BUILDDIR, "print", "ws_print")
+    r = ws([wslib.prog("heap_regrow")], "--ws-heap-usage=exact")
+    s = r.output.heap_scores
+    text = subprocess.run([ws_print, r.out_path], capture_output=True,
+                          text=True, check=True).stdout
+    assert "Heap efficiency (each access attributed to its chunk;" in text
+    flat = " ".join(text.split())
+    assert ("global scores (the Memoro paper's geometric means over the "
+            "sites): lifetime %.3f, usage %.3f, useful %.3f"
+            % (s["lifetime"], s["usage"], s["useful"])) in flat
+    with open(r.out_path) as f:
+        lines = f.read().split("\n")
+    (i,) = [i for i, l in enumerate(lines) if l.startswith("heap-scores ")]
+    for bad in ("heap-scores lifetime 0.5 usage 0.100 useful 0.100",
+                "heap-scores usage 0.100 lifetime 0.100 useful 0.100"):
+        path = tmp_path / "bad.out"
+        path.write_text("\n".join(lines[:i] + [bad] + lines[i + 1:]))
+        p = subprocess.run([ws_print, str(path)], capture_output=True,
+                           text=True)
+        assert p.returncode != 0
+        assert "%s:%d: a heap-scores line is 'heap-scores lifetime F usage " \
+               "F useful F'" % (path, i + 1) in p.stderr, p.stderr
+        with pytest.raises(wslib.FormatError):
+            wslib.read_output(str(path))

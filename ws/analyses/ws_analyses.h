@@ -351,6 +351,8 @@ typedef struct {
    Double useful;       /* sum of (last - first access) / lifetime; 0
                            for a chunk never accessed */
    ULong  exit_live;    /* chunks that ended at exit */
+   ULong  growth;       /* runs of chunks of growing sizes */
+   Double lifetime_score; /* the paper's (WS_(heapuse_sites) fills it) */
 } WS_SiteSums;
 
 typedef struct {
@@ -379,6 +381,12 @@ void  WS_(heapuse_sort)(WS_SiteUse* sites, UInt n, WS_HeapKey key);
    lifetime. */
 ULong WS_(heapuse_usage_milli)(const WS_SiteSums* s);
 ULong WS_(heapuse_useful_milli)(const WS_SiteSums* s);
+ULong WS_(heapuse_lifetime_milli)(const WS_SiteSums* s);
+/* The geometric mean of the three above, the paper's score. */
+ULong WS_(heapuse_score_milli)(const WS_SiteSums* s);
+/* The geometric mean of |n| fractions from 0 to 1, in thousandths
+   rounded half up (0 when one is 0). */
+ULong WS_(geo_mean_milli)(const Double* f, UInt n);
 /* The means of a site's times (0 when there is nothing to average). */
 ULong WS_(heapuse_mean)(ULong sum, ULong n);
 

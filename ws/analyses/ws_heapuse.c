@@ -109,6 +109,7 @@ struct WS_ChunkUse {
    ULong        last_t;     /* its last access */
    ThreadId     tid;        /* the thread of its latest access */
    Bool         multi;      /* accessed by more than one thread */
+   struct Group* group;     /* its lifetime group (below) */
 };
 
 /* What the chunks on a heap page need to know of it beyond its flags
@@ -129,11 +130,36 @@ typedef struct {
                                the program's latest */
 } PageUse;
 
+/* The paper's lifetime score groups a site's chunks in allocation
+   order: a chunk allocated at most 0.1 % of the run after the previous
+   one joins its group.  The run's length is known at the end only, but
+   it only grows: a chunk joins the last group when the gap is at most
+   0.1 % of the time now, and groups are joined again, by the final
+   length, when the score is worked out (lifetime_score).  Per group,
+   the sums its score needs.  A chunk allocated after a gap of more
+   than 0.1 % of the time so far begins a group: a site has fewer than
+   1,000 such gaps per doubling of the run. */
+typedef struct Group Group;
+struct Group {
+   Group* next;             /* the site's next group, later */
+   ULong  first_alloc;
+   ULong  last_alloc;
+   ULong  last_end;         /* the latest end of its ended chunks */
+   ULong  chunks;
+   ULong  life;             /* sum of its ended chunks' lifetimes */
+   ULong  live;             /* chunks not ended, and the sum of their */
+   ULong  live_alloc;       /* allocation times */
+};
+
 struct SiteRec {
    SiteRec*    next;        /* VgHashNode: next, key */
    UWord       key;         /* the ExeContext */
    WS_SiteSums sums;
    UInt        index;       /* in the array WS_(heapuse_sites) fills */
+   Group*      groups;      /* its lifetime groups, in allocation order */
+   Group*      last_group;
+   ULong       last_size;   /* the size of its latest chunk, and how */
+   ULong       growing;     /* many chunks to it grew in size */
 };
 
 /* Orders allocations and accesses: an access belongs to a chunk's life
@@ -595,6 +621,70 @@ static void arm(WS_ChunkUse* c)
    p->waiting = c;
 }
 
+/* |c|, just allocated, joins its site's last group or begins one. */
+static void join_group(WS_ChunkUse* c)
+{
+   SiteRec* site = c->site;
+   Group* g = site->last_group;
+   if (g == NULL || (c->alloc_t - g->last_alloc) * 1000 > WS_(now)()) {
+      g = VG_(calloc)("ws.heapuse.group", 1, sizeof *g);
+      g->first_alloc = c->alloc_t;
+      if (site->last_group != NULL)
+         site->last_group->next = g;
+      else
+         site->groups = g;
+      site->last_group = g;
+   }
+   g->last_alloc = c->alloc_t;
+   g->chunks++;
+   g->live++;
+   g->live_alloc += c->alloc_t;
+   c->group = g;
+}
+
+/* The paper's growth: runs of GROWTH_RUN or more consecutive chunks of
+   a site whose sizes grow (a container regrown without reserve). */
+#define GROWTH_RUN 3
+
+static void grow(SiteRec* site, SizeT size)
+{
+   site->growing = site->sums.chunks > 0 && size > site->last_size
+                   ? site->growing + 1 : 1;
+   if (site->growing == GROWTH_RUN)
+      site->sums.growth++;
+   site->last_size = size;
+}
+
+/* The site's lifetime score at |now| (its live chunks as if they ended
+   then): its groups joined again where the gap is at most 0.1 % of
+   |now|, each scoring its chunks' mean lifetime over its span from its
+   first allocation to its last end (1 for a span of 0), and the mean
+   of those. */
+static Double lifetime_score(const SiteRec* site, ULong now)
+{
+   const Group* g = site->groups;
+   Double sum = 0.0;
+   ULong  groups = 0;
+   while (g != NULL) {
+      ULong first = g->first_alloc, end = 0, chunks = 0, life = 0;
+      const Group* last;
+      do {
+         chunks += g->chunks;
+         life += g->life + g->live * now - g->live_alloc;
+         if (g->last_end > end)
+            end = g->last_end;
+         if (g->live > 0)
+            end = now;
+         last = g;
+         g = g->next;
+      } while (g != NULL && (g->first_alloc - last->last_alloc) * 1000 <= now);
+      sum += end > first ? (Double)life / ((Double)chunks * (Double)(end - first))
+                         : 1.0;
+      groups++;
+   }
+   return groups == 0 ? 1.0 : sum / (Double)groups;
+}
+
 static WS_ChunkUse* chunk_alloc(Addr block, SizeT size, ExeContext* site)
 {
    WS_ChunkUse* c = VG_(allocEltPA)(chunk_pool);
@@ -618,6 +708,8 @@ static WS_ChunkUse* chunk_alloc(Addr block, SizeT size, ExeContext* site)
          WS_(dtlb_settle_page)(page);
    c->seq = ++seq;
    c->alloc_t = WS_(now)();
+   join_group(c);
+   grow(c->site, size);
    s = &c->site->sums;
    s->chunks++;
    s->bytes += size;
@@ -741,6 +833,11 @@ static void end_chunk(WS_ChunkUse* c, Bool at_exit)
    Outcome o;
    outcome(c, now, &o);
    add_life(s, c, &o, now);
+   c->group->life += now - c->alloc_t;
+   c->group->live--;
+   c->group->live_alloc -= c->alloc_t;
+   if (now > c->group->last_end)
+      c->group->last_end = now;
    s->live -= c->size;
    s->live_chunks--;
    if (at_exit)
@@ -819,6 +916,7 @@ WS_SiteUse* WS_(heapuse_sites)(UInt* n)
          continue;
       g.out[i].site = (ExeContext*)s->key;
       g.out[i].sums = s->sums;
+      g.out[i].sums.lifetime_score = lifetime_score(s, g.now);
       s->index = i++;
    }
    if (!all_ended)
@@ -870,6 +968,25 @@ void WS_(heapuse_init)(void)
    WS_(listen)(WS_EvThreadRuns, thread_runs);
 }
 
+/* The groups of |s| keep their live chunks only. */
+static void forget_ended_groups(SiteRec* s)
+{
+   Group** at = &s->groups;
+   Group* g;
+   s->last_group = NULL;
+   while ((g = *at) != NULL) {
+      g->chunks = g->live;
+      g->life = g->last_end = 0;
+      if (g->chunks == 0) {
+         *at = g->next;
+         VG_(free)(g);
+         continue;
+      }
+      s->last_group = g;
+      at = &g->next;
+   }
+}
+
 /* A forked child's file tells of its own chunks: those it inherited
    live, and those it allocates. */
 static void forget_ended(void)
@@ -883,6 +1000,7 @@ static void forget_ended(void)
       s->sums.bytes = live;
       s->sums.live = s->sums.peak_live = live;
       s->sums.live_chunks = live_chunks;
+      forget_ended_groups(s);
    }
 }
 
