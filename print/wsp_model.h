@@ -321,6 +321,7 @@ struct wsp_heap_site {
    uint64_t lifetime, first_delay, idle_tail, threads;
    uint64_t usage_milli, useful_milli;
    uint64_t touched, never_bytes, exit_live;   /* optional keys */
+   uint64_t score_milli;                       /* optional (format 5) */
    size_t   kv_first, kv_n;
 };
 
@@ -484,7 +485,7 @@ size_t wsp_stack_find(const struct wsp_file *f, uint64_t id);
    waste by usage, by useful lifetime, in chunks never touched, or the
    bytes they allocate. */
 enum wsp_heap_key { WSP_KEY_USAGE, WSP_KEY_USEFUL, WSP_KEY_BYTES,
-                    WSP_KEY_NEVER };
+                    WSP_KEY_NEVER, WSP_KEY_SCORE };
 int      wsp_heap_key(const char *name, enum wsp_heap_key *key);
 /* Its name on the command line ("usage"), what it counts in words. */
 const char *wsp_heap_key_name(enum wsp_heap_key key);

@@ -33,15 +33,15 @@
 enum { K_CHUNKS, K_BYTES, K_PEAK_LIVE, K_USAGE, K_NEVER, K_READ_ONLY,
        K_WRITE_ONLY, K_LIFETIME, K_FIRST_DELAY, K_IDLE_TAIL, K_USEFUL,
        K_THREADS, N_REQUIRED, K_TOUCHED = N_REQUIRED, K_NEVER_BYTES,
-       K_EXIT_LIVE, N_KEYS };
+       K_EXIT_LIVE, K_SCORE, N_KEYS };
 static const char *const site_keys[N_KEYS] = {
    "chunks", "bytes", "peak-live", "usage", "never", "read-only",
    "write-only", "lifetime", "first-delay", "idle-tail", "useful",
-   "threads", "touched", "never-bytes", "exit-live"
+   "threads", "touched", "never-bytes", "exit-live", "score"
 };
 static const struct kv_spec site_spec = {
    "heap-site", site_keys, N_KEYS, N_REQUIRED,
-   1u << K_USAGE | 1u << K_USEFUL
+   1u << K_USAGE | 1u << K_USEFUL | 1u << K_SCORE
 };
 
 int heap_site_line(struct reader *r)
@@ -82,6 +82,7 @@ int heap_site_line(struct reader *r)
    h.touched = v[K_TOUCHED];
    h.never_bytes = v[K_NEVER_BYTES];
    h.exit_live = v[K_EXIT_LIVE];
+   h.score_milli = v[K_SCORE];
    if (h.chunks == 0)
       return fail(p, "a site has allocated at least one chunk");
    if (h.never > h.chunks || h.read_only > h.chunks - h.never

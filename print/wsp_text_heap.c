@@ -42,7 +42,13 @@ static void site_block(FILE *out, const struct wsp_file *f, size_t i,
    char a[32], b[32], c[32], d[32], e[32], us[32], uf[32];
    milli(us, sizeof us, s->usage_milli);
    milli(uf, sizeof uf, s->useful_milli);
-   if (key == WSP_KEY_USAGE)
+   if (key == WSP_KEY_SCORE) {
+      milli(d, sizeof d, s->score_milli);
+      wsp_wrap(out, width, 6, "  site %llu: %s bytes x (1 - score %s) of "
+               "%s bytes\n", (unsigned long long)s->id,
+               wsp_commas(a, sizeof a, wsp_heap_value(s, key)), d,
+               wsp_commas(b, sizeof b, s->bytes));
+   } else if (key == WSP_KEY_USAGE)
       wsp_wrap(out, width, 6, "  site %llu: %s of %s bytes never touched "
                "(usage %s)\n",
               (unsigned long long)s->id,
@@ -90,12 +96,15 @@ static void ranking(FILE *out, const struct wsp_file *f,
          break;
       n++;
       if (shown[o[k]]) {
-         char uf[32];
-         milli(uf, sizeof uf, s->useful_milli);
-         wsp_wrap(out, width, 6, "  site %llu (above): %s bytes idle "
-                  "(useful %s)\n",
+         char m[32];
+         int idle = key == WSP_KEY_USEFUL;
+         milli(m, sizeof m, idle ? s->useful_milli : s->usage_milli);
+         wsp_wrap(out, width, 6, "  site %llu (above): %s bytes %s "
+                  "(%s %s)\n",
                  (unsigned long long)s->id,
-                 wsp_commas(a, sizeof a, wsp_heap_value(s, key)), uf);
+                 wsp_commas(a, sizeof a, wsp_heap_value(s, key)),
+                 idle ? "idle" : "never touched", idle ? "useful" : "usage",
+                 m);
          continue;
       }
       shown[o[k]] = 1;
@@ -159,6 +168,11 @@ void wsp_text_heap(FILE *out, const struct wsp_file *f, int width)
       fprintf(out, "  (out of memory)\n");
       return;
    }
+   if (f->have_heap_scores) {
+      wsp_wrap(out, width, 4, "\n  Worst by the Memoro paper's score, "
+               "bytes x (1 - score):\n");
+      ranking(out, f, WSP_KEY_SCORE, shown, width);
+   }
    wsp_wrap(out, width, 4, "\n  Worst by bytes never touched, bytes x "
             "(1 - usage):\n");
    ranking(out, f, WSP_KEY_USAGE, shown, width);
@@ -168,7 +182,7 @@ void wsp_text_heap(FILE *out, const struct wsp_file *f, int width)
    free(shown);
    if (f->n_heap_sites > MAX_SITES)
       wsp_wrap(out, width, 4, "\n  ws_print --folded "
-               "usage|useful|bytes|never lists all %zu sites.\n",
+               "usage|useful|bytes|never|score lists all %zu sites.\n",
                f->n_heap_sites);
 }
 

@@ -177,3 +177,26 @@ def test_print_reads_heap_scores(ws, tmp_path):
                "F useful F'" % (path, i + 1) in p.stderr, p.stderr
         with pytest.raises(wslib.FormatError):
             wslib.read_output(str(path))
+
+
+def test_ranked_by_score(ws):
+    """Sites worst first by bytes x (1 - score), as the paper ranks them:
+    heap_churn's site, whose every byte is used (usage 1.000) but whose
+    chunks churn, comes before the site of one chunk never touched and
+    stdio's buffer, in ws_print's first ranking and in `ws_print --folded
+    score` (ws's trailer stays ranked by bytes never touched)."""
+    import os
+    import subprocess
+    ws_print = os.path.join(wslib.TOP_BUILDDIR, "print", "ws_print")
+    r = ws([wslib.prog("heap_churn")], "--ws-heap-usage=exact")
+    churn = site(r.output, "site_churn")
+    text = subprocess.run([ws_print, r.out_path], capture_output=True,
+                          text=True, check=True).stdout
+    head = "  Worst by the Memoro paper's score, bytes x (1 - score):\n"
+    assert head + "  site %d: 32,000 bytes x (1 - score 0.000) of 32,000 " \
+        "bytes\n" % churn.id in text
+    folded = subprocess.run([ws_print, "--folded", "score", r.out_path],
+                            capture_output=True, text=True,
+                            check=True).stdout.splitlines()
+    assert max(folded, key=lambda l: int(l.rsplit(" ", 1)[1])).endswith(
+        "site_churn 32000")

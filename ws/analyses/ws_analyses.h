@@ -314,9 +314,9 @@ Bool WS_(heapsites_window)(const struct _XArray* pages,
                            ULong* live, ULong* window);
 /* What sites are ranked by (docs/manual.md, "Heap usage"), in the
    order of WS_HEAP_KEYS. */
-typedef enum { WS_KeyUsage, WS_KeyUseful, WS_KeyBytes, WS_KeyNever }
-   WS_HeapKey;
-#define WS_HEAP_KEYS "usage useful bytes never"
+typedef enum { WS_KeyUsage, WS_KeyUseful, WS_KeyBytes, WS_KeyNever,
+               WS_KeyScore } WS_HeapKey;
+#define WS_HEAP_KEYS "usage useful bytes never score"
 /* "ws heap [<n>] [<key>]": the |n| worst sites by |key|, on the
    gdb/vgdb output. */
 void WS_(heapsites_monitor)(ULong n, WS_HeapKey key);
@@ -372,7 +372,8 @@ ULong WS_(heapuse_live_bytes)(ExeContext* site);
 
 /* The bytes a site wastes by |key|, its rank: never touched (usage),
    idle (useful: bytes x (1 - useful)), allocated (bytes), in chunks
-   never touched (never). */
+   never touched (never), bytes x (1 - score) (score: the paper's
+   ranking). */
 ULong WS_(heapuse_rank_value)(const WS_SiteSums* s, WS_HeapKey key);
 /* Sorts |sites| worst first by |key| (ties: more bytes first, then by
    stack number, so that the order does not depend on addresses). */

@@ -143,6 +143,8 @@ ULong WS_(heapuse_rank_value)(const WS_SiteSums* s, WS_HeapKey key)
       return s->bytes;
    case WS_KeyNever:
       return s->never_bytes;
+   case WS_KeyScore:
+      return ((1000 - WS_(heapuse_score_milli)(s)) * s->bytes + 500) / 1000;
    }
    return 0;
 }
@@ -245,7 +247,8 @@ void WS_(heapsites_trailer)(void)
 
 static const HChar* const key_words[] = {
    "bytes never touched", "bytes idle after their last use",
-   "bytes allocated", "bytes in chunks never touched"
+   "bytes allocated", "bytes in chunks never touched",
+   "bytes x (1 - score)"
 };
 
 void WS_(heapsites_monitor)(ULong n, WS_HeapKey key)
