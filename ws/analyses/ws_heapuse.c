@@ -843,7 +843,9 @@ static void end_chunk(WS_ChunkUse* c, Bool at_exit)
    if (at_exit)
       s->exit_live++;
    if (WS_(clo).heap_exact) {
-      if (c->size > 0)
+      /* (at exit the pages may stay armed: the blocks' walk that ends
+         the chunks must not be restarted by another) */
+      if (c->size > 0 && !at_exit)
          exact_disarm(c);
       if (c->seen != NULL)
          VG_(free)(c->seen);
