@@ -89,8 +89,9 @@ static void usage(void)
 "                         standard output, instead of the text report;\n"
 "                         each sized by <key>: usage (bytes never\n"
 "                         touched), useful (bytes idle after their last\n"
-"                         use), bytes (allocated) or never (bytes in\n"
-"                         chunks never touched); a stack cut at\n"
+"                         use), bytes (allocated), never (bytes in\n"
+"                         chunks never touched) or score (bytes x\n"
+"                         (1 - score)); a stack cut at\n"
 "                         --num-callers starts with a frame '[stack cut\n"
 "                         at N frames]'; nothing to show (no heap usage\n"
 "                         lines, every value 0) is an error\n"
@@ -490,9 +491,11 @@ int main(int argc, char **argv)
       } else if (strcmp(a, "--folded") == 0
                  || strncmp(a, "--folded=", 9) == 0) {
          if (!(v = option_value(argc, argv, &i)))
-            die("--folded needs a key: usage, useful, bytes or never");
+            die("--folded needs a key: usage, useful, bytes, never or "
+                "score");
          if (!wsp_heap_key(v, &key))
-            die("--folded takes usage, useful, bytes or never, not '%s'",
+            die("--folded takes usage, useful, bytes, never or score, not "
+                "'%s'",
                 v);
          folded = 1;
       } else if (strncmp(a, "--folded-by=", 12) == 0) {

@@ -272,7 +272,19 @@ static void trailer(FILE *out, const struct wsp_file *f)
       kvs(out, f, s->kv_first, s->kv_n);
       fputc('}', out);
    }
-   fputs("],\n\"routines\":[", out);
+   fputs("],\n\"heap_scores\":", out);
+   if (f->have_heap_scores)
+      fprintf(out, "{\"lifetime\":%llu.%03llu,\"usage\":%llu.%03llu,"
+              "\"useful\":%llu.%03llu}",
+              (unsigned long long)(f->heap_scores_milli[0] / 1000),
+              (unsigned long long)(f->heap_scores_milli[0] % 1000),
+              (unsigned long long)(f->heap_scores_milli[1] / 1000),
+              (unsigned long long)(f->heap_scores_milli[1] % 1000),
+              (unsigned long long)(f->heap_scores_milli[2] / 1000),
+              (unsigned long long)(f->heap_scores_milli[2] % 1000));
+   else
+      fputs("null", out);
+   fputs(",\n\"routines\":[", out);
    for (size_t i = 0; i < f->n_routines; i++) {
       const struct wsp_routine *r = &f->routines[i];
       fprintf(out, "%s{\"id\":%llu,\"stack\":%llu", i ? ",\n" : "\n",

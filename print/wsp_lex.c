@@ -276,8 +276,7 @@ static int word_u64(struct wsp_str w, uint64_t *v)
    return cur_u64(&c, v) > 0 && cur_end(&c);
 }
 
-/* A fraction 0.ddd or 1.000, in thousandths. */
-static int word_milli(struct wsp_str w, uint64_t *v)
+int word_milli(struct wsp_str w, uint64_t *v)
 {
    const char *s = w.s;
    if (w.len != 5 || s[1] != '.' || (s[0] != '0' && s[0] != '1')

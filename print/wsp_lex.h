@@ -129,6 +129,9 @@ int word_is(const char *s, size_t len, const char *w);
 int cur_u64(struct cur *c, uint64_t *v);
 int cur_hex(struct cur *c, uint64_t *v);
 int cur_avg(struct cur *c, uint64_t *tenths);
+/* A word that is a fraction 0.ddd or 1.000: 1 and it in thousandths
+   in *v, else 0. */
+int word_milli(struct wsp_str w, uint64_t *v);
 /* The literal lit at the cursor (1, advanced) or not (0). */
 int cur_lit(struct cur *c, const char *lit);
 /* "insn" (0) or "data" (1) at the cursor, or -1 for neither. */

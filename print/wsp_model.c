@@ -204,14 +204,15 @@ int wsp_stack_add(struct wsp_file *f, size_t idx)
 
 /* A site wastes bytes in two ways the format measures: bytes it never
    touched (bytes x (1 - usage)), and bytes kept idle after their last
-   use (bytes x (1 - useful)). */
+   use (bytes x (1 - useful)); the Memoro paper ranks by both and the
+   lifetime score at once (bytes x (1 - score)). */
 
 static const char *const key_names[] = { "usage", "useful", "bytes",
-                                         "never" };
+                                         "never", "score" };
 
 int wsp_heap_key(const char *name, enum wsp_heap_key *key)
 {
-   for (int i = 0; i < 4; i++)
+   for (int i = 0; i < 5; i++)
       if (strcmp(name, key_names[i]) == 0) {
          *key = (enum wsp_heap_key)i;
          return 1;
@@ -228,7 +229,8 @@ const char *wsp_heap_key_words(enum wsp_heap_key key)
 {
    static const char *const words[] = {
       "bytes never touched", "bytes idle after their last use",
-      "bytes allocated", "bytes in chunks never touched" };
+      "bytes allocated", "bytes in chunks never touched",
+      "bytes x (1 - score)" };
    return words[key];
 }
 
@@ -250,6 +252,9 @@ uint64_t wsp_heap_value(const struct wsp_heap_site *s, enum wsp_heap_key k)
       return s->bytes;
    case WSP_KEY_NEVER:
       return s->never_bytes != WSP_NONE ? s->never_bytes : 0;
+   case WSP_KEY_SCORE:
+      return s->score_milli != WSP_NONE ? part_not(s->bytes, s->score_milli)
+                                        : 0;
    }
    return 0;
 }

@@ -321,6 +321,7 @@ struct wsp_heap_site {
    uint64_t lifetime, first_delay, idle_tail, threads;
    uint64_t usage_milli, useful_milli;
    uint64_t touched, never_bytes, exit_live;   /* optional keys */
+   uint64_t score_milli;                       /* optional (format 5) */
    size_t   kv_first, kv_n;
 };
 
@@ -436,6 +437,9 @@ struct wsp_file {
                                             when kept */
    struct wsp_heap_site *heap_sites;     /* version 4, in file order */
    size_t                n_heap_sites;
+   int                   have_heap_scores; /* a heap-scores line: */
+   uint64_t              heap_scores_milli[3]; /* lifetime, usage,
+                                            useful, in thousandths */
    struct wsp_routine   *routines;       /* in file order: ranked */
    size_t                n_routines;
    struct wsp_routine_row *routine_rows;
@@ -448,8 +452,8 @@ struct wsp_file {
                                             heap-window and routine
                                             lines */
    size_t                n_kvs;
-   int                   heap_usage;     /* header heap-usage: 1 yes, 0 no,
-                                            -1 absent */
+   int                   heap_usage;     /* header heap-usage: 2 exact,
+                                            1 yes, 0 no, -1 absent */
    uint64_t              num_callers;    /* header num-callers: the most
                                             frame lines of a stack, or
                                             WSP_NONE (older files) */
@@ -504,7 +508,7 @@ size_t wsp_stack_find(const struct wsp_file *f, uint64_t id);
    waste by usage, by useful lifetime, in chunks never touched, or the
    bytes they allocate. */
 enum wsp_heap_key { WSP_KEY_USAGE, WSP_KEY_USEFUL, WSP_KEY_BYTES,
-                    WSP_KEY_NEVER };
+                    WSP_KEY_NEVER, WSP_KEY_SCORE };
 int      wsp_heap_key(const char *name, enum wsp_heap_key *key);
 /* Its name on the command line ("usage"), what it counts in words. */
 const char *wsp_heap_key_name(enum wsp_heap_key key);

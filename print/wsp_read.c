@@ -191,9 +191,12 @@ static int body_line(struct reader *r)
       return fail(p, "only routine and routine-size lines (and their stack "
                   "blocks), then miss-stack lines, curve lines, peak lines "
                   "or 'peaks N', may follow a routine line");
+   if (b->state == S_HEAP && word_is(s, len, "heap-scores"))
+      return heap_scores_line(r);
    if (b->state == S_HEAP)
-      return fail(p, "only heap-site lines (and their stack blocks) and "
-                  "'peaks N' may follow a heap-site line");
+      return fail(p, "only heap-site lines (and their stack blocks), a "
+                  "heap-scores line and 'peaks N' may follow a heap-site "
+                  "line");
    if (b->state == S_PAGES)
       return fail(p, v4 ? "only page lines, heap-site lines and 'peaks N' "
                   "may follow a page line"

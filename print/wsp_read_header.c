@@ -315,7 +315,10 @@ int check_header(struct lex *p)
    for (size_t i = 0; i < f->n_hdr; i++)
       if (wsp_str_is(f->hdr[i].key, "heap-usage")) {
          p->lineno = i + 2;
-         if (yes_no(p, f->hdr[i].value, "heap-usage", &f->heap_usage))
+         if (wsp_str_is(f->hdr[i].value, "exact"))
+            f->heap_usage = 2;
+         else if (yes_no(p, f->hdr[i].value, "heap-usage",
+                         &f->heap_usage))
             return -1;
       } else if (wsp_str_is(f->hdr[i].key, "num-callers")) {
          p->lineno = i + 2;

@@ -33,15 +33,15 @@
 enum { K_CHUNKS, K_BYTES, K_PEAK_LIVE, K_USAGE, K_NEVER, K_READ_ONLY,
        K_WRITE_ONLY, K_LIFETIME, K_FIRST_DELAY, K_IDLE_TAIL, K_USEFUL,
        K_THREADS, N_REQUIRED, K_TOUCHED = N_REQUIRED, K_NEVER_BYTES,
-       K_EXIT_LIVE, N_KEYS };
+       K_EXIT_LIVE, K_SCORE, N_KEYS };
 static const char *const site_keys[N_KEYS] = {
    "chunks", "bytes", "peak-live", "usage", "never", "read-only",
    "write-only", "lifetime", "first-delay", "idle-tail", "useful",
-   "threads", "touched", "never-bytes", "exit-live"
+   "threads", "touched", "never-bytes", "exit-live", "score"
 };
 static const struct kv_spec site_spec = {
    "heap-site", site_keys, N_KEYS, N_REQUIRED,
-   1u << K_USAGE | 1u << K_USEFUL
+   1u << K_USAGE | 1u << K_USEFUL | 1u << K_SCORE
 };
 
 int heap_site_line(struct reader *r)
@@ -82,6 +82,7 @@ int heap_site_line(struct reader *r)
    h.touched = v[K_TOUCHED];
    h.never_bytes = v[K_NEVER_BYTES];
    h.exit_live = v[K_EXIT_LIVE];
+   h.score_milli = v[K_SCORE];
    if (h.chunks == 0)
       return fail(p, "a site has allocated at least one chunk");
    if (h.never > h.chunks || h.read_only > h.chunks - h.never
@@ -98,6 +99,30 @@ int heap_site_line(struct reader *r)
                 sizeof *f->heap_sites))
       return fail(p, "out of memory");
    f->heap_sites[f->n_heap_sites++] = h;
+   return 0;
+}
+
+/* `heap-scores lifetime F usage F useful F`, once, after the heap-site
+   lines: the run's global scores. */
+int heap_scores_line(struct reader *r)
+{
+   static const char *const keys[3] = { "lifetime", "usage", "useful" };
+   struct lex *p = &r->p;
+   struct wsp_file *f = p->f;
+   struct cur c = cur_line(p);
+   struct wsp_str k, v;
+   if (f->have_heap_scores)
+      return fail(p, "one heap-scores line");
+   cur_lit(&c, "heap-scores");
+   for (size_t i = 0; i < 3; i++)
+      if (!cur_word(&c, &k) || !wsp_str_is(k, keys[i]) || !cur_word(&c, &v)
+          || !word_milli(v, &f->heap_scores_milli[i]))
+         return fail(p, "a heap-scores line is 'heap-scores lifetime F "
+                     "usage F useful F', fractions from 0.000 to 1.000");
+   if (!cur_end(&c))
+      return fail(p, "a heap-scores line is 'heap-scores lifetime F "
+                  "usage F useful F', fractions from 0.000 to 1.000");
+   f->have_heap_scores = 1;
    return 0;
 }
 

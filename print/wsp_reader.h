@@ -142,6 +142,7 @@ int owner_line(struct reader *r);
 
 /* wsp_read_heap.c: heap-site and heap-window lines (version 4). */
 int heap_site_line(struct reader *r);
+int heap_scores_line(struct reader *r);
 int routine_line(struct reader *r);
 int routine_size_line(struct reader *r);
 int miss_stack_line(struct reader *r);

@@ -42,7 +42,13 @@ static void site_block(FILE *out, const struct wsp_file *f, size_t i,
    char a[32], b[32], c[32], d[32], e[32], us[32], uf[32];
    milli(us, sizeof us, s->usage_milli);
    milli(uf, sizeof uf, s->useful_milli);
-   if (key == WSP_KEY_USAGE)
+   if (key == WSP_KEY_SCORE) {
+      milli(d, sizeof d, s->score_milli);
+      wsp_wrap(out, width, 6, "  site %llu: %s bytes x (1 - score %s) of "
+               "%s bytes\n", (unsigned long long)s->id,
+               wsp_commas(a, sizeof a, wsp_heap_value(s, key)), d,
+               wsp_commas(b, sizeof b, s->bytes));
+   } else if (key == WSP_KEY_USAGE)
       wsp_wrap(out, width, 6, "  site %llu: %s of %s bytes never touched "
                "(usage %s)\n",
               (unsigned long long)s->id,
@@ -90,12 +96,15 @@ static void ranking(FILE *out, const struct wsp_file *f,
          break;
       n++;
       if (shown[o[k]]) {
-         char uf[32];
-         milli(uf, sizeof uf, s->useful_milli);
-         wsp_wrap(out, width, 6, "  site %llu (above): %s bytes idle "
-                  "(useful %s)\n",
+         char m[32];
+         int idle = key == WSP_KEY_USEFUL;
+         milli(m, sizeof m, idle ? s->useful_milli : s->usage_milli);
+         wsp_wrap(out, width, 6, "  site %llu (above): %s bytes %s "
+                  "(%s %s)\n",
                  (unsigned long long)s->id,
-                 wsp_commas(a, sizeof a, wsp_heap_value(s, key)), uf);
+                 wsp_commas(a, sizeof a, wsp_heap_value(s, key)),
+                 idle ? "idle" : "never touched", idle ? "useful" : "usage",
+                 m);
          continue;
       }
       shown[o[k]] = 1;
@@ -131,9 +140,13 @@ void wsp_text_heap(FILE *out, const struct wsp_file *f, int width)
       idle += wsp_heap_value(s, WSP_KEY_USEFUL);
       never += s->never;
    }
-   wsp_wrap(out, width, 2, "\nHeap efficiency (at the granularity of the "
-            "%llu-byte pages; docs/manual.md, \"Heap usage\"):\n",
-            (unsigned long long)f->pagesize);
+   if (f->heap_usage == 2)
+      wsp_wrap(out, width, 2, "\nHeap efficiency (each access attributed "
+               "to its chunk; docs/manual.md, \"Heap usage\"):\n");
+   else
+      wsp_wrap(out, width, 2, "\nHeap efficiency (at the granularity of "
+               "the %llu-byte pages; docs/manual.md, \"Heap usage\"):\n",
+               (unsigned long long)f->pagesize);
    wsp_wrap(out, width, 4, "  %s allocation site%s, %s chunk%s, %s bytes "
             "allocated\n", wsp_commas(a, sizeof a, f->n_heap_sites),
             f->n_heap_sites == 1 ? "" : "s", wsp_commas(b, sizeof b, chunks),
@@ -142,10 +155,23 @@ void wsp_text_heap(FILE *out, const struct wsp_file *f, int width)
             "their last use, %s chunk%s never touched\n",
             wsp_commas(a, sizeof a, wasted), wsp_commas(b, sizeof b, idle),
             wsp_commas(d, sizeof d, never), never == 1 ? "" : "s");
+   if (f->have_heap_scores) {
+      milli(a, sizeof a, f->heap_scores_milli[0]);
+      milli(b, sizeof b, f->heap_scores_milli[1]);
+      milli(c, sizeof c, f->heap_scores_milli[2]);
+      wsp_wrap(out, width, 4, "  global scores (the Memoro paper's "
+               "geometric means over the sites): lifetime %s, usage %s, "
+               "useful %s\n", a, b, c);
+   }
    unsigned char *shown = calloc(f->n_heap_sites, 1);
    if (!shown) {
       fprintf(out, "  (out of memory)\n");
       return;
+   }
+   if (f->have_heap_scores) {
+      wsp_wrap(out, width, 4, "\n  Worst by the Memoro paper's score, "
+               "bytes x (1 - score):\n");
+      ranking(out, f, WSP_KEY_SCORE, shown, width);
    }
    wsp_wrap(out, width, 4, "\n  Worst by bytes never touched, bytes x "
             "(1 - usage):\n");
@@ -156,7 +182,7 @@ void wsp_text_heap(FILE *out, const struct wsp_file *f, int width)
    free(shown);
    if (f->n_heap_sites > MAX_SITES)
       wsp_wrap(out, width, 4, "\n  ws_print --folded "
-               "usage|useful|bytes|never lists all %zu sites.\n",
+               "usage|useful|bytes|never|score lists all %zu sites.\n",
                f->n_heap_sites);
 }
 

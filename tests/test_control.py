@@ -653,7 +653,7 @@ def test_vgdb_help_and_abbreviations(server):
                       "  ws set every <n>", "  ws set peak-thresh <n>",
                       "  ws start", "  ws stop", "  ws mark <label>",
                       "  ws hot [<n>] [insn|data]",
-                      "  ws heap [<n>] [usage|useful|bytes|never]",
+                      "  ws heap [<n>] [usage|useful|bytes|never|score]",
                       "  ws routines [<n>]",
                       "  ws curves [insn|data] [page|line]"], ours
     assert "not available" not in ours
@@ -696,7 +696,7 @@ arg hot 1 optional number 1 100000
 arg hot 2 optional choice insn data
 command heap
 arg heap 1 optional number 1 100000
-arg heap 2 optional choice usage useful bytes never
+arg heap 2 optional choice usage useful bytes never score
 command routines
 arg routines 1 optional number 1 1000
 command curves

@@ -189,7 +189,8 @@ def test_heap_usage_off(ws):
 def test_heap_usage_option_checked(ws):
     r = ws([KNOWN, "1000"], "--ws-heap-usage=sometimes", check=False)
     assert r.returncode == 1
-    assert "--ws-heap-usage takes yes or no" in r.stderr
+    assert ("--ws-heap-usage takes yes (a page's accesses, for its chunks), "
+            "exact (each access) or no") in r.stderr
 
 
 # ----------------------------------------------------------------------
@@ -486,7 +487,7 @@ def test_ws_heap_live(tmp_path, platform):
             reply = s.vgdb(cmd)
             assert why in reply and reply.count("\n") == 1, (cmd, reply)
         help_text = s.vgdb("ws help")
-        assert "  ws heap [<n>] [usage|useful|bytes|never]\n" in help_text
+        assert "  ws heap [<n>] [usage|useful|bytes|never|score]\n" in help_text
         assert s.cmd("free") == "ok"
         assert s.finish() == 0
     finally:
@@ -554,29 +555,37 @@ def test_print_heap_section(known):
         len(out.heap_sites), "{:,}".format(n_chunks)) in sec
     # the worst by bytes never touched comes first (the 7 unused pages of
     # each of first_page's four chunks, then never's 12 pages), each with
-    # its whole stack
+    # its whole stack where it is first shown (the ranking by score comes
+    # before: a site it showed is named "(above)")
     first_page = known_site(out, "site_first_page")
     never = known_site(out, "site_never")
     first = sec.index("  Worst by bytes never touched")
     blocks = sec[first:].split("\n\n")[0].split("\n  site ")
-    assert blocks[1].startswith("%d: 114,688 of 131,072 bytes never touched "
-                                "(usage 0.125)" % first_page.id), blocks[1]
-    block = blocks[2]
-    assert block.startswith("%d: 49,152 of 49,152 bytes never touched "
-                            "(usage 0.000)" % never.id), block
+    assert re.match(r"%d( \(above\))?: 114,688 (of 131,072 )?bytes never "
+                    r"touched \(usage 0\.125\)" % first_page.id,
+                    blocks[1]), blocks[1]
+    assert re.match(r"%d( \(above\))?: 49,152 (of 49,152 )?bytes never "
+                    r"touched \(usage 0\.000\)" % never.id,
+                    blocks[2]), blocks[2]
+    (block,) = [b for b in sec.split("\n  site ")
+                if b.startswith("%d: " % never.id)]
     frames = out.stacks[never.stack]
     assert len([l for l in block.splitlines()
                 if re.match(r"      (at|by) 0x", l)]) == len(frames)
     idle = known_site(out, "site_idle")
     second = sec.index("  Worst by bytes idle after their last use")
-    assert ("\n  site %d: " % idle.id) in sec[second:].split("\n\n")[0] + "\n"
+    assert re.search(r"\n  site %d( \(above\))?: " % idle.id,
+                     sec[second:].split("\n\n")[0] + "\n")
 
 
 def test_print_folded(known):
     out = known.output
     for key, value in (("usage", lambda h: h["bytes"] - h["touched"]),
                        ("bytes", lambda h: h["bytes"]),
-                       ("never", lambda h: h["never-bytes"])):
+                       ("never", lambda h: h["never-bytes"]),
+                       # bytes x (1 - score), rounded half up
+                       ("score", lambda h: (h["bytes"] * (1000 - round(
+                           h["score"] * 1000)) * 2 + 1000) // 2000)):
         p = print_text(known.out_path, "--folded-by=line", "--folded", key)
         assert p.returncode == 0 and p.stderr == "", p.stderr
         got = {}
@@ -592,7 +601,7 @@ def test_print_folded(known):
         assert got == want, key
     p = print_text(known.out_path, "--folded", "size")
     assert p.returncode == 1
-    assert "--folded takes usage, useful, bytes or never, not 'size'" \
+    assert "--folded takes usage, useful, bytes, never or score, not 'size'" \
         in p.stderr
 
 

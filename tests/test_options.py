@@ -83,6 +83,7 @@ BAD = [
     ("--ws-count-rep=twice", ["--ws-count-rep"], ["once", "each"]),
     ("--ws-count-rep=", ["--ws-count-rep"], ["once", "each"]),
     ("--ws-count-rep=ONCE", ["--ws-count-rep"], ["once", "each"]),
+    ("--ws-heap-usage=sometimes", ["--ws-heap-usage"], ["yes", "exact", "no"]),
 ]
 
 

@@ -213,7 +213,9 @@ ROUTINE_KEYS = ("calls", "cost", "rms-max", "trms-max", "thread-induced",
 HEAP_SITE_KEYS = ("chunks", "bytes", "peak-live", "usage", "never",
                   "read-only", "write-only", "lifetime", "first-delay",
                   "idle-tail", "useful", "threads")
-HEAP_FRACTIONS = ("usage", "useful")
+HEAP_FRACTIONS = ("usage", "useful", "lifetime-score", "score")
+# The heap-scores line after the heap-site lines: the run's global scores.
+HEAP_SCORES_KEYS = ("lifetime", "usage", "useful")
 HEAP_WINDOW_KEYS = ("live", "window")
 
 # Owners (docs/output-format.md, Owners), in the order of its table: the
@@ -499,6 +501,7 @@ class WsOutput:
         self.hot = {"insn": [], "data": []}
         self.pages = {"insn": {}, "data": {}}
         self.heap_sites = []
+        self.heap_scores = None
         self.routines = []
         self.miss_stacks = []
         self.curve_lines = []
@@ -1034,6 +1037,17 @@ class _Reader:
         self.last_page = addr
         pages[kind][addr] = (int(m.group(3)), self.where(m, 4))
 
+    def heap_scores_line(self, lineno, line):
+        if self.out.heap_scores is not None:
+            _bad(lineno, line, "one heap-scores line")
+        v = _key_values(lineno, line, line[len("heap-scores"):],
+                        HEAP_SCORES_KEYS)
+        if tuple(v) != HEAP_SCORES_KEYS \
+                or not all(isinstance(v[k], float) for k in v):
+            _bad(lineno, line, "a heap-scores line is 'heap-scores lifetime "
+                 "F usage F useful F'")
+        self.out.heap_scores = v
+
     def heap_site_line(self, lineno, line):
         self.site_stack_due = False
         m = _HEAP_SITE.match(line)
@@ -1300,6 +1314,9 @@ class _Reader:
             self.close_peak(lineno, line)
             self.heap_site_line(lineno, line)
             self.state = "heap"
+            return
+        if self.state == "heap" and line.startswith("heap-scores"):
+            self.heap_scores_line(lineno, line)
             return
         if self.v4 and self.state in ("body", "regions", "hot", "pages",
                                       "heap", "routines") \

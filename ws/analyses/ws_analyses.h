@@ -314,9 +314,9 @@ Bool WS_(heapsites_window)(const struct _XArray* pages,
                            ULong* live, ULong* window);
 /* What sites are ranked by (docs/manual.md, "Heap usage"), in the
    order of WS_HEAP_KEYS. */
-typedef enum { WS_KeyUsage, WS_KeyUseful, WS_KeyBytes, WS_KeyNever }
-   WS_HeapKey;
-#define WS_HEAP_KEYS "usage useful bytes never"
+typedef enum { WS_KeyUsage, WS_KeyUseful, WS_KeyBytes, WS_KeyNever,
+               WS_KeyScore } WS_HeapKey;
+#define WS_HEAP_KEYS "usage useful bytes never score"
 /* "ws heap [<n>] [<key>]": the |n| worst sites by |key|, on the
    gdb/vgdb output. */
 void WS_(heapsites_monitor)(ULong n, WS_HeapKey key);
@@ -333,7 +333,12 @@ typedef struct {
    /* Over the ended chunks: */
    ULong  ended;
    ULong  ended_bytes;
-   ULong  touched;      /* bytes on pages accessed while they lived */
+   ULong  touched;      /* bytes accessed while they lived, at the
+                           run's resolution */
+   ULong  usage_bytes;  /* ... of chunks both read and written (with
+                           --ws-heap-usage=exact; else all) */
+   ULong  interval;     /* sum of (highest - lowest byte accessed + 1),
+                           by default the bytes on accessed pages */
    ULong  never;        /* chunks never accessed */
    ULong  never_bytes;
    ULong  read_only;    /* chunks read and never written */
@@ -346,6 +351,8 @@ typedef struct {
    Double useful;       /* sum of (last - first access) / lifetime; 0
                            for a chunk never accessed */
    ULong  exit_live;    /* chunks that ended at exit */
+   ULong  growth;       /* runs of chunks of growing sizes */
+   Double lifetime_score; /* the paper's (WS_(heapuse_sites) fills it) */
 } WS_SiteSums;
 
 typedef struct {
@@ -365,7 +372,8 @@ ULong WS_(heapuse_live_bytes)(ExeContext* site);
 
 /* The bytes a site wastes by |key|, its rank: never touched (usage),
    idle (useful: bytes x (1 - useful)), allocated (bytes), in chunks
-   never touched (never). */
+   never touched (never), bytes x (1 - score) (score: the paper's
+   ranking). */
 ULong WS_(heapuse_rank_value)(const WS_SiteSums* s, WS_HeapKey key);
 /* Sorts |sites| worst first by |key| (ties: more bytes first, then by
    stack number, so that the order does not depend on addresses). */
@@ -374,6 +382,12 @@ void  WS_(heapuse_sort)(WS_SiteUse* sites, UInt n, WS_HeapKey key);
    lifetime. */
 ULong WS_(heapuse_usage_milli)(const WS_SiteSums* s);
 ULong WS_(heapuse_useful_milli)(const WS_SiteSums* s);
+ULong WS_(heapuse_lifetime_milli)(const WS_SiteSums* s);
+/* The geometric mean of the three above, the paper's score. */
+ULong WS_(heapuse_score_milli)(const WS_SiteSums* s);
+/* The geometric mean of |n| fractions from 0 to 1, in thousandths
+   rounded half up (0 when one is 0). */
+ULong WS_(geo_mean_milli)(const Double* f, UInt n);
 /* The means of a site's times (0 when there is nothing to average). */
 ULong WS_(heapuse_mean)(ULong sum, ULong n);
 

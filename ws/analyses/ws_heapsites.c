@@ -41,12 +41,14 @@ ULong WS_(heapuse_mean)(ULong sum, ULong n)
    return n == 0 ? 0 : (sum + n / 2) / n;
 }
 
-/* A site whose chunks hold no byte wastes none. */
+/* A site whose chunks hold no byte wastes none.  With
+   --ws-heap-usage=exact only the bytes of chunks both read and written
+   count (the paper's Useless function). */
 ULong WS_(heapuse_usage_milli)(const WS_SiteSums* s)
 {
    if (s->ended_bytes == 0)
       return 1000;
-   return (s->touched * 1000 + s->ended_bytes / 2) / s->ended_bytes;
+   return (s->usage_bytes * 1000 + s->ended_bytes / 2) / s->ended_bytes;
 }
 
 ULong WS_(heapuse_useful_milli)(const WS_SiteSums* s)
@@ -56,11 +58,83 @@ ULong WS_(heapuse_useful_milli)(const WS_SiteSums* s)
    return (ULong)(s->useful * 1000.0 / (Double)s->ended + 0.5);
 }
 
+ULong WS_(heapuse_lifetime_milli)(const WS_SiteSums* s)
+{
+   return (ULong)(s->lifetime_score * 1000.0 + 0.5);
+}
+
+/* Whether the product of the fractions 2000 f[i] / x is below 1, in a
+   mantissa and an exponent of two, which cannot underflow. */
+static Bool product_below_one(const Double* f, UInt n, ULong x)
+{
+   Double r = 1.0;
+   Long   e = 0;
+   UInt   i;
+   for (i = 0; i < n; i++) {
+      r *= 2000.0 * f[i] / (Double)x;
+      if (r == 0.0)
+         return True;
+      while (r >= 2.0) {
+         r /= 2.0;
+         e++;
+      }
+      while (r < 1.0) {
+         r *= 2.0;
+         e--;
+      }
+   }
+   return e < 0;
+}
+
+/* The m from 0 to 1000 with ((2m - 1) / 2000)^n <= the product of the
+   fractions f[i] < ((2m + 1) / 2000)^n: their geometric mean rounded
+   half up, without a libm. */
+ULong WS_(geo_mean_milli)(const Double* f, UInt n)
+{
+   ULong lo = 0, hi = 1000;
+   if (n == 0)
+      return 1000;
+   while (lo < hi) {
+      ULong m = (lo + hi) / 2;
+      if (product_below_one(f, n, 2 * m + 1))
+         hi = m;
+      else
+         lo = m + 1;
+   }
+   return lo;
+}
+
+/* The three scores as fractions, unrounded. */
+static Double usage_of(const WS_SiteSums* s)
+{
+   return s->ended_bytes == 0 ? 1.0
+          : (Double)s->usage_bytes / (Double)s->ended_bytes;
+}
+
+static Double useful_of(const WS_SiteSums* s)
+{
+   return s->ended == 0 ? 1.0 : s->useful / (Double)s->ended;
+}
+
+static Double score_of(const WS_SiteSums* s, UInt k)
+{
+   return k == 0 ? s->lifetime_score : k == 1 ? usage_of(s) : useful_of(s);
+}
+
+ULong WS_(heapuse_score_milli)(const WS_SiteSums* s)
+{
+   Double f[3];
+   UInt k;
+   for (k = 0; k < 3; k++)
+      f[k] = score_of(s, k);
+   return WS_(geo_mean_milli)(f, 3);
+}
+
 ULong WS_(heapuse_rank_value)(const WS_SiteSums* s, WS_HeapKey key)
 {
    switch (key) {
    case WS_KeyUsage:
-      return s->ended_bytes - s->touched;
+      return s->ended_bytes - s->usage_bytes;
    case WS_KeyUseful:
       return s->ended == 0 ? 0
            : (ULong)((Double)s->ended_bytes
@@ -69,6 +143,8 @@ ULong WS_(heapuse_rank_value)(const WS_SiteSums* s, WS_HeapKey key)
       return s->bytes;
    case WS_KeyNever:
       return s->never_bytes;
+   case WS_KeyScore:
+      return ((1000 - WS_(heapuse_score_milli)(s)) * s->bytes + 500) / 1000;
    }
    return 0;
 }
@@ -106,6 +182,24 @@ static void milli_text(ULong milli, HChar* buf)
 /*--- The trailer                                          ---*/
 /*------------------------------------------------------------*/
 
+/* The heap-scores line: the geometric mean over the sites of each of
+   the three scores, the paper's global scores. */
+static void global_scores(const WS_SiteUse* sites, UInt n)
+{
+   Double* f = VG_(malloc)("ws.heapsites.scores", n * sizeof *f);
+   HChar   text[3][32];
+   UInt    k, i;
+   for (k = 0; k < 3; k++) {
+      for (i = 0; i < n; i++)
+         f[i] = score_of(&sites[i].sums, k);
+      milli_text(WS_(geo_mean_milli)(f, n), text[k]);
+   }
+   VG_(free)(f);
+   WS_(out_printf)("heap-scores lifetime %s usage %s useful %s", text[0],
+                   text[1], text[2]);
+   WS_(out_end_line)();
+}
+
 void WS_(heapsites_trailer)(void)
 {
    WS_SiteUse* sites;
@@ -118,7 +212,7 @@ void WS_(heapsites_trailer)(void)
    for (i = 0; i < n; i++) {
       const WS_SiteSums* s = &sites[i].sums;
       ULong accessed = s->ended - s->never;
-      HChar usage[32], useful[32];
+      HChar usage[32], useful[32], lifetime[32], score[32];
       /* the stack block, if it is not in the file yet, first */
       UInt stack = WS_(out_stack)(sites[i].site);
       milli_text(WS_(heapuse_usage_milli)(s), usage);
@@ -133,10 +227,17 @@ void WS_(heapsites_trailer)(void)
                       WS_(heapuse_mean)(s->first_delay, accessed),
                       WS_(heapuse_mean)(s->idle_tail, accessed), useful,
                       s->threads);
-      WS_(out_printf)(" touched %llu never-bytes %llu exit-live %llu",
-                      s->touched, s->never_bytes, s->exit_live);
+      WS_(out_printf)(" touched %llu interval %llu never-bytes %llu "
+                      "exit-live %llu", s->touched, s->interval,
+                      s->never_bytes, s->exit_live);
+      milli_text(WS_(heapuse_lifetime_milli)(s), lifetime);
+      milli_text(WS_(heapuse_score_milli)(s), score);
+      WS_(out_printf)(" lifetime-score %s growth %llu score %s", lifetime,
+                      s->growth, score);
       WS_(out_end_line)();
    }
+   if (n > 0)
+      global_scores(sites, n);
    VG_(free)(sites);
 }
 
@@ -146,7 +247,8 @@ void WS_(heapsites_trailer)(void)
 
 static const HChar* const key_words[] = {
    "bytes never touched", "bytes idle after their last use",
-   "bytes allocated", "bytes in chunks never touched"
+   "bytes allocated", "bytes in chunks never touched",
+   "bytes x (1 - score)"
 };
 
 void WS_(heapsites_monitor)(ULong n, WS_HeapKey key)

@@ -101,6 +101,15 @@ struct WS_ChunkUse {
    UInt         heard;      /* HEARD | WS_Read | WS_Write */
    WS_ChunkUse* next;       /* on the waiting list of its first page, */
    WS_ChunkUse* prev;       /* while it waits for a kind of access */
+   /* --ws-heap-usage=exact: */
+   UChar*       seen;       /* a bit per byte accessed, once one is */
+   SizeT        lo, hi;     /* the lowest and highest offset accessed */
+   ULong        reads;      /* accesses that read it, wrote it */
+   ULong        writes;
+   ULong        last_t;     /* its last access */
+   ThreadId     tid;        /* the thread of its latest access */
+   Bool         multi;      /* accessed by more than one thread */
+   struct Group* group;     /* its lifetime group (below) */
 };
 
 /* What the chunks on a heap page need to know of it beyond its flags
@@ -121,11 +130,36 @@ typedef struct {
                                the program's latest */
 } PageUse;
 
+/* The paper's lifetime score groups a site's chunks in allocation
+   order: a chunk allocated at most 0.1 % of the run after the previous
+   one joins its group.  The run's length is known at the end only, but
+   it only grows: a chunk joins the last group when the gap is at most
+   0.1 % of the time now, and groups are joined again, by the final
+   length, when the score is worked out (lifetime_score).  Per group,
+   the sums its score needs.  A chunk allocated after a gap of more
+   than 0.1 % of the time so far begins a group: a site has fewer than
+   1,000 such gaps per doubling of the run. */
+typedef struct Group Group;
+struct Group {
+   Group* next;             /* the site's next group, later */
+   ULong  first_alloc;
+   ULong  last_alloc;
+   ULong  last_end;         /* the latest end of its ended chunks */
+   ULong  chunks;
+   ULong  life;             /* sum of its ended chunks' lifetimes */
+   ULong  live;             /* chunks not ended, and the sum of their */
+   ULong  live_alloc;       /* allocation times */
+};
+
 struct SiteRec {
    SiteRec*    next;        /* VgHashNode: next, key */
    UWord       key;         /* the ExeContext */
    WS_SiteSums sums;
    UInt        index;       /* in the array WS_(heapuse_sites) fills */
+   Group*      groups;      /* its lifetime groups, in allocation order */
+   Group*      last_group;
+   ULong       last_size;   /* the size of its latest chunk, and how */
+   ULong       growing;     /* many chunks to it grew in size */
 };
 
 /* Orders allocations and accesses: an access belongs to a chunk's life
@@ -405,10 +439,16 @@ static void access_page(Addr page, void* opaque)
    hear_page(page, f, a->kind, a->t, a->tid);
 }
 
+static void exact_access(Addr a, SizeT size, WS_AccessKind kind,
+                         ULong t, ThreadId tid);
+
 static void access(Addr a, SizeT size, WS_AccessKind kind)
 {
    Access acc = { kind, NO_TIME, counted_tid };
-   for_pages(a, size, access_page, &acc);
+   if (WS_(clo).heap_exact)
+      exact_access(a, size, kind, WS_(now)(), counted_tid);
+   else
+      for_pages(a, size, access_page, &acc);
 }
 
 static void kernel_access_page(Addr page, void* opaque)
@@ -425,7 +465,127 @@ static void kernel_access(Addr a, SizeT size, WS_AccessKind kind,
                           ThreadId tid)
 {
    Access acc = { kind, WS_(now)(), tid };
-   for_pages(a, size, kernel_access_page, &acc);
+   if (WS_(clo).heap_exact)
+      exact_access(a, size, kind, acc.t, tid);
+   else
+      for_pages(a, size, kernel_access_page, &acc);
+}
+
+/*------------------------------------------------------------*/
+/*--- Each access (--ws-heap-usage=exact)                  ---*/
+/*------------------------------------------------------------*/
+
+/* With --ws-heap-usage=exact the pages of live chunks trap every
+   access, so that each access the program makes reaches the helper
+   and is attributed, by its address, to the chunks whose bytes it
+   covers: which bytes, how often read and written, when first and
+   last.  The cost is a helper call per access to the heap (DHAT's
+   work); docs/manual.md states it. */
+
+typedef struct {
+   Addr          a;
+   SizeT         size;
+   WS_AccessKind kind;
+   ULong         t;
+   ThreadId      tid;
+} Exact;
+
+static void exact_hit(WS_ChunkUse* c, void* opaque)
+{
+   const Exact* x = opaque;
+   Addr  from = x->a > c->start ? x->a : c->start;
+   Addr  to = x->a + x->size < c->start + c->size ? x->a + x->size
+                                                  : c->start + c->size;
+   SizeT o;
+   if (from >= to)
+      return;
+   if (c->seen == NULL)
+      c->seen = VG_(calloc)("ws.heapuse.seen", (c->size + 7) / 8, 1);
+   for (o = from - c->start; o < to - c->start; o++)
+      c->seen[o >> 3] |= (UChar)(1u << (o & 7));
+   if (!(c->heard & HEARD)) {
+      c->heard |= HEARD;
+      c->first_t = x->t;
+      c->lo = from - c->start;
+      c->hi = to - 1 - c->start;
+      c->tid = x->tid;
+   }
+   if (from - c->start < c->lo)
+      c->lo = from - c->start;
+   if (to - 1 - c->start > c->hi)
+      c->hi = to - 1 - c->start;
+   c->heard |= x->kind;
+   if (x->kind & WS_Read)
+      c->reads++;
+   if (x->kind & WS_Write)
+      c->writes++;
+   c->last_t = x->t;
+   if (x->tid != c->tid)
+      c->multi = True;
+   c->tid = x->tid;
+}
+
+static void exact_access(Addr a, SizeT size, WS_AccessKind kind,
+                         ULong t, ThreadId tid)
+{
+   Exact x = { a, size, kind, t, tid };
+   if (size == 0 || WS_(heap_in_allocator)(tid))
+      return;
+   WS_(heap_for_blocks_in)(a, a + size, exact_hit, &x);
+}
+
+/* The pages of |c| trap every access while it lives. */
+static void exact_arm(const WS_ChunkUse* c)
+{
+   Addr page;
+   for (page = first_page(c); page <= last_page(c); page++) {
+      UChar* f = WS_(pt_record)(&WS_(watch_marks), page);
+      *f |= WS_HEAP_PAGE | BOTH;
+      WS_(dtlb_refresh_page)(page);
+      stats.arms++;
+   }
+}
+
+static void count_other(WS_ChunkUse* use, void* opaque)
+{
+   Addr* others = opaque;
+   others[1] += use != (WS_ChunkUse*)others[0];
+}
+
+/* |c| ends: its pages that hold no other live chunk trap no more. */
+static void exact_disarm(const WS_ChunkUse* c)
+{
+   Addr page, shift = WS_(page_shift)();
+   for (page = first_page(c); page <= last_page(c); page++) {
+      UChar* f = heap_flags(page);
+      Addr others[2] = { (Addr)c, 0 };
+      if (f == NULL)
+         continue;
+      if (page == first_page(c) || page == last_page(c))
+         WS_(heap_for_blocks_in)(page << shift, (page + 1) << shift,
+                                 count_other, others);
+      if (others[1] == 0) {
+         *f &= ~BOTH;
+         WS_(dtlb_refresh_page)(page);
+      }
+   }
+}
+
+/* The bytes of |c| accessed. */
+static ULong exact_touched(const WS_ChunkUse* c)
+{
+   ULong n = 0;
+   SizeT i;
+   if (c->seen == NULL)
+      return 0;
+   for (i = 0; i < (c->size + 7) / 8; i++) {
+      UInt b = c->seen[i];
+      while (b != 0) {
+         n++;
+         b &= b - 1;
+      }
+   }
+   return n;
 }
 
 /*------------------------------------------------------------*/
@@ -461,6 +621,70 @@ static void arm(WS_ChunkUse* c)
    p->waiting = c;
 }
 
+/* |c|, just allocated, joins its site's last group or begins one. */
+static void join_group(WS_ChunkUse* c)
+{
+   SiteRec* site = c->site;
+   Group* g = site->last_group;
+   if (g == NULL || (c->alloc_t - g->last_alloc) * 1000 > WS_(now)()) {
+      g = VG_(calloc)("ws.heapuse.group", 1, sizeof *g);
+      g->first_alloc = c->alloc_t;
+      if (site->last_group != NULL)
+         site->last_group->next = g;
+      else
+         site->groups = g;
+      site->last_group = g;
+   }
+   g->last_alloc = c->alloc_t;
+   g->chunks++;
+   g->live++;
+   g->live_alloc += c->alloc_t;
+   c->group = g;
+}
+
+/* The paper's growth: runs of GROWTH_RUN or more consecutive chunks of
+   a site whose sizes grow (a container regrown without reserve). */
+#define GROWTH_RUN 3
+
+static void grow(SiteRec* site, SizeT size)
+{
+   site->growing = site->sums.chunks > 0 && size > site->last_size
+                   ? site->growing + 1 : 1;
+   if (site->growing == GROWTH_RUN)
+      site->sums.growth++;
+   site->last_size = size;
+}
+
+/* The site's lifetime score at |now| (its live chunks as if they ended
+   then): its groups joined again where the gap is at most 0.1 % of
+   |now|, each scoring its chunks' mean lifetime over its span from its
+   first allocation to its last end (1 for a span of 0), and the mean
+   of those. */
+static Double lifetime_score(const SiteRec* site, ULong now)
+{
+   const Group* g = site->groups;
+   Double sum = 0.0;
+   ULong  groups = 0;
+   while (g != NULL) {
+      ULong first = g->first_alloc, end = 0, chunks = 0, life = 0;
+      const Group* last;
+      do {
+         chunks += g->chunks;
+         life += g->life + g->live * now - g->live_alloc;
+         if (g->last_end > end)
+            end = g->last_end;
+         if (g->live > 0)
+            end = now;
+         last = g;
+         g = g->next;
+      } while (g != NULL && (g->first_alloc - last->last_alloc) * 1000 <= now);
+      sum += end > first ? (Double)life / ((Double)chunks * (Double)(end - first))
+                         : 1.0;
+      groups++;
+   }
+   return groups == 0 ? 1.0 : sum / (Double)groups;
+}
+
 static WS_ChunkUse* chunk_alloc(Addr block, SizeT size, ExeContext* site)
 {
    WS_ChunkUse* c = VG_(allocEltPA)(chunk_pool);
@@ -472,6 +696,11 @@ static WS_ChunkUse* chunk_alloc(Addr block, SizeT size, ExeContext* site)
    c->heard = 0;
    c->first_t = 0;
    c->next = c->prev = NULL;
+   c->seen = NULL;
+   c->lo = c->hi = 0;
+   c->reads = c->writes = c->last_t = 0;
+   c->tid = VG_INVALID_THREADID;
+   c->multi = False;
    /* The accesses the TLB let through on its pages so far came before
       it, and by this thread. */
    if (several_threads && size > 0)
@@ -479,6 +708,8 @@ static WS_ChunkUse* chunk_alloc(Addr block, SizeT size, ExeContext* site)
          WS_(dtlb_settle_page)(page);
    c->seq = ++seq;
    c->alloc_t = WS_(now)();
+   join_group(c);
+   grow(c->site, size);
    s = &c->site->sums;
    s->chunks++;
    s->bytes += size;
@@ -486,17 +717,29 @@ static WS_ChunkUse* chunk_alloc(Addr block, SizeT size, ExeContext* site)
    s->live_chunks++;
    if (s->live > s->peak_live)
       s->peak_live = s->live;
-   if (size > 0)
+   if (size > 0 && WS_(clo).heap_exact)
+      exact_arm(c);
+   else if (size > 0)
       arm(c);
    return c;
 }
 
 /* What a chunk's life comes to. */
 typedef struct {
-   ULong touched;       /* bytes on pages accessed while it lived */
-   ULong last_t;        /* the end of the epoch of its last access */
+   ULong touched;       /* bytes accessed, at the run's resolution */
+   ULong interval;      /* highest - lowest byte accessed + 1, or 0 */
+   ULong last_t;        /* its last access (by default, the end of
+                           that access's epoch) */
    Bool  multi;         /* accessed by more than one thread */
 } Outcome;
+
+static void exact_outcome(const WS_ChunkUse* c, Outcome* o)
+{
+   o->touched = exact_touched(c);
+   o->interval = c->heard & HEARD ? c->hi - c->lo + 1 : 0;
+   o->last_t = c->last_t;
+   o->multi = c->multi;
+}
 
 /* Reads the pages of |c| as they are now, at |now|. */
 static void outcome(const WS_ChunkUse* c, ULong now, Outcome* o)
@@ -505,6 +748,10 @@ static void outcome(const WS_ChunkUse* c, ULong now, Outcome* o)
    ThreadId only = VG_INVALID_THREADID;
    Addr page_bytes = (Addr)1 << WS_(page_shift)();
    Stamp last = 0;
+   if (WS_(clo).heap_exact) {
+      exact_outcome(c, o);
+      return;
+   }
    o->touched = 0;
    o->multi = False;
    for (page = first_page(c); c->size > 0 && page <= last_page(c); page++) {
@@ -542,6 +789,8 @@ static void outcome(const WS_ChunkUse* c, ULong now, Outcome* o)
    o->last_t = last == 0 ? c->first_t : epoch_end(last, now);
    if (o->last_t < c->first_t)
       o->last_t = c->first_t;
+   /* at page resolution, the chunk's bytes on its accessed pages */
+   o->interval = o->touched;
 }
 
 /* Adds the life of |c|, ended at |end_t|, to |s|. */
@@ -553,6 +802,12 @@ static void add_life(WS_SiteSums* s, const WS_ChunkUse* c,
    s->ended_bytes += c->size;
    s->lifetime += life;
    s->touched += o->touched;
+   s->interval += o->interval;
+   /* The paper's Useless function: a chunk never read or never written
+      is of no use, however much of it was accessed.  Only where each
+      access is attributed: a page's kinds may be its neighbours'. */
+   if (!WS_(clo).heap_exact || (c->heard & BOTH) == BOTH)
+      s->usage_bytes += o->touched;
    if (!(c->heard & HEARD)) {
       s->never++;
       s->never_bytes += c->size;
@@ -578,11 +833,24 @@ static void end_chunk(WS_ChunkUse* c, Bool at_exit)
    Outcome o;
    outcome(c, now, &o);
    add_life(s, c, &o, now);
+   c->group->life += now - c->alloc_t;
+   c->group->live--;
+   c->group->live_alloc -= c->alloc_t;
+   if (now > c->group->last_end)
+      c->group->last_end = now;
    s->live -= c->size;
    s->live_chunks--;
    if (at_exit)
       s->exit_live++;
-   if (is_waiting(c))
+   if (WS_(clo).heap_exact) {
+      /* (at exit the pages may stay armed: the blocks' walk that ends
+         the chunks must not be restarted by another) */
+      if (c->size > 0 && !at_exit)
+         exact_disarm(c);
+      if (c->seen != NULL)
+         VG_(free)(c->seen);
+      c->seen = NULL;
+   } else if (is_waiting(c))
       unlink_waiting(c);
 }
 
@@ -650,6 +918,7 @@ WS_SiteUse* WS_(heapuse_sites)(UInt* n)
          continue;
       g.out[i].site = (ExeContext*)s->key;
       g.out[i].sums = s->sums;
+      g.out[i].sums.lifetime_score = lifetime_score(s, g.now);
       s->index = i++;
    }
    if (!all_ended)
@@ -701,6 +970,25 @@ void WS_(heapuse_init)(void)
    WS_(listen)(WS_EvThreadRuns, thread_runs);
 }
 
+/* The groups of |s| keep their live chunks only. */
+static void forget_ended_groups(SiteRec* s)
+{
+   Group** at = &s->groups;
+   Group* g;
+   s->last_group = NULL;
+   while ((g = *at) != NULL) {
+      g->chunks = g->live;
+      g->life = g->last_end = 0;
+      if (g->chunks == 0) {
+         *at = g->next;
+         VG_(free)(g);
+         continue;
+      }
+      s->last_group = g;
+      at = &g->next;
+   }
+}
+
 /* A forked child's file tells of its own chunks: those it inherited
    live, and those it allocates. */
 static void forget_ended(void)
@@ -714,6 +1002,7 @@ static void forget_ended(void)
       s->sums.bytes = live;
       s->sums.live = s->sums.peak_live = live;
       s->sums.live_chunks = live_chunks;
+      forget_ended_groups(s);
    }
 }
 

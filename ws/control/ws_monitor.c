@@ -182,8 +182,9 @@ static const Command commands[] = {
                { Arg_Choice, True, NULL, 0, 0, WS_HEAP_KEYS } },
      "the <n> allocation sites (default %llu) that waste the most heap\n"
      "so far, by bytes never touched (usage, the default), bytes idle\n"
-     "after their last use (useful), bytes allocated (bytes) or bytes\n"
-     "in chunks never touched (never), with their allocation stacks",
+     "after their last use (useful), bytes allocated (bytes), bytes\n"
+     "in chunks never touched (never) or bytes x (1 - score) (score),\n"
+     "with their allocation stacks",
      { WS_HEAP_DEFAULT }, cmd_heap },
    { "routines", { { Arg_Number, True, "<n>", 1, 1000 } },
      "the <n> routines (default %llu) whose cost grows fastest with\n"
@@ -685,7 +686,7 @@ static Bool cmd_heap(Words* w)
       key = VG_(keyword_id)(WS_HEAP_KEYS, arg, kwd_report_none);
       if (key < 0) {
          VG_(gdb_printf)("ws heap: '%s' is %s: say a number of sites, "
-                         "then usage, useful, bytes or never\n", arg,
+                         "then usage, useful, bytes, never or score\n", arg,
                          key == -2 ? "ambiguous" : "not a key");
          return False;
       }

@@ -145,6 +145,17 @@ static void curves(const HChar* arg, const HChar* val)
                              "miss ratios as a full trace gives them)\n");
 }
 
+static void heap_usage(const HChar* arg, const HChar* val)
+{
+   WS_(clo).heap_usage = !VG_STREQ(val, "no");
+   WS_(clo).heap_exact = VG_STREQ(val, "exact");
+   if (!VG_STREQ(val, "yes") && !VG_STREQ(val, "no")
+       && !VG_STREQ(val, "exact"))
+      VG_(fmsg_bad_option)(arg, "--ws-heap-usage takes yes (a page's "
+                           "accesses, for its chunks), exact (each access) "
+                           "or no\n");
+}
+
 /* A file name for |option|, as the message names the option given. */
 static void file_name(const HChar* arg, const HChar* option, const HChar* val,
                       const HChar** out)
@@ -282,7 +293,7 @@ Bool WS_(process_cmd_line_option)(const HChar* arg)
    else if YES_NO("--ws-list-pages", list_pages) {}
    else if YES_NO("--ws-locations", locations) {}
    else if YES_NO("--ws-heap", heap) {}
-   else if YES_NO("--ws-heap-usage", heap_usage) {}
+   else if VG_STR_CLO(arg, "--ws-heap-usage", value) heap_usage(arg, value);
    else if YES_NO("--ws-routines", routines) {
 #if VG_WORDSIZE == 4
       /* its IR (ws_routines_ir.c) is amd64's */
@@ -324,6 +335,10 @@ void WS_(post_clo_check)(void)
                    && (1u << shift) < WS_(clo).linesize; shift++)
       ;
    WS_(clo).line_shift = shift;
+   if (WS_(clo).heap_exact && !WS_(clo).heap) {
+      VG_(fmsg)("Bad option: --ws-heap-usage=exact needs --ws-heap=yes\n");
+      VG_(exit)(1);
+   }
    WS_(clo).heap_usage = WS_(clo).heap && WS_(clo).heap_usage;
    if (!WS_(clo).peak_detect && WS_(break_needs_detector)()) {
       VG_(fmsg)("Bad option: --ws-break=peak: %s\n",
@@ -368,8 +383,10 @@ void WS_(print_usage)(void)
 "    --ws-list-pages=no|yes    list every page ever touched [no]\n"
 "    --ws-locations=yes|no     source locations of hot and listed pages [yes]\n"
 "    --ws-heap=yes|no          follow malloc/free to name heap owners [yes]\n"
-"    --ws-heap-usage=yes|no    how each allocation site uses its chunks\n"
-"                              (needs --ws-heap=yes) [yes]\n"
+"    --ws-heap-usage=yes|exact|no\n"
+"                              how each allocation site uses its chunks,\n"
+"                              at the resolution of pages or of each\n"
+"                              access (needs --ws-heap=yes) [yes]\n"
 "    --ws-routines=no|yes      per routine, how its cost grows with the\n"
 "                              input it reads (rms, trms) [no]\n"
 "    --ws-curves=no|exact      locality curves s(tau), m(tau) and LRU miss\n"

@@ -239,6 +239,7 @@ typedef struct {
    Bool         locations;
    Bool         heap;
    Bool         heap_usage;      /* followed: --ws-heap=yes too */
+   Bool         heap_exact;      /* --ws-heap-usage=exact: each access */
    Bool         routines;        /* per-routine footprint */
    WS_CurvesMode curves;         /* --ws-curves */
 } WS_Clo;

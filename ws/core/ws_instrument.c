@@ -694,10 +694,13 @@ static void check_access(SBState* s, Int i, Int n_stmts)
    Check*  c;
    Int     size = a->size;
    Bool    known = a->sym.root != WS_ROOT_NONE && size <= ps;
+   /* Accesses share a check unless heap usage attributes each access
+      to its own bytes and kind (--ws-heap-usage=exact). */
+   Bool    merge = known && a->guard == NULL && !WS_(clo).heap_exact;
 
    if (size <= 0)
       return;
-   if (known && a->guard == NULL) {
+   if (merge) {
       c = covering_check(s, a->sym.root, lo, hi);
       if (c != NULL) {
          WS_(counters).data_elided++;
@@ -707,7 +710,7 @@ static void check_access(SBState* s, Int i, Int n_stmts)
    }
    WS_(counters).data_checks++;
 
-   if (known && a->guard == NULL) {
+   if (merge) {
       WS_(widen_to_group)(s->access, i, n_stmts, &lo, &hi);
       if (lo != a->sym.off) {
          addr = a->sym.root == WS_ROOT_CONST

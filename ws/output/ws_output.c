@@ -244,7 +244,8 @@ void WS_(write_header)(WS_File* f, Bool dump_file)
                     WS_(clo).per_thread ? "yes" : "no",
                     WS_(clo).instr_atstart ? "yes" : "no",
                     WS_(clo).count_rep_once ? "once" : "each",
-                    WS_(clo).heap_usage ? "yes" : "no",
+                    !WS_(clo).heap_usage ? "no"
+                    : WS_(clo).heap_exact ? "exact" : "yes",
                     VG_(clo_backtrace_size),
                     WS_(clo).routines ? "routines: yes\n" : "",
                     WS_(lines_on)() ? " insn-lines data-lines" : "",
