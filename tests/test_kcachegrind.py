@@ -110,6 +110,8 @@ def drive(profile, folder):
         if not wait_for(lambda: "Selected" in open(err_path).read()):
             print("KCachegrind selected nothing at load")
             return 2
+        # the views follow it in the same event, as after the clicks
+        xdotool("sleep", "1")
         dump(win, "before.xwd")
         xdotool("windowfocus", "--sync", win)
         xdotool("mousemove", "--window", win, *SEARCH, "click", "1")
@@ -160,7 +162,7 @@ def test_kcachegrind_shows_main_s_callees(tmp_path):
     assert (tmp_path / "title").read_text().startswith(
         "%s [%s]" % (prof, cmd))
     assert "rror" not in err and "failed" not in err.lower(), err
-    # the callee view, empty before main was selected, holds rows after
+    # the callee view holds main's callees once main is selected
     w, h, before = read_xwd(str(tmp_path / "before.xwd"))
     w2, h2, after = read_xwd(str(tmp_path / "after.xwd"))
     assert (w, h) == (w2, h2) == (640, 480)
@@ -170,12 +172,15 @@ def test_kcachegrind_shows_main_s_callees(tmp_path):
     def dark(rows):
         """Pixels of text in the callee list: the lower right pane,
         below its header, above its scroll bar."""
-        return sum(1 for y in range(295, 405) for x in range(w // 2 + 30,
-                                                              w - 10)
-                   if sum(rows[y][x]) < 3 * 128)
+        return {(x, y) for y in range(295, 405) for x in range(w // 2 + 30,
+                                                               w - 10)
+                if sum(rows[y][x]) < 3 * 128}
 
-    assert dark(before) == 0
-    assert dark(after) > 100, dark(after)
+    # main's callees, not what the selection KCachegrind made at load
+    # shows there (since code entered through pointers has names of its
+    # own, that selection has callees of its own too)
+    assert len(dark(after)) > 100, len(dark(after))
+    assert dark(after) != dark(before)
 
 
 if __name__ == "__main__":
