@@ -114,6 +114,10 @@
 __asm__(KNEES_RUN("knees_run", "", ""));
 /* With -r: the phase is a ws region (WS_START after the first
    `syscall`, WS_STOP before the second), named after its argument. */
+/* The request codes, written as numbers because a top-level asm takes
+   no operands: ws.h's, which the compiler checks here. */
+_Static_assert(VG_USERREQ__WS_START == 0x57530000, "WS_START's code");
+_Static_assert(VG_USERREQ__WS_STOP == 0x57530001, "WS_STOP's code");
 __asm__(".pushsection .rodata\n"
         "   .p2align 3\n"
         "knees_start_args: .quad 0x57530000, 0, 0, 0, 0, 0\n"
