@@ -118,14 +118,55 @@ static char *proc_tool(pid_t pid, char **argv)
    return t && *t ? xstrdup(t) : NULL;
 }
 
+/* Whether a Valgrind process's own options put it out of vgdb's reach
+   under this run's prefix.  They decide even when FIFOs for its pid are
+   found: a process killed by SIGKILL leaves its FIFOs behind, and its
+   pid may now be another Valgrind's, under another prefix. */
+typedef enum {
+   Reach_Ok,
+   Reach_GdbserverOff,          /* --vgdb=no */
+   Reach_OtherPrefix,           /* its --vgdb-prefix is not ours */
+   Reach_DefaultPrefix          /* ours is given, it uses the default */
+} Reach;
+
+static Reach reach_by_options(char **argv, const char **its_prefix)
+{
+   const char *vg = argv ? vg_option(argv, "--vgdb=") : NULL;
+   const char *pfx = argv ? vg_option(argv, "--vgdb-prefix=") : NULL;
+   *its_prefix = pfx;
+   if (vg && strcmp(vg, "no") == 0)
+      return Reach_GdbserverOff;
+   if (pfx && (!vgdb_prefix || strcmp(pfx, vgdb_prefix) != 0))
+      return Reach_OtherPrefix;
+   if (!pfx && vgdb_prefix)
+      return Reach_DefaultPrefix;
+   return Reach_Ok;
+}
+
+static void free_proc_parts(VgProc *proc)
+{
+   free_lines(proc->argv);
+   free(proc->tool);
+}
+
 static void free_procs(VgProc *procs, int n)
 {
    int i;
-   for (i = 0; i < n; i++) {
-      free_lines(procs[i].argv);
-      free(procs[i].tool);
-   }
+   for (i = 0; i < n; i++)
+      free_proc_parts(&procs[i]);
    free(procs);
+}
+
+/* Whether the FIFOs vgdb found for a Valgrind process with command line
+   |argv| cannot be its own: it runs with its gdbserver off, or under a
+   --vgdb-prefix other than ours.  A process killed by SIGKILL leaves its
+   FIFOs behind, and its pid may since have gone to another Valgrind;
+   vgdb would write to them and wait in vain. */
+static int left_over_fifos(char **argv)
+{
+   const char *pfx;
+   Reach       reach = reach_by_options(argv, &pfx);
+   return reach == Reach_GdbserverOff || reach == Reach_OtherPrefix;
 }
 
 /* The Valgrind processes vgdb -l lists (with our --vgdb-prefix).
@@ -158,6 +199,10 @@ static int list_vg_procs(VgProc **procs)
       if ((*procs)[n].argv == NULL)
          (*procs)[n].argv = split_words(rest);
       (*procs)[n].tool = proc_tool(pid, (*procs)[n].argv);
+      if ((*procs)[n].tool && left_over_fifos((*procs)[n].argv)) {
+         free_proc_parts(&(*procs)[n]);
+         continue;
+      }
       n++;
    }
    free_lines(lines);
@@ -264,18 +309,18 @@ int list_ws_processes(void)
       tool = is_valgrind_argv0(argv[0]) ? proc_tool(pid, argv) : NULL;
       if (tool && strcmp(tool, "ws") == 0) {
          Buf         cmd = { 0 };
-         const char *vg = vg_option(argv, "--vgdb=");
-         const char *pfx = vg_option(argv, "--vgdb-prefix=");
+         const char *pfx;
+         Reach       reach = reach_by_options(argv, &pfx);
          if (unreachable++ == 0)
             printf("ws processes that vgdb cannot reach%s:\n",
                    vgdb_prefix ? " with this --vgdb-prefix" : "");
          client_command(argv, &cmd);
          printf("%-8ld %s\n", pid, buf_cstr(&cmd));
-         if (vg && strcmp(vg, "no") == 0)
+         if (reach == Reach_GdbserverOff)
             printf("         (started with --vgdb=no)\n");
-         else if (pfx && (!vgdb_prefix || strcmp(pfx, vgdb_prefix) != 0))
+         else if (reach == Reach_OtherPrefix)
             printf("         (give ws-monitor --vgdb-prefix=%s)\n", pfx);
-         else if (!pfx && vgdb_prefix)
+         else if (reach == Reach_DefaultPrefix)
             printf("         (it uses vgdb's default prefix: leave out "
                    "--vgdb-prefix)\n");
          buf_free(&cmd);
@@ -321,16 +366,16 @@ int check_target(pid_t pid)
          say("process %d (%s) is not running under Valgrind", (int)pid,
              cmd.len ? cmd.s : "?");
       } else {
-         const char *vg = vg_option(argv, "--vgdb=");
-         const char *pfx = vg_option(argv, "--vgdb-prefix=");
-         if (vg && strcmp(vg, "no") == 0)
+         const char *pfx;
+         Reach       reach = reach_by_options(argv, &pfx);
+         if (reach == Reach_GdbserverOff)
             say("process %d runs under Valgrind with --vgdb=no: its "
                 "gdbserver is off, so it cannot be reached", (int)pid);
-         else if (pfx && (!vgdb_prefix || strcmp(pfx, vgdb_prefix) != 0))
+         else if (reach == Reach_OtherPrefix)
             say("vgdb cannot find process %d: it was started with "
                 "--vgdb-prefix=%s; give ws-monitor the same option",
                 (int)pid, pfx);
-         else if (!pfx && vgdb_prefix)
+         else if (reach == Reach_DefaultPrefix)
             say("vgdb cannot find process %d under --vgdb-prefix=%s: it "
                 "was started without --vgdb-prefix; leave the option out",
                 (int)pid, vgdb_prefix);

@@ -292,6 +292,33 @@ def test_gone_and_not_ws(server, tmp_path):
                    % (server.pid, server.prefix))
 
 
+def test_left_over_fifos_of_a_reused_pid(server, tmp_path):
+    """FIFOs that a Valgrind killed by SIGKILL left under the default
+    prefix, for the pid the server has now: the server's own
+    --vgdb-prefix says they are not its own, so ws-monitor without that
+    prefix names the prefix at once rather than writing to them and
+    waiting for an answer that cannot come."""
+    tmpdir = tmp_path / "tmp"
+    tmpdir.mkdir()
+    os.mkfifo(tmpdir / ("vgdb-pipe-from-vgdb-to-%d-by-someone-on-somewhere"
+                        % server.pid))
+    env = dict(os.environ, TMPDIR=str(tmpdir))
+    rc, out, err = monitor(server, "status", prefix=False, env=env,
+                           timeout=20)
+    assert (rc, out) == (2, "")
+    assert err == ("ws-monitor: vgdb cannot find process %d: it was started "
+                   "with --vgdb-prefix=%s; give ws-monitor the same option\n"
+                   % (server.pid, server.prefix))
+
+    rc, out, err = monitor(server, pid=False, prefix=False, env=env,
+                           timeout=20)
+    assert (rc, err) == (0, ""), err
+    reach, cannot = _listing(out)
+    assert server.pid not in reach, out
+    assert cannot[server.pid][1] == [
+        "(give ws-monitor --vgdb-prefix=%s)" % server.prefix], out
+
+
 def test_vgdb_missing_or_without_ptrace(server, tmp_path):
     """No vgdb: exit status 2 and where to get it.  A vgdb that may not
     ptrace (in a user namespace of its own it has no right to ptrace the
