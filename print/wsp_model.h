@@ -322,6 +322,7 @@ struct wsp_heap_site {
    uint64_t usage_milli, useful_milli;
    uint64_t touched, never_bytes, exit_live;   /* optional keys */
    uint64_t score_milli;                       /* optional (format 5) */
+   uint64_t lifetime_score_milli, growth;      /* optional (format 5) */
    size_t   kv_first, kv_n;
 };
 

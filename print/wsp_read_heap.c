@@ -33,15 +33,16 @@
 enum { K_CHUNKS, K_BYTES, K_PEAK_LIVE, K_USAGE, K_NEVER, K_READ_ONLY,
        K_WRITE_ONLY, K_LIFETIME, K_FIRST_DELAY, K_IDLE_TAIL, K_USEFUL,
        K_THREADS, N_REQUIRED, K_TOUCHED = N_REQUIRED, K_NEVER_BYTES,
-       K_EXIT_LIVE, K_SCORE, N_KEYS };
+       K_EXIT_LIVE, K_SCORE, K_LIFETIME_SCORE, K_GROWTH, N_KEYS };
 static const char *const site_keys[N_KEYS] = {
    "chunks", "bytes", "peak-live", "usage", "never", "read-only",
    "write-only", "lifetime", "first-delay", "idle-tail", "useful",
-   "threads", "touched", "never-bytes", "exit-live", "score"
+   "threads", "touched", "never-bytes", "exit-live", "score",
+   "lifetime-score", "growth"
 };
 static const struct kv_spec site_spec = {
    "heap-site", site_keys, N_KEYS, N_REQUIRED,
-   1u << K_USAGE | 1u << K_USEFUL | 1u << K_SCORE
+   1u << K_USAGE | 1u << K_USEFUL | 1u << K_SCORE | 1u << K_LIFETIME_SCORE
 };
 
 int heap_site_line(struct reader *r)
@@ -83,6 +84,8 @@ int heap_site_line(struct reader *r)
    h.never_bytes = v[K_NEVER_BYTES];
    h.exit_live = v[K_EXIT_LIVE];
    h.score_milli = v[K_SCORE];
+   h.lifetime_score_milli = v[K_LIFETIME_SCORE];
+   h.growth = v[K_GROWTH];
    if (h.chunks == 0)
       return fail(p, "a site has allocated at least one chunk");
    if (h.never > h.chunks || h.read_only > h.chunks - h.never

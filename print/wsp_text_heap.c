@@ -76,6 +76,12 @@ static void site_block(FILE *out, const struct wsp_file *f, size_t i,
             "the free\n", us, uf, wsp_commas(a, sizeof a, s->lifetime), u,
             wsp_commas(b, sizeof b, s->first_delay), u,
             wsp_commas(e, sizeof e, s->idle_tail), u);
+   if (s->lifetime_score_milli != WSP_NONE && s->growth != WSP_NONE) {
+      milli(d, sizeof d, s->lifetime_score_milli);
+      wsp_wrap(out, width, 8, "      lifetime score %s, %s run%s of three "
+               "or more chunks growing in size\n", d,
+               wsp_commas(a, sizeof a, s->growth), s->growth == 1 ? "" : "s");
+   }
    wsp_put_stack(out, f, s->stack, -1, "      ", width);
 }
 
