@@ -12,6 +12,7 @@ import os
 import pty
 import re
 import select
+import shlex
 import shutil
 import struct
 import subprocess
@@ -77,7 +78,7 @@ class Scene:
         """A shown command line as it is run: valgrind is the launcher of
         the build tree's Valgrind, vgdb and ws-monitor get the scene's
         --vgdb-prefix."""
-        argv = line.split()
+        argv = shlex.split(line)
         if argv[0] == "valgrind":
             argv[0] = self.valgrind
             argv.insert(1, "--vgdb-prefix=" + self.prefix)

@@ -3,7 +3,8 @@ are written (docs/example.md, tests/test_example.py; docs/heap-example.md,
 tests/test_heap_usage.py) and for scripts/gen-docs, which rewrites their
 excerpts from a new run.
 
-The conventions: a line `$ command` starts a command and the lines up to
+The conventions: a line `$ command` starts a command (split into words
+as a POSIX shell would, quotes included) and the lines up to
 the next command or the end of the block are excerpts of its output
 (standard error for valgrind, standard output otherwise); a block without
 a command quotes more of the last command's output; a line `...` leaves
@@ -15,6 +16,7 @@ where the tree is, and for addresses in shared libraries, which move with
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
 
@@ -111,7 +113,7 @@ def run_commands(text, where, tools):
            if k not in ("COLUMNS", "LINES")}
     runs = []
     for command, excerpts in commands(doc_blocks(text)):
-        argv = command.split()
+        argv = shlex.split(command)
         if argv[0] in tools:
             argv[0] = tools[argv[0]]
         elif argv[0] == "callgrind_annotate":
