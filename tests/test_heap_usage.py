@@ -22,6 +22,7 @@ import subprocess
 import pytest
 
 import ctl_util
+import dhat_oracle
 import doclib
 import heap_oracle
 import oracle
@@ -700,6 +701,7 @@ HEAP_DOC = os.path.join(wslib.TOP_SRCDIR, "docs", "heap-example.md")
 PRINT_README = os.path.join(wslib.TOP_SRCDIR, "print", "README.md")
 HEAPWASTE = os.path.join(wslib.TOP_BUILDDIR, "demo", "heapwaste")
 HEAPWASTE_C = os.path.join(wslib.TOP_SRCDIR, "demo", "heapwaste.c")
+ROWS_SQL = os.path.join(wslib.TOP_SRCDIR, "demo", "rows.sql")
 
 
 @pytest.fixture(scope="module")
@@ -714,6 +716,7 @@ def heap_example(tmp_path_factory):
     where = tmp_path_factory.mktemp("heap-example")
     os.mkdir(where / "demo")
     os.symlink(HEAPWASTE, where / "demo" / "heapwaste")
+    os.symlink(ROWS_SQL, where / "demo" / "rows.sql")
     with open(HEAP_DOC, encoding="utf-8") as f:
         text = f.read()
     runs = doclib.run_commands(text, where, {
@@ -728,7 +731,10 @@ def test_worked_example_lines(heap_example):
     assert [c for c, _, _ in runs] == [
         "./vg-in-place --tool=ws --ws-instr-atstart=no --ws-out-file=ws.out "
         "demo/heapwaste", "print/ws_print ws.out",
-        "print/ws_print --folded usage ws.out"]
+        "print/ws_print --folded usage ws.out",
+        "./vg-in-place --tool=ws --ws-heap-usage=exact "
+        "--ws-out-file=sqlite.out sqlite3 :memory: \".read demo/rows.sql\"",
+        "print/ws_print sqlite.out"]
     for command, excerpts, lines in runs:
         assert excerpts, command
         for excerpt in excerpts:
@@ -844,6 +850,68 @@ def test_worked_example_figures(heap_example):
     freed = [pages for pages, o in largest.owners
              if o.kind == "freed" and o.stack == cache.stack]
     assert "holds %d pages of the freed cache" % freed[0] in prose
+
+
+def test_worked_example_sqlite3(heap_example, tmp_path):
+    """Section 5's figures (sqlite3 on demo/rows.sql), from the run's
+    output file, and DHAT's count of the same site from its own run of
+    the same command."""
+    text, _, where = heap_example
+    prose = re.sub(r"\s+", " ", text)
+    out = wslib.read_output(str(where / "sqlite.out"))
+    assert out.header["heap-usage"] == "exact"
+
+    def through(h, function):
+        return any(f.function == function for f in out.stacks[h.stack])
+    insert = [h for h in out.heap_sites
+              if through(h, "sqlite3BtreeInsert") and h["chunks"] == 571]
+    scratch, page = [h for h in insert if h.id in (1, 2)]
+    (sorter,) = [h for h in out.heap_sites
+                 if through(h, "sqlite3VdbeSorterWrite")]
+    assert sorter.id == 3
+    for h in scratch, page:
+        assert h["lifetime-score"] == 0.0 and h["growth"] == 0
+        assert h["lifetime"] < 10000, h
+    assert "one of each at a time (`peak live {:,} bytes` and `{:,} bytes`, " \
+        "two chunks of site 2 at most)".format(
+            scratch["peak-live"], page["peak-live"]) in prose
+    assert page["peak-live"] == 2 * page["bytes"] // page["chunks"]
+    assert "(`lifetime {:,} i` and `{:,} i`)".format(
+        scratch["lifetime"], page["lifetime"]) in prose
+    assert "it asks for {:,} bytes each time ({:,} / {:,}:".format(
+        page["bytes"] // page["chunks"], page["bytes"], page["chunks"]) \
+        in prose
+    assert page["bytes"] % page["chunks"] == 0
+    assert "see %.1f %% of their bytes (`usage %.3f`, %d bytes a chunk)" % (
+        100 * page["usage"], page["usage"],
+        round(page["touched"] / page["chunks"])) in prose
+    assert "%.1f MB allocated for {:,} bytes ever used".format(
+        page["touched"]) % (page["bytes"] / 1e6) in prose
+    assert "{} chunks of growing size".format(sorter["chunks"]) in prose
+    assert sorter["growth"] == 1
+    assert "{:,} bytes allocated and copied along the way for a peak of " \
+        "{:,} bytes live".format(sorter["bytes"], sorter["peak-live"]) \
+        in prose
+    assert "(`usage %.3f`)" % sorter["usage"] in prose
+
+    # DHAT: the one site under sqlite3BtreeInsert with the page-sized
+    # chunks' count and bytes (sites 1 and 2 have the same function names,
+    # '???' included, so the count tells them apart)
+    sqlite3 = shutil.which("sqlite3")
+    os.mkdir(tmp_path / "demo")
+    os.symlink(ROWS_SQL, tmp_path / "demo" / "rows.sql")
+    prof = dhat_oracle.run(wslib.VG_IN_PLACE, [sqlite3, ":memory:",
+                                               ".read demo/rows.sql"],
+                           str(tmp_path / "dhat.json"))
+    (dhat,) = [s for s in prof.sites
+               if any(f.function.startswith("sqlite3BtreeInsert")
+                      for f in s.frames)
+               and (s.blocks, s.bytes) == (page["chunks"], page["bytes"])]
+    assert "counts the same site's {:,} blocks and {:,} bytes, and {:,} " \
+        "bytes read and {:,} written".format(dhat.blocks, dhat.bytes,
+                                             dhat.reads, dhat.writes) in prose
+    # every byte ws saw accessed, DHAT counted at least once
+    assert page["touched"] <= dhat.reads + dhat.writes
 
 
 def test_html_heap_section(known, tmp_path):
