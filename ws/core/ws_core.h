@@ -207,8 +207,9 @@ static inline Bool WS_(beyond_reach)(Addr a, SizeT size)
    API's table of them. */
 typedef enum { WS_TimeInsns, WS_TimeMillis } WS_TimeUnit;
 
-/* --ws-curves: the locality curves, off or exact (ws_curves.c). */
-typedef enum { WS_CurvesNo, WS_CurvesExact } WS_CurvesMode;
+/* --ws-curves: the locality curves, off, exact, or estimated from
+   observed windows (ws_curves.c). */
+typedef enum { WS_CurvesNo, WS_CurvesExact, WS_CurvesSampled } WS_CurvesMode;
 
 typedef struct {
    /* What is measured (the core's) */
