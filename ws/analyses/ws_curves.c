@@ -773,12 +773,15 @@ static void add_call(IRSB* sb, const HChar* name, void* fn, IRExpr* a,
    addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
-/* Both guards (the access's may be none). */
-static IRExpr* both(IRExpr* a, IRExpr* b)
+/* Both guards (either may be none), as an atom. */
+static IRExpr* both(IRSB* sb, IRExpr* a, IRExpr* b)
 {
+   IRTemp t;
    if (a == NULL || b == NULL)
       return a != NULL ? a : b;
-   return IRExpr_Binop(Iop_And1, a, b);
+   t = newIRTemp(sb->tyenv, Ity_I1);
+   addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_Binop(Iop_And1, a, b)));
+   return IRExpr_RdTmp(t);
 }
 
 /* Runs before the core's pass: a call at every instruction, after its
@@ -801,7 +804,7 @@ static IRSB* curves_pass(IRSB* sbIn, const VexGuestLayout* layout,
       if (access[i].addr != NULL)
          add_call(sb, "ws_curves_data", data_fn, access[i].addr,
                   mkIRExpr_HWord(access[i].size),
-                  both(on, access[i].guard));
+                  both(sb, on, access[i].guard));
       addStmtToIRSB(sb, st);
       if (st->tag == Ist_IMark) {
          Addr  a   = st->Ist.IMark.addr;
