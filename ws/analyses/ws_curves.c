@@ -337,10 +337,10 @@ static void format_ratio(HChar* buf, ULong num, ULong den, UInt decimals);
 
 /* --ws-curves=sampled observes windows of the run completely and
    estimates the curves from them (docs/design.md, "Sampled locality
-   curves").  A window opens at one of ws's epochs (the epochs that
-   are multiples of |stride|): its first WIN_SPAN + j instructions warm
-   it up (j, from a hash of the epoch, keeps a program's period from
-   lining up with the epochs'), the next WIN_SPAN are measured: every
+   curves").  The k-th window opens at k P + j_k instructions (j_k a
+   hash of k below P - 2 WIN_SPAN, so that no period of the program
+   lines up with P; an event of the sampler's clock): its first
+   WIN_SPAN instructions warm it up, the next WIN_SPAN are measured: every
    instant t of them adds |W(t, tau)| for tau = 64 .. WIN_SPAN, which
    lies inside the window, and the touches that miss.  Between
    consecutive touches p < t of a unit, the unit is in W(t', tau) for
@@ -351,14 +351,24 @@ static void format_ratio(HChar* buf, ULong num, ULong den, UInt decimals);
    far, which is at least the warm-up's footprint; sizes up to the
    least such footprint are answered from the windows, larger ones
    from the footprint conversion of s and m (HOTL).  Each window's
-   values are kept, for the standard errors; at WIN_MAX the windows
-   off the doubled stride are dropped, so the estimates rest on 128 to
-   256 evenly spread windows whatever the run's length. */
+   values are kept, for the standard errors; at WIN_MAX, P doubles and
+   the windows off it are dropped, so the estimates rest on 128 to 256
+   evenly spread windows whatever the run's length.
+
+   The run's first WIN_HEAD instructions (a forked child's, from the
+   fork) are observed whole, as --ws-curves=exact observes the run:
+   start-up is short and unlike the rest (tens of code pages in a few
+   thousand instructions), and windows would catch it or not by
+   chance.  The estimates add the head's exact sums to the windows'
+   ratios times the instructions after it (a stratified estimate); a
+   run that ends in its head has exact curves. */
 
 #define WIN_SPAN   4096
 #define WIN_TAUS   7                   /* tau = 64 .. WIN_SPAN */
 #define WIN_SIZES  17                  /* LRU sizes 1 .. 65536 */
 #define WIN_MAX    256
+#define WIN_P0     (1 << 14)           /* P at the start */
+#define WIN_HEAD   (1 << 17)           /* the run's start, observed whole */
 
 typedef struct {
    ULong s[WIN_TAUS];        /* sum over the measured instants of |W| */
@@ -369,19 +379,24 @@ typedef struct {
 } WinStream;
 
 typedef struct {
-   ULong     epoch;          /* the epoch it opened at */
+   ULong     k;              /* its index at the current P */
    ULong     n;              /* measured instants */
    WinStream st[N_STREAMS];
 } Window;
 
 static Window windows[WIN_MAX];
 static UInt   n_windows = 0;
-static ULong  stride = 1;
-static ULong  epochs = 0;      /* epochs begun while measuring */
+static ULong  period = WIN_P0;
+static ULong  next_k = WIN_HEAD / WIN_P0;
+static Bool   in_head = False;
+static ULong  head_t;          /* instants into the head */
+static ULong  t_base = 0;      /* the clock at the head's start */
+static Stream head_st[N_STREAMS];
+static Pool   head;
 static ULong  windows_opened = 0;
 static Bool   observing = False;
 static ULong  win_t;           /* instants into the open window */
-static ULong  win_warm;        /* its warm-up's length */
+static const ULong win_warm = WIN_SPAN;
 static Stream win_st[N_STREAMS];
 static Window win;
 
@@ -407,13 +422,59 @@ static ULong mix(ULong x)              /* splitmix64's finaliser */
    return x ^ (x >> 31);
 }
 
-static void window_open(ULong epoch)
+static void head_open(void)
+{
+   Int i;
+   for (i = 0; i < n_streams(); i++)
+      stream_open(&head_st[i]);
+   VG_(memset)(&head, 0, sizeof head);
+   head_t    = 0;
+   t_base    = WS_(clock_insns)();
+   in_head   = True;
+   observing = True;
+}
+
+static void head_close(void)
+{
+   Int i;
+   head.k = head_t;
+   for (i = 0; i < n_streams(); i++) {
+      if (head_t > 0)
+         stream_finish(&head_st[i], head_t, &head, i);
+      stream_close(&head_st[i]);
+   }
+   in_head   = False;
+   observing = False;
+}
+
+static void head_units(Int kind, Addr a, UWord size)
+{
+   Int g;
+   for (g = 0; g < (WS_(lines_on)() ? 2 : 1); g++) {
+      UInt  shift = g == 0 ? WS_(clo).page_shift : WS_(clo).line_shift;
+      UWord x;
+      for (x = a >> shift; x <= (a + size - 1) >> shift; x++)
+         touch(&head_st[stream_index(kind, g)], x, head_t);
+   }
+}
+
+static void head_insn(Addr a, UWord len)
+{
+   if (head_t == WIN_HEAD) {
+      head_close();
+      observing_to_thread(VG_(get_running_tid)());
+      return;
+   }
+   head_t++;
+   head_units(WS_Insn, a, len);
+}
+
+static void window_open(ULong k)
 {
    Int i;
    VG_(memset)(&win, 0, sizeof win);
-   win.epoch = epoch;
-   win_t     = 0;
-   win_warm  = WIN_SPAN + mix(epoch + 1) % WIN_SPAN;
+   win.k = k;
+   win_t = 0;
    for (i = 0; i < n_streams(); i++)
       stream_open(&win_st[i]);
    observing = True;
@@ -471,15 +532,14 @@ static void win_touch(Int i, UWord key, ULong t)
          w->lru[j]++;
 }
 
-/* Keeps the open window (if any of it was measured), and, when the
-   windows are full, only those on the doubled stride. */
+/* Keeps the open window, if any of it was measured (window_due made
+   room).  The caller tells the running thread, if the program goes
+   on. */
 static void window_close(void)
 {
    Int   i;
    Unit* u;
-   UInt  kept, k;
    observing = False;
-   observing_to_thread(VG_(get_running_tid)());
    win.n = win_t > win_warm ? win_t - win_warm : 0;
    for (i = 0; i < n_streams(); i++) {
       if (win.n > 0) {
@@ -489,16 +549,7 @@ static void window_close(void)
       }
       stream_close(&win_st[i]);
    }
-   if (win.n == 0)
-      return;
-   while (n_windows == WIN_MAX) {
-      stride *= 2;
-      for (k = 0, kept = 0; k < n_windows; k++)
-         if (windows[k].epoch % stride == 0)
-            windows[kept++] = windows[k];
-      n_windows = kept;
-   }
-   if (win.epoch % stride == 0)
+   if (win.n > 0 && n_windows < WIN_MAX)
       windows[n_windows++] = win;
 }
 
@@ -507,6 +558,7 @@ static void window_insn(Addr a, UWord len)
    Int i;
    if (win_t == win_warm + WIN_SPAN) {
       window_close();
+      observing_to_thread(VG_(get_running_tid)());
       return;
    }
    win_t++;
@@ -532,14 +584,46 @@ static void window_data(Addr a, UWord size)
    }
 }
 
-static void sampled_epoch(const WS_Event* ev)
+static void window_due(void);
+
+static void plan_window(void)
 {
-   ULong e;
-   if (!WS_(measuring))
-      return;
-   e = epochs++;
-   if (!observing && e % stride == 0)
-      window_open(e);
+   ULong j = mix(next_k ^ (period << 24))
+             % (period - 2 * WIN_SPAN - WIN_SPAN / 4);
+   WS_(sampler_call_at)(next_k * period + j, window_due);
+}
+
+/* P doubles: the windows at odd k are dropped, the others renumbered. */
+static void thin(void)
+{
+   UInt i, kept = 0;
+   period *= 2;
+   for (i = 0; i < n_windows; i++)
+      if (windows[i].k % 2 == 0) {
+         windows[kept] = windows[i];
+         windows[kept++].k /= 2;
+      }
+   n_windows = kept;
+}
+
+/* From the sampler's boundary handler, where the clock may be
+   rescheduled (not from the IR's helpers). */
+static void window_due(void)
+{
+   ULong k = next_k;
+   if (n_windows == WIN_MAX) {
+      thin();
+      if (k % 2 != 0) {
+         next_k = (k + 1) / 2;
+         plan_window();
+         return;
+      }
+      k /= 2;
+   }
+   next_k = k + 1;
+   if (!observing)
+      window_open(k);
+   plan_window();
 }
 
 /*------------------------------------------------------------*/
@@ -615,18 +699,43 @@ static ULong window_sizes(Int i)
    return least;
 }
 
+/* The run's value: the head's exact |hx| over |hn|, and the windows'
+   ratio |e| over the |rest| (instants or references) after it (the
+   head's own ratio when no window was taken). */
+static Estimate combine(Estimate e, double hx, double hn, double rest)
+{
+   Estimate c = { 0, 0, False };
+   double   total = hn + rest;
+   if (total <= 0)
+      return c;
+   if (n_windows == 0)
+      e.value = hn > 0 ? hx / hn : 0;
+   c.value   = (hx + rest * e.value) / total;
+   c.err     = rest / total * e.err;
+   c.has_err = e.has_err;
+   return c;
+}
+
 /* One estimated curve and miss-ratio curve, as records (|out|) or a
    table for "ws curves" (|out| False). */
 static void sampled_curve(Int kind, Int g, Bool out)
 {
    static const HChar* unit_name[2] = { "page", "line" };
-   Int      i = stream_index(kind, g), j;
+   Int      i = stream_index(kind, g), j, b = bits(TAU_MIN) - 1;
    HChar    v[32], m[32], ve[32], me[32];
    Estimate s_at[WIN_TAUS], m_at[WIN_TAUS], refs;
-   ULong    c, answered = window_sizes(i);
+   ULong    c, answered = n_windows ? window_sizes(i) : head.units[i];
+   ULong    now_at = WS_(clock_insns)() - t_base;
+   double   rest = now_at > head.k ? (double)(now_at - head.k) : 0;
+   double   rest_refs;
+   refs = combine(estimate(x_refs, n_insns, i, 0), head.refs[i], head.k,
+                  rest);
+   rest_refs = refs.value * (head.k + rest) - head.refs[i];
    for (j = 0; j < WIN_TAUS; j++) {
-      s_at[j] = estimate(x_s, n_insns, i, j);
-      m_at[j] = estimate(x_m, n_insns, i, j);
+      s_at[j] = combine(estimate(x_s, n_insns, i, j),
+                        head.s_sum[i][b + j], head.k, rest);
+      m_at[j] = combine(estimate(x_m, n_insns, i, j),
+                        head.misses[i][b + j], head.k, rest);
       format_double(v, s_at[j].value, 3);
       format_double(m, m_at[j].value * 1000, 3);
       format_double(ve, s_at[j].err, 3);
@@ -646,12 +755,12 @@ static void sampled_curve(Int kind, Int g, Bool out)
    }
    if (!out)
       VG_(gdb_printf)("  %12s %12s\n", g ? "lines" : "pages", "LRU miss");
-   refs = estimate(x_refs, n_insns, i, 0);
    for (j = 0, c = 1; j < WIN_SIZES; j++, c *= 2) {
       const HChar* from = "windows";
       Estimate     e = { 0, 0, False };
       if (c <= answered) {
-         e = estimate(x_lru, n_refs, i, j);
+         e = combine(estimate(x_lru, n_refs, i, j), head.lru_misses[i][j],
+                     head.refs[i], rest_refs);
       } else {
          /* HOTL: the miss ratio at the tau whose s is c, s and m
             interpolated linearly in log tau */
@@ -687,13 +796,19 @@ static void sampled_curve(Int kind, Int g, Bool out)
    }
 }
 
+static void pool_trailer(const Pool* p);
+
 static void sampled_trailer(void)
 {
    Int kind, g;
+   if (in_head) {
+      /* the run ended in its head: its curves are exact */
+      head_close();
+      pool_trailer(&head);
+      return;
+   }
    if (observing)
       window_close();
-   if (n_windows == 0)
-      return;
    for (kind = 0; kind < 2; kind++)
       for (g = 0; g < (WS_(lines_on)() ? 2 : 1); g++)
          sampled_curve(kind, g, True);
@@ -701,11 +816,17 @@ static void sampled_trailer(void)
 
 static void sampled_monitor(Int kind, Int g)
 {
-   VG_(gdb_printf)("the run, %s %ss: estimates from %u windows of "
-                   "%'u instructions\n", kind == WS_Insn ? "code" : "data",
-                   g ? "line" : "page", n_windows, WIN_SPAN);
-   if (n_windows == 0)
+   if (in_head) {
+      VG_(gdb_printf)("the run, %s %ss: in its first %'u instructions, "
+                      "observed whole; the curves come at their end\n",
+                      kind == WS_Insn ? "code" : "data", g ? "line" : "page",
+                      WIN_HEAD);
       return;
+   }
+   VG_(gdb_printf)("the run, %s %ss: its first %'llu instructions and "
+                   "estimates from %u windows of %'u instructions\n",
+                   kind == WS_Insn ? "code" : "data", g ? "line" : "page",
+                   head.k, n_windows, WIN_SPAN);
    VG_(gdb_printf)("  %12s %12s %10s   %s\n", "tau", "s", "m",
                    "standard errors");
    sampled_curve(kind, g, False);
@@ -713,11 +834,16 @@ static void sampled_monitor(Int kind, Int g)
 
 static void sampled_after_fork(void)
 {
-   if (observing)
+   if (in_head)
+      head_close();
+   else if (observing)
       window_close();
    n_windows = 0;
-   stride    = 1;
-   epochs    = 0;
+   period    = WIN_P0;
+   head_open();
+   observing_to_thread(VG_(get_running_tid)());
+   next_k    = (t_base + WIN_HEAD) / period + 1;
+   plan_window();
 }
 
 /*------------------------------------------------------------*/
@@ -753,13 +879,21 @@ static VG_REGPARM(2) void sampled_insn(Addr a, UWord len_rep)
    if (!observing || !WS_(measuring))
       return;
    rep_at = rep ? a : 0;
-   if (!again)
+   if (again)
+      return;
+   if (in_head)
+      head_insn(a, len_rep & (REP_FLAG - 1));
+   else
       window_insn(a, len_rep & (REP_FLAG - 1));
 }
 
 static VG_REGPARM(2) void sampled_data(Addr a, UWord size)
 {
-   if (observing && WS_(measuring) && size > 0)
+   if (!observing || !WS_(measuring) || size == 0)
+      return;
+   if (in_head)
+      head_units(WS_Data, a, size);
+   else
       window_data(a, size);
 }
 
@@ -877,7 +1011,8 @@ void WS_(curves_init)(void)
 {
    if (WS_(clo).curves == WS_CurvesSampled) {
       WS_(set_first_pass)(curves_pass);
-      WS_(listen)(WS_EvEpoch, sampled_epoch);
+      head_open();
+      plan_window();
       WS_(listen)(WS_EvThreadRuns, thread_runs);
       return;
    }
