@@ -10,7 +10,23 @@ instants were observed.  The windows are many (20 to 256) and the
 estimate a mean over them, so its sampling error is close to normal and
 its standard error an estimate from their spread: three of them cover
 the truth 99.7 % of the time, a little less (t with n - 1 degrees of
-freedom) for the fewest windows.  The runs are deterministic (the same
+freedom) for the fewest windows.  What no window sees is not in the
+error: a stretch run once after the head (the change of phase, the exit
+path) falls between windows, and a program whose windows all agree
+(knees' code runs one loop on a page) has a standard error near 0.
+Such a stretch's touches each move K m by at most 1 and K s(tau) by at
+most tau; together they touch at most ONCE units that the loop does not
+(static glibc's exit path runs a few thousand instructions over some
+150 lines of code and their data; the oracle's code lines show 350
+such touches at tau = 64), so the tolerance adds ONCE * 1000 / K to m
+and ONCE * tau / K to s, and 2 ONCE / R to an LRU miss ratio over R
+references (a stretch's references to those units: a miss and a
+reference each, and as many more hits): on 2.3 million instructions
+0.23 misses per
+1,000 and 0.015 units at tau = 64.  That leaves knees' code curves
+(s = 1 in the loop, m near 0.1) loosely checked; its data curves (m
+near 10 and 60 per 1,000) and xz's are checked closely.  The runs are
+deterministic (the same
 instructions, the windows at the same epochs), so a test either always
 passes or always fails: it fails when the estimate or its error is
 wrong, not by chance from run to run.
@@ -31,6 +47,7 @@ from test_oracle import _xz_input
 
 OPTIONS = ("--ws-curves=sampled", "--ws-syscalls=no")
 L0_TAUS = [64 << j for j in range(7)]          # 64 .. 4096
+ONCE = 512
 
 
 def _ws(argv, tmp_path, options=()):
@@ -51,9 +68,11 @@ def _check_within_errors(out, res):
         for tau, s, m in got:
             est = out.curve_estimates[("curve",) + key + (tau,)]
             assert est["from"] == "windows"
-            assert abs(s - want.s(tau)) <= 3 * est["s-err"] + 0.001, \
+            assert abs(s - want.s(tau)) <= \
+                3 * est["s-err"] + ONCE * tau / want.k + 0.001, \
                 (key, tau, s, want.s(tau), est)
-            assert abs(m - want.m(tau)) <= 3 * est["m-err"] + 0.001, \
+            assert abs(m - want.m(tau)) <= \
+                3 * est["m-err"] + ONCE * 1000 / want.k + 0.001, \
                 (key, tau, m, want.m(tau), est)
             checked += 1
         sizes = out.mrc[key]
@@ -63,7 +82,8 @@ def _check_within_errors(out, res):
             if est["from"] != "windows":
                 continue
             exact = want.mrc_misses(c) / want.refs
-            assert abs(miss - exact) <= 3 * est["miss-err"] + 0.0001, \
+            assert abs(miss - exact) <= \
+                3 * est["miss-err"] + 2 * ONCE / want.refs + 0.0001, \
                 (key, c, miss, exact, est)
             checked += 1
     return checked
@@ -123,7 +143,9 @@ def test_ws_print_finds_the_knee_and_shows_the_errors(tmp_path):
     at = {p["tau"]: p for p in c["points"]}
     exact = res.run[("data", "page")].s(4096)
     assert exact > 60
-    assert abs(float(at[4096]["s"]) - exact) <= 3 * float(at[4096]["s_err"])
+    k = res.run[("data", "page")].k
+    s = float(at[4096]["s"])
+    assert abs(s - exact) <= 3 * float(at[4096]["s_err"]) + ONCE * 4096 / k
     assert c["knees"][0]["text"].startswith(
         "this run needs %d pages:" % -(-float(at[4096]["s"]) // 1))
     p = subprocess.run([test_exports.WS_PRINT, "--width=200", run.out_path],
