@@ -33,6 +33,7 @@ wrong, not by chance from run to run.
 """
 
 import json
+import re
 import subprocess
 
 import curve_oracle
@@ -167,3 +168,30 @@ def test_regions_and_bad_values(tmp_path):
                        tmpdir=tmp_path, check=False)
     assert bad.returncode == 1
     assert "--ws-curves takes no, sampled" in bad.stderr
+
+
+_EST_ROW = re.compile(r" +([0-9,]+) +([0-9]+\.[0-9]{3}) +([0-9]+\.[0-9]{3})"
+                      r" +\+-([0-9]+\.[0-9]{3}) \+-([0-9]+\.[0-9]{3})$")
+
+
+def test_ws_curves_answers_live(server_factory):
+    """'ws curves' in sampled mode gives the run's estimates and their
+    errors so far (the server's start-up is past the head already).
+    Once measurement is off they no longer change (a window cut short by
+    the stop is dropped), and the trailer's records say the same."""
+    s = server_factory(options=list(OPTIONS))
+    s.touch(0, 64, 2000)
+    assert s.vgdb("ws stop").startswith("ws stop: measurement off")
+    reply = s.vgdb("ws curves data page")
+    assert re.match(r"the run, data pages: its first 131,072 instructions "
+                    r"and estimates from [1-9][0-9]* windows \(4,096 "
+                    r"instructions measured in each\)\n", reply), reply
+    rows = [m.groups() for m in map(_EST_ROW.match, reply.split("\n")) if m]
+    out = s.run().output
+    key = ("run", "data", "page")
+    assert [(int(t.replace(",", "")), float(v), float(m))
+            for t, v, m, _, _ in rows] == out.curves[key]
+    assert [(float(se), float(me)) for _, _, _, se, me in rows] == \
+        [(out.curve_estimates[("curve",) + key + (tau,)]["s-err"],
+          out.curve_estimates[("curve",) + key + (tau,)]["m-err"])
+         for tau in L0_TAUS]

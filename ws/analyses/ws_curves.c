@@ -807,8 +807,12 @@ static void sampled_trailer(void)
       pool_trailer(&head);
       return;
    }
-   if (observing)
+   if (observing) {
+      /* a window cut short: dropped, so that the estimates are the
+         ones "ws curves" gives once measurement is off */
+      win_t = 0;
       window_close();
+   }
    for (kind = 0; kind < 2; kind++)
       for (g = 0; g < (WS_(lines_on)() ? 2 : 1); g++)
          sampled_curve(kind, g, True);
@@ -824,7 +828,8 @@ static void sampled_monitor(Int kind, Int g)
       return;
    }
    VG_(gdb_printf)("the run, %s %ss: its first %'llu instructions and "
-                   "estimates from %u windows of %'u instructions\n",
+                   "estimates from %u windows (%'u instructions measured "
+                   "in each)\n",
                    kind == WS_Insn ? "code" : "data", g ? "line" : "page",
                    head.k, n_windows, WIN_SPAN);
    VG_(gdb_printf)("  %12s %12s %10s   %s\n", "tau", "s", "m",
