@@ -19,10 +19,12 @@ most tau; together they touch at most ONCE units that the loop does not
 (static glibc's exit path runs a few thousand instructions over some
 150 lines of code and their data; the oracle's code lines show 350
 such touches at tau = 64), so the tolerance adds ONCE * 1000 / K to m
-and ONCE * tau / K to s, and 2 ONCE / R to an LRU miss ratio over R
-references (a stretch's references to those units: a miss and a
-reference each, and as many more hits): on 2.3 million instructions
-0.23 misses per
+and ONCE * tau / K to s; and, since each of a stretch's references can
+hit or miss whatever units it touches, 2 ONCE_INSNS / R to an LRU miss
+ratio over R references (at most two references an instruction, the
+stretches together at most ONCE_INSNS instructions, a few thousand;
+0.05 on knees' data lines, whose windows all miss every cache below
+1,024 lines): on 2.3 million instructions 0.23 misses per
 1,000 and 0.015 units at tau = 64.  That leaves knees' code curves
 (s = 1 in the loop, m near 0.1) loosely checked; its data curves (m
 near 10 and 60 per 1,000) and xz's are checked closely.  The runs are
@@ -49,6 +51,7 @@ from test_oracle import _xz_input
 OPTIONS = ("--ws-curves=sampled", "--ws-syscalls=no")
 L0_TAUS = [64 << j for j in range(7)]          # 64 .. 4096
 ONCE = 512
+ONCE_INSNS = 4096
 
 
 def _ws(argv, tmp_path, options=()):
@@ -84,7 +87,7 @@ def _check_within_errors(out, res):
                 continue
             exact = want.mrc_misses(c) / want.refs
             assert abs(miss - exact) <= \
-                3 * est["miss-err"] + 2 * ONCE / want.refs + 0.0001, \
+                3 * est["miss-err"] + 2 * ONCE_INSNS / want.refs + 0.0001, \
                 (key, c, miss, exact, est)
             checked += 1
     return checked
