@@ -725,6 +725,12 @@ function renderCurves() {
     var box = $("curves").appendChild(h("div", { class: "curve" }));
     var what = (c.kind === "insn" ? "code " : "data ") + c.unit + "s";
     box.appendChild(h("div", {}, c.scope + ", " + what));
+    if (c.estimate) {
+      var e = c.points[0];
+      box.appendChild(h("p", { class: "hint" }, "Estimated from observed windows (--ws-curves=sampled): "
+        + "one standard error of s at \u03c4 = " + e.tau + " is " + (e.s_err === undefined ? "unknown" : e.s_err)
+        + ", of m " + (e.m_err === undefined ? "unknown" : e.m_err) + "; each value's error is in the text report."));
+    }
     curvePlot(box, c.points.map(function (p) { return p.tau; }),
               [{ cls: "m", vals: c.points.map(function (p) { return p.m; }) },
                { cls: "s", vals: c.points.map(function (p) { return p.s; }) }],

@@ -258,6 +258,15 @@ static void fixed(FILE *out, uint64_t v, int ten_thousandths)
            ten_thousandths ? 4 : 3, (unsigned long long)(v % scale));
 }
 
+/* What made an estimated point (--ws-curves=sampled). */
+static void estimate_from(FILE *out, const struct wsp_curve_point *p)
+{
+   static const char *const from[] = { NULL, "windows", "footprint",
+                                       "other" };
+   if (p->from)
+      fprintf(out, ",\"from\":\"%s\"", from[p->from]);
+}
+
 void wsp_json_curves(FILE *out, const struct wsp_file *f)
 {
    struct wsp_curve c;
@@ -272,14 +281,22 @@ void wsp_json_curves(FILE *out, const struct wsp_file *f)
       wsp_curve_at(f, i, &c);
       fputs(any++ ? ",\n{\"scope\":" : "\n{\"scope\":", out);
       wsp_json_str(out, p->scope);
-      fprintf(out, ",\"kind\":\"%s\",\"unit\":\"%s\",\"points\":[",
-              p->data ? "data" : "insn", p->line ? "line" : "page");
+      fprintf(out, ",\"kind\":\"%s\",\"unit\":\"%s\",\"estimate\":%s,"
+              "\"points\":[", p->data ? "data" : "insn",
+              p->line ? "line" : "page", p->from ? "true" : "false");
       for (size_t k = 0; k < c.n; k++) {
          fprintf(out, "%s{\"tau\":%llu,\"s\":", k ? "," : "",
                  (unsigned long long)p[k].x);
          fixed(out, p[k].s, 0);
          fputs(",\"m\":", out);
          fixed(out, p[k].m, 0);
+         if (p[k].has_err) {
+            fputs(",\"s_err\":", out);
+            fixed(out, p[k].s_err, 0);
+            fputs(",\"m_err\":", out);
+            fixed(out, p[k].m_err, 0);
+         }
+         estimate_from(out, &p[k]);
          fputc('}', out);
       }
       fputs("],\"lru\":[", out);
@@ -288,6 +305,11 @@ void wsp_json_curves(FILE *out, const struct wsp_file *f)
          fprintf(out, "%s{\"size\":%llu,\"miss\":", k ? "," : "",
                  (unsigned long long)q->x);
          fixed(out, q->miss, 1);
+         if (q->has_err) {
+            fputs(",\"miss_err\":", out);
+            fixed(out, q->miss_err, 1);
+         }
+         estimate_from(out, q);
          fputc('}', out);
       }
       fputs("],\"knees\":[", out);

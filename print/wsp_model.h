@@ -331,11 +331,18 @@ struct wsp_heap_site {
    data (|data|), in pages or lines (|line|): at tau = x, s and m in
    thousandths (s in units, m in misses per 1,000 instructions); or, an
    mrc line, at cache size x units, the miss ratio in ten-thousandths. */
+/* A curve or mrc line; an estimate (--ws-curves=sampled) says what
+   made it (|from|: WSP_FROM_WINDOWS or WSP_FROM_FOOTPRINT, or
+   WSP_FROM_OTHER for a word this reader does not know) and, when
+   |has_err|, its standard errors in the same units. */
+enum { WSP_FROM_EXACT, WSP_FROM_WINDOWS, WSP_FROM_FOOTPRINT, WSP_FROM_OTHER };
 struct wsp_curve_point {
    struct wsp_str scope;
    int            data, line, mrc;
    uint64_t       x;
    uint64_t       s, m, miss;
+   int            from, has_err;
+   uint64_t       s_err, m_err, miss_err;
 };
 
 /* A routine line (--ws-routines=yes): one routine's activations, its

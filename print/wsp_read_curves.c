@@ -21,7 +21,9 @@
    `curve SCOPE KIND UNIT tau N s F m F`, each curve's taus doubling
    from 64, then its mrc lines `mrc SCOPE KIND UNIT size N miss F`,
    sizes doubling from 1; SCOPE is `run` or `region:LABEL` (the label
-   escaped as a word). */
+   escaped as a word).  Keys may follow the values: an estimate's
+   `s-err F m-err F` or `miss-err F` and `from WORD`; others are
+   skipped, for the formats to come. */
 
 #include <string.h>
 
@@ -56,6 +58,32 @@ static int same_curve(const struct wsp_curve_point *a,
           && wsp_str_eq(a->scope, b->scope);
 }
 
+/* The keys after a point's values, up to the line's end. */
+static int estimate_keys(struct cur *c, struct wsp_curve_point *pt)
+{
+   struct wsp_str k, v;
+   while (!cur_end(c)) {
+      if (!cur_word(c, &k))
+         return 0;
+      if (wsp_str_is(k, pt->mrc ? "miss-err" : "s-err")) {
+         if (!cur_lit(c, " ") || cur_fixed(c, pt->mrc ? 4 : 3,
+                       pt->mrc ? &pt->miss_err : &pt->s_err) <= 0)
+            return 0;
+         pt->has_err = 1;
+      } else if (!pt->mrc && wsp_str_is(k, "m-err")) {
+         if (!cur_lit(c, " ") || cur_fixed(c, 3, &pt->m_err) <= 0)
+            return 0;
+      } else if (!cur_word(c, &v)) {
+         return 0;
+      } else if (wsp_str_is(k, "from")) {
+         pt->from = wsp_str_is(v, "windows") ? WSP_FROM_WINDOWS
+                    : wsp_str_is(v, "footprint") ? WSP_FROM_FOOTPRINT
+                    : WSP_FROM_OTHER;
+      }
+   }
+   return 1;
+}
+
 int curve_line(struct reader *r)
 {
    struct lex *p = &r->p;
@@ -85,13 +113,13 @@ int curve_line(struct reader *r)
    if (pt.mrc) {
       if (!cur_lit(&c, " size ") || (k = cur_u64(&c, &pt.x)) <= 0
           || !cur_lit(&c, " miss ") || (k = cur_fixed(&c, 4, &pt.miss)) <= 0
-          || !cur_end(&c) || pt.miss > 10000)
+          || !estimate_keys(&c, &pt) || pt.miss > 10000)
          return fail(p, "%s", form);
    } else {
       if (!cur_lit(&c, " tau ") || (k = cur_u64(&c, &pt.x)) <= 0
           || !cur_lit(&c, " s ") || (k = cur_fixed(&c, 3, &pt.s)) <= 0
           || !cur_lit(&c, " m ") || (k = cur_fixed(&c, 3, &pt.m)) <= 0
-          || !cur_end(&c))
+          || !estimate_keys(&c, &pt))
          return fail(p, "%s", form);
    }
    if (keep_raw(p, &pt.scope))

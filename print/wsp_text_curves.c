@@ -17,7 +17,7 @@
 */
 
 /* Owns the text report's section of the locality curves
-   (--ws-curves=exact): per scope, kind and unit, s(tau) and m(tau) on a
+   (--ws-curves=exact or sampled): per scope, kind and unit, s(tau) and m(tau) on a
    logarithmic tau axis (one row per doubling), a bar for m, the knees
    in words (wsp_curves.c), then the LRU miss ratio on a logarithmic
    size axis with a bar for it. */
@@ -63,7 +63,8 @@ static void curve(FILE *out, const struct wsp_file *f,
       wsp_lprintf(&l, ", %s %s:", p[0].data ? "data" : "code", unit);
       wsp_lflush(out, &l, width);
    }
-   fprintf(out, "    %12s %12s %10s\n", "tau", "s", "m");
+   fprintf(out, "    %12s %12s %10s%s\n", "tau", "s", "m",
+           p[0].has_err ? "   standard errors of s, m" : "");
    for (size_t i = 0; i < c->n; i++)
       if (p[i].m > most)
          most = p[i].m;
@@ -73,6 +74,11 @@ static void curve(FILE *out, const struct wsp_file *f,
       fixed(b, sizeof b, p[i].m, 3);
       wsp_lprintf(&l, "    %12s %12s %10s", wsp_commas(text, sizeof text,
                                                         p[i].x), a, b);
+      if (p[i].has_err) {
+         fixed(a, sizeof a, p[i].s_err, 3);
+         fixed(b, sizeof b, p[i].m_err, 3);
+         wsp_lprintf(&l, "   +-%s +-%s", a, b);
+      }
       bar(&l, p[i].m, most);
       wsp_lflush(out, &l, width);
    }
@@ -89,6 +95,12 @@ static void curve(FILE *out, const struct wsp_file *f,
       fixed(a, sizeof a, q[i].miss, 4);
       wsp_lprintf(&l, "    %12s %12s", wsp_commas(text, sizeof text,
                                                     q[i].x), a);
+      if (q[i].has_err) {
+         fixed(a, sizeof a, q[i].miss_err, 4);
+         wsp_lprintf(&l, "   +-%s", a);
+      } else if (q[i].from == WSP_FROM_FOOTPRINT) {
+         wsp_lprintf(&l, "   (footprint)");
+      }
       bar(&l, q[i].miss, 10000);
       wsp_lflush(out, &l, width);
    }
@@ -99,6 +111,17 @@ void wsp_text_curves(FILE *out, const struct wsp_file *f, int width)
    struct wsp_curve c;
    if (!f->n_curve_points)
       return;
+   if (f->curve_points[0].from)
+      wsp_wrap(out, width, 2, "\nLocality curves (docs/manual.md, "
+               "\"Locality curves\"), estimated from observed windows "
+               "(--ws-curves=sampled), each value with one standard error "
+               "(+-); the LRU miss ratios marked (footprint) are converted "
+               "from s and m, with no error given: s = the mean working "
+               "set over windows of tau instructions, m = misses per 1,000 "
+               "instructions, LRU miss = the miss ratio of an LRU cache of "
+               "that many units; tau and the size double from row to "
+               "row:\n");
+   else
    wsp_wrap(out, width, 2, "\nLocality curves (docs/manual.md, \"Locality "
             "curves\"), exact, from every access: s = the mean working set "
             "over windows of tau instructions, m = misses per 1,000 "

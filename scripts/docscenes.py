@@ -558,7 +558,39 @@ def scene_curves(sc, docs):
                                             + text[first:last]))}
 
 
-SCENES = {"miss": scene_miss, "routines": scene_routines, "curves": scene_curves, "manual": scene_manual, "phases": scene_phases,
+def scene_sampled(sc, docs):
+    """output-format.md and manual.md, "Locality curves": the estimated
+    curves (--ws-curves=sampled) of knees' two phases with ten times the
+    rounds: a few records with their errors, and ws_print's report."""
+    sc.copy_in("tests/progs/knees",
+               os.path.join(sc.builddir, "tests", "progs", "knees"))
+    rc, _, err = sc.run("valgrind --tool=ws --ws-curves=sampled "
+                        "--ws-out-file=ws.out "
+                        "tests/progs/knees 4096:64:4096:300 "
+                        "64:1024:8192:120")
+    assert rc == 0, err
+    with open(sc.path("ws.out")) as f:
+        lines = f.read().split("\n")
+    scope = "run data page "
+
+    def pick(word, rest=""):
+        return [l for l in lines
+                if l.startswith("%s %s%s" % (word, scope, rest))]
+    record = (pick("curve", "tau 2048 ") + pick("curve", "tau 4096 ")
+              + ["..."] + pick("mrc", "size 1 ")
+              + [l for l in pick("mrc") if l.endswith(" from footprint")][:1])
+    rc, out, err = sc.run("ws_print ws.out")
+    assert rc == 0, err
+    text = out.rstrip("\n").split("\n")
+    first = text.index("  run, data pages:")
+    last = first + text[first:].index("") if "" in text[first:] \
+        else len(text)
+    return {"record": sc.normalise("\n".join(record)),
+            "text": sc.normalise("\n".join(["$ ws_print ws.out", "..."]
+                                            + text[first:last]))}
+
+
+SCENES = {"miss": scene_miss, "routines": scene_routines, "curves": scene_curves, "sampled": scene_sampled, "manual": scene_manual, "phases": scene_phases,
           "bad": scene_bad, "server": scene_server,
           "session": scene_session, "gdb": scene_gdb,
           "monitor": scene_monitor, "gdbws": scene_gdbws,

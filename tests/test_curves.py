@@ -150,7 +150,7 @@ def test_curves_off_by_default_and_bad_values_refused(tmp_path):
     bad = wslib.run_ws(argv, ("--ws-curves=yes",), tmpdir=tmp_path,
                        check=False)
     assert bad.returncode == 1
-    assert "--ws-curves takes no or exact" in bad.stderr
+    assert "--ws-curves takes no, sampled" in bad.stderr
 
 
 def test_a_forked_child_has_curves_of_its_own(tmp_path):

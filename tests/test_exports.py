@@ -389,6 +389,18 @@ def check_json(path, j):
              [(p["size"], p["miss"]) for p in c["lru"]])
             for c in j["curves"]] == \
         [(key, pts, out.mrc[key]) for key, pts in out.curves.items()]
+    # an estimate's standard errors and what made it (--ws-curves=sampled)
+    json_keys = {"s_err": "s-err", "m_err": "m-err", "miss_err": "miss-err",
+                 "from": "from"}
+    assert {(what,) + (c["scope"], c["kind"], c["unit"], p[x]):
+            {json_keys[k]: v if k == "from" else float(v)
+             for k, v in p.items() if k in json_keys}
+            for c in j["curves"]
+            for what, x, pts in (("curve", "tau", c["points"]),
+                                 ("mrc", "size", c["lru"]))
+            for p in pts if "from" in p} == out.curve_estimates
+    assert all(c["estimate"] == any("from" in p for p in c["points"])
+               for c in j["curves"])
     assert (j["peaks_listed"], j["peaks_found"]) == (out.npeaks, out.found)
     summary = {k: tuple(v) for k, v in out.summary.items()}
     summary.update({k + "_lines": tuple(v)

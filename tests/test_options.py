@@ -84,6 +84,7 @@ BAD = [
     ("--ws-count-rep=", ["--ws-count-rep"], ["once", "each"]),
     ("--ws-count-rep=ONCE", ["--ws-count-rep"], ["once", "each"]),
     ("--ws-heap-usage=sometimes", ["--ws-heap-usage"], ["yes", "exact", "no"]),
+    ("--ws-curves=yes", ["--ws-curves"], ["no", "sampled", "exact"]),
 ]
 
 

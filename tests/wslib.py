@@ -189,12 +189,18 @@ _HEAP_SITE = re.compile(r"heap-site ([0-9]+) ([0-9]+)((?: [a-z][a-z0-9-]* "
 _HEAP_WINDOW = re.compile(r"heap-window ([0-9]+) ([0-9]+)((?: [a-z][a-z0-9-]* "
                           r"[^ ]+)+)\Z")
 _FRACTION = re.compile(r"(0\.[0-9]{3}|1\.000)\Z")
-# The locality curves (--ws-curves=exact): curve and mrc lines in the
-# trailer, after the routine lines and before the peaks.
+# The locality curves (--ws-curves=exact or sampled): curve and mrc
+# lines in the trailer, after the routine lines and before the peaks; an
+# estimate's keys follow the values (_ESTIMATE), others are skipped.
 _CURVE = re.compile(r"curve (run|region:\S+) (insn|data) (page|line) tau "
-                    r"([0-9]+) s ([0-9]+\.[0-9]{3}) m ([0-9]+\.[0-9]{3})$")
+                    r"([0-9]+) s ([0-9]+\.[0-9]{3}) m ([0-9]+\.[0-9]{3})"
+                    r"((?: [a-z][a-z-]* \S+)*)$")
 _MRC = re.compile(r"mrc (run|region:\S+) (insn|data) (page|line) size "
-                  r"([0-9]+) miss ([0-9]+\.[0-9]{4})$")
+                  r"([0-9]+) miss ([0-9]+\.[0-9]{4})((?: [a-z][a-z-]* \S+)*)$")
+_ESTIMATE = {"s-err": re.compile(r"[0-9]+\.[0-9]{3}\Z"),
+             "m-err": re.compile(r"[0-9]+\.[0-9]{3}\Z"),
+             "miss-err": re.compile(r"[0-9]+\.[0-9]{4}\Z"),
+             "from": re.compile(r"(windows|footprint)\Z")}
 
 # The per-routine footprint (--ws-routines=yes): routine lines in the
 # trailer after the heap-site lines, each followed by its rows.
@@ -505,6 +511,9 @@ class WsOutput:
         self.routines = []
         self.miss_stacks = []
         self.curve_lines = []
+        # (curve|mrc, scope, kind, unit, tau|size) -> an estimate's keys:
+        # s-err, m-err, miss-err (floats), from (windows|footprint)
+        self.curve_estimates = {}
         self.curves = {}
         self.mrc = {}
         self.npeaks = None
@@ -1143,7 +1152,19 @@ class _Reader:
                 not points and x != (64 if line.startswith("curve ") else 1)):
             _bad(lineno, line, "a curve's taus double from 64, an mrc's "
                  "sizes from 1")
-        points.append((x,) + tuple(float(v) for v in m.groups()[4:]))
+        values = m.groups()[4:-1]
+        points.append((x,) + tuple(float(v) for v in values))
+        words = m.groups()[-1].split()
+        keys = dict(zip(words[::2], words[1::2]))
+        for k, v in keys.items():
+            if k in _ESTIMATE and not _ESTIMATE[k].match(v):
+                _bad(lineno, line, "%s is followed by %s" % (
+                    k, _ESTIMATE[k].pattern))
+        if keys:
+            self.out.curve_estimates[
+                ("curve" if line.startswith("curve ") else "mrc",)
+                + key + (x,)] = {k: (v if k == "from" else float(v))
+                                 for k, v in keys.items()}
         self.out.curve_lines.append(line)
 
     def routine_size_line(self, lineno, line):

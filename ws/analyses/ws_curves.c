@@ -53,6 +53,7 @@
 #include "pub_tool_libcprint.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
+#include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_xarray.h"
 
@@ -174,20 +175,29 @@ static void compact(Stream* st)
    VG_(free)(all);
 }
 
-static void lru_ref(Stream* st, Unit* u)
+/* |u|'s reference: its stack distance, 0 for its first. */
+static ULong lru_distance(Stream* st, Unit* u)
 {
-   st->refs++;
+   ULong d = 0;
    if (st->next > st->cap)
       compact(st);
-   if (u->pos == 0) {
-      st->cold++;
-   } else {
-      ULong d = 1 + st->n_units - tree_prefix(st, u->pos);
-      st->hist[bits(d - 1)]++;
+   if (u->pos != 0) {
+      d = 1 + st->n_units - tree_prefix(st, u->pos);
       tree_add(st, u->pos, -1);
    }
    u->pos = st->next++;
    tree_add(st, u->pos, 1);
+   return d;
+}
+
+static void lru_ref(Stream* st, Unit* u)
+{
+   ULong d = lru_distance(st, u);
+   st->refs++;
+   if (d == 0)
+      st->cold++;
+   else
+      st->hist[bits(d - 1)]++;
 }
 
 static void add_gap(Stream* st, ULong g)
@@ -319,6 +329,528 @@ static void touch_units(Int kind, Addr a, UWord size)
    }
 }
 
+static void format_ratio(HChar* buf, ULong num, ULong den, UInt decimals);
+
+/*------------------------------------------------------------*/
+/*--- Sampled mode: observed windows                       ---*/
+/*------------------------------------------------------------*/
+
+/* --ws-curves=sampled observes windows of the run completely and
+   estimates the curves from them (docs/design.md, "Sampled locality
+   curves").  The k-th window opens at k P + j_k instructions (j_k a
+   hash of k below P - 2 WIN_SPAN, so that no period of the program
+   lines up with P; an event of the sampler's clock): its first
+   WIN_SPAN instructions warm it up, the next WIN_SPAN are measured: every
+   instant t of them adds |W(t, tau)| for tau = 64 .. WIN_SPAN, which
+   lies inside the window, and the touches that miss.  Between
+   consecutive touches p < t of a unit, the unit is in W(t', tau) for
+   t' in [p, min(p + tau, t)); a unit's first touch in the window has
+   no touch in the warm-up, so none within any tau measured: a miss.
+   The LRU stack starts with the window: a reference whose unit was
+   not referenced in it has a distance above the units referenced so
+   far, which is at least the warm-up's footprint; sizes up to the
+   least such footprint are answered from the windows, larger ones
+   from the footprint conversion of s and m (HOTL).  Each window's
+   values are kept, for the standard errors; at WIN_MAX, P doubles and
+   the windows off it are dropped, so the estimates rest on 128 to 256
+   evenly spread windows whatever the run's length.
+
+   The run's first WIN_HEAD instructions (a forked child's, from the
+   fork) are observed whole, as --ws-curves=exact observes the run:
+   start-up is short and unlike the rest (tens of code pages in a few
+   thousand instructions), and windows would catch it or not by
+   chance.  The estimates add the head's exact sums to the windows'
+   ratios times the instructions after it (a stratified estimate); a
+   run that ends in its head has exact curves. */
+
+#define WIN_SPAN   4096
+#define WIN_TAUS   7                   /* tau = 64 .. WIN_SPAN */
+#define WIN_SIZES  17                  /* LRU sizes 1 .. 65536 */
+#define WIN_MAX    256
+#define WIN_P0     (1 << 14)           /* P at the start */
+#define WIN_HEAD   (1 << 17)           /* the run's start, observed whole */
+
+typedef struct {
+   ULong s[WIN_TAUS];        /* sum over the measured instants of |W| */
+   ULong m[WIN_TAUS];        /* touches missing at tau */
+   ULong refs;               /* measured references */
+   ULong lru[WIN_SIZES];     /* those missing a cache of 2^k units */
+   ULong warm_units;         /* units referenced in the warm-up */
+} WinStream;
+
+typedef struct {
+   ULong     k;              /* its index at the current P */
+   ULong     n;              /* measured instants */
+   WinStream st[N_STREAMS];
+} Window;
+
+static Window windows[WIN_MAX];
+static UInt   n_windows = 0;
+static ULong  period = WIN_P0;
+static ULong  next_k = WIN_HEAD / WIN_P0;
+static Bool   in_head = False;
+static ULong  head_t;          /* instants into the head */
+static ULong  t_base = 0;      /* the clock at the head's start */
+static Stream head_st[N_STREAMS];
+static Pool   head;
+static ULong  windows_opened = 0;
+static Bool   observing = False;
+static ULong  win_t;           /* instants into the open window */
+static const ULong win_warm = WIN_SPAN;
+static Stream win_st[N_STREAMS];
+static Window win;
+
+static void observing_to_thread(ThreadId tid)
+{
+   UInt on = observing;
+   if (tid != VG_INVALID_THREADID)
+      VG_(set_shadow_regs_area)(tid, 1, WS_SHADOW_CURVES_ON, sizeof on,
+                                (const UChar*)&on);
+}
+
+static void thread_runs(const WS_Event* ev)
+{
+   observing_to_thread(ev->tid);
+}
+
+static ULong mix(ULong x)              /* splitmix64's finaliser */
+{
+   x ^= x >> 30;
+   x *= 0xbf58476d1ce4e5b9ULL;
+   x ^= x >> 27;
+   x *= 0x94d049bb133111ebULL;
+   return x ^ (x >> 31);
+}
+
+static void head_open(void)
+{
+   Int i;
+   for (i = 0; i < n_streams(); i++)
+      stream_open(&head_st[i]);
+   VG_(memset)(&head, 0, sizeof head);
+   head_t    = 0;
+   t_base    = WS_(clock_insns)();
+   in_head   = True;
+   observing = True;
+}
+
+static void head_close(void)
+{
+   Int i;
+   head.k = head_t;
+   for (i = 0; i < n_streams(); i++) {
+      if (head_t > 0)
+         stream_finish(&head_st[i], head_t, &head, i);
+      stream_close(&head_st[i]);
+   }
+   in_head   = False;
+   observing = False;
+}
+
+static void head_units(Int kind, Addr a, UWord size)
+{
+   Int g;
+   for (g = 0; g < (WS_(lines_on)() ? 2 : 1); g++) {
+      UInt  shift = g == 0 ? WS_(clo).page_shift : WS_(clo).line_shift;
+      UWord x;
+      for (x = a >> shift; x <= (a + size - 1) >> shift; x++)
+         touch(&head_st[stream_index(kind, g)], x, head_t);
+   }
+}
+
+static void head_insn(Addr a, UWord len)
+{
+   if (head_t == WIN_HEAD) {
+      head_close();
+      observing_to_thread(VG_(get_running_tid)());
+      return;
+   }
+   head_t++;
+   head_units(WS_Insn, a, len);
+}
+
+static void window_open(ULong k)
+{
+   Int i;
+   VG_(memset)(&win, 0, sizeof win);
+   win.k = k;
+   win_t = 0;
+   for (i = 0; i < n_streams(); i++)
+      stream_open(&win_st[i]);
+   observing = True;
+   windows_opened++;
+   observing_to_thread(VG_(get_running_tid)());
+}
+
+/* |w| gains the instants of [p, end) at which a unit touched at |p|
+   is in the window of each tau, those measured. */
+static void win_span(WinStream* w, ULong p, ULong end)
+{
+   ULong lo = p > win_warm ? p : win_warm + 1;
+   ULong hi_m = win_warm + WIN_SPAN + 1;
+   Int   j;
+   for (j = 0; j < WIN_TAUS; j++) {
+      ULong hi = p + ((ULong)TAU_MIN << j);
+      if (hi > end)
+         hi = end;
+      if (hi > hi_m)
+         hi = hi_m;
+      if (hi > lo)
+         w->s[j] += hi - lo;
+   }
+}
+
+static void win_touch(Int i, UWord key, ULong t)
+{
+   Stream*    st = &win_st[i];
+   WinStream* w  = &win.st[i];
+   Unit*      u  = VG_(HT_lookup)(st->units, key);
+   ULong      p  = 0, d;
+   Int        j;
+   if (u == NULL) {
+      u = VG_(malloc)("ws.curves.unit", sizeof *u);
+      u->key = key;
+      u->pos = 0;
+      VG_(HT_add_node)(st->units, u);
+      st->n_units++;
+   } else if (u->last == t) {
+      return;
+   } else {
+      p = u->last;
+      win_span(w, p, t);
+   }
+   u->last = t;
+   d = lru_distance(st, u);
+   if (t <= win_warm)
+      return;
+   for (j = 0; j < WIN_TAUS; j++)
+      if (p == 0 || t - p > ((ULong)TAU_MIN << j))
+         w->m[j]++;
+   w->refs++;
+   for (j = 0; j < WIN_SIZES; j++)
+      if (d == 0 || d > (1ULL << j))
+         w->lru[j]++;
+}
+
+/* Keeps the open window, if any of it was measured (window_due made
+   room).  The caller tells the running thread, if the program goes
+   on. */
+static void window_close(void)
+{
+   Int   i;
+   Unit* u;
+   observing = False;
+   win.n = win_t > win_warm ? win_t - win_warm : 0;
+   for (i = 0; i < n_streams(); i++) {
+      if (win.n > 0) {
+         VG_(HT_ResetIter)(win_st[i].units);
+         while ((u = VG_(HT_Next)(win_st[i].units)) != NULL)
+            win_span(&win.st[i], u->last, win_t + 1);
+      }
+      stream_close(&win_st[i]);
+   }
+   if (win.n > 0 && n_windows < WIN_MAX)
+      windows[n_windows++] = win;
+}
+
+static void window_insn(Addr a, UWord len)
+{
+   Int i;
+   if (win_t == win_warm + WIN_SPAN) {
+      window_close();
+      observing_to_thread(VG_(get_running_tid)());
+      return;
+   }
+   win_t++;
+   if (win_t == win_warm + 1)
+      for (i = 0; i < n_streams(); i++)
+         win.st[i].warm_units = win_st[i].n_units;
+   for (i = 0; i < (WS_(lines_on)() ? 2 : 1); i++) {
+      UInt  shift = i == 0 ? WS_(clo).page_shift : WS_(clo).line_shift;
+      UWord x;
+      for (x = a >> shift; x <= (a + len - 1) >> shift; x++)
+         win_touch(stream_index(WS_Insn, i), x, win_t);
+   }
+}
+
+static void window_data(Addr a, UWord size)
+{
+   Int i;
+   for (i = 0; i < (WS_(lines_on)() ? 2 : 1); i++) {
+      UInt  shift = i == 0 ? WS_(clo).page_shift : WS_(clo).line_shift;
+      UWord x;
+      for (x = a >> shift; x <= (a + size - 1) >> shift; x++)
+         win_touch(stream_index(WS_Data, i), x, win_t);
+   }
+}
+
+static void window_due(void);
+
+static void plan_window(void)
+{
+   ULong j = mix(next_k ^ (period << 24))
+             % (period - 2 * WIN_SPAN - WIN_SPAN / 4);
+   WS_(sampler_call_at)(next_k * period + j, window_due);
+}
+
+/* P doubles: the windows at odd k are dropped, the others renumbered. */
+static void thin(void)
+{
+   UInt i, kept = 0;
+   period *= 2;
+   for (i = 0; i < n_windows; i++)
+      if (windows[i].k % 2 == 0) {
+         windows[kept] = windows[i];
+         windows[kept++].k /= 2;
+      }
+   n_windows = kept;
+}
+
+/* From the sampler's boundary handler, where the clock may be
+   rescheduled (not from the IR's helpers). */
+static void window_due(void)
+{
+   ULong k = next_k;
+   if (n_windows == WIN_MAX) {
+      thin();
+      if (k % 2 != 0) {
+         next_k = (k + 1) / 2;
+         plan_window();
+         return;
+      }
+      k /= 2;
+   }
+   next_k = k + 1;
+   if (!observing)
+      window_open(k);
+   plan_window();
+}
+
+/*------------------------------------------------------------*/
+/*--- Sampled mode: the estimates                          ---*/
+/*------------------------------------------------------------*/
+
+static double root(double v)           /* Newton's, for v >= 0 */
+{
+   double r = v > 1 ? v : 1;
+   Int    i;
+   if (v <= 0)
+      return 0;
+   for (i = 0; i < 64; i++)
+      r = (r + v / r) / 2;
+   return r;
+}
+
+/* A ratio estimate sum x / sum n over the windows, and its standard
+   error from their spread (the ratio estimator's: windows cut short
+   weigh less); |x| and |n| pick a window's numerator and denominator. */
+typedef struct { double value, err; Bool has_err; } Estimate;
+
+static Estimate estimate(ULong (*x)(const Window*, Int, Int),
+                         ULong (*n)(const Window*, Int), Int i, Int j)
+{
+   Estimate e = { 0, 0, False };
+   double   sx = 0, sn = 0, r, dev = 0;
+   UInt     k;
+   for (k = 0; k < n_windows; k++) {
+      sx += x(&windows[k], i, j);
+      sn += n(&windows[k], i);
+   }
+   if (sn == 0)
+      return e;
+   e.value = r = sx / sn;
+   if (n_windows < 2)
+      return e;
+   for (k = 0; k < n_windows; k++) {
+      double d = x(&windows[k], i, j) - r * n(&windows[k], i);
+      dev += d * d;
+   }
+   e.err = root(dev / (n_windows - 1) / n_windows) / (sn / n_windows);
+   e.has_err = True;
+   return e;
+}
+
+static ULong x_s(const Window* w, Int i, Int j)   { return w->st[i].s[j]; }
+static ULong x_m(const Window* w, Int i, Int j)   { return w->st[i].m[j]; }
+static ULong x_lru(const Window* w, Int i, Int j) { return w->st[i].lru[j]; }
+static ULong x_refs(const Window* w, Int i, Int j) { return w->st[i].refs; }
+static ULong n_insns(const Window* w, Int i)      { return w->n; }
+static ULong n_refs(const Window* w, Int i)       { return w->st[i].refs; }
+
+/* |v| with |decimals| decimals, rounded half up. */
+static void format_double(HChar* buf, double v, UInt decimals)
+{
+   ULong scale = 1;
+   UInt  i;
+   for (i = 0; i < decimals; i++)
+      scale *= 10;
+   format_ratio(buf, (ULong)(v * scale + 0.5), scale, decimals);
+}
+
+/* The largest cache size the windows answer for stream |i|: the least
+   warm-up footprint. */
+static ULong window_sizes(Int i)
+{
+   ULong least = ~0ULL;
+   UInt  k;
+   for (k = 0; k < n_windows; k++)
+      if (windows[k].st[i].warm_units < least)
+         least = windows[k].st[i].warm_units;
+   return least;
+}
+
+/* The run's value: the head's exact |hx| over |hn|, and the windows'
+   ratio |e| over the |rest| (instants or references) after it (the
+   head's own ratio when no window was taken). */
+static Estimate combine(Estimate e, double hx, double hn, double rest)
+{
+   Estimate c = { 0, 0, False };
+   double   total = hn + rest;
+   if (total <= 0)
+      return c;
+   if (n_windows == 0)
+      e.value = hn > 0 ? hx / hn : 0;
+   c.value   = (hx + rest * e.value) / total;
+   c.err     = rest / total * e.err;
+   c.has_err = e.has_err;
+   return c;
+}
+
+/* One estimated curve and miss-ratio curve, as records (|out|) or a
+   table for "ws curves" (|out| False). */
+static void sampled_curve(Int kind, Int g, Bool out)
+{
+   static const HChar* unit_name[2] = { "page", "line" };
+   Int      i = stream_index(kind, g), j, b = bits(TAU_MIN) - 1;
+   HChar    v[32], m[32], ve[32], me[32];
+   Estimate s_at[WIN_TAUS], m_at[WIN_TAUS], refs;
+   ULong    c, answered = n_windows ? window_sizes(i) : head.units[i];
+   ULong    now_at = WS_(clock_insns)() - t_base;
+   double   rest = now_at > head.k ? (double)(now_at - head.k) : 0;
+   double   rest_refs;
+   refs = combine(estimate(x_refs, n_insns, i, 0), head.refs[i], head.k,
+                  rest);
+   rest_refs = refs.value * (head.k + rest) - head.refs[i];
+   for (j = 0; j < WIN_TAUS; j++) {
+      s_at[j] = combine(estimate(x_s, n_insns, i, j),
+                        head.s_sum[i][b + j], head.k, rest);
+      m_at[j] = combine(estimate(x_m, n_insns, i, j),
+                        head.misses[i][b + j], head.k, rest);
+      format_double(v, s_at[j].value, 3);
+      format_double(m, m_at[j].value * 1000, 3);
+      format_double(ve, s_at[j].err, 3);
+      format_double(me, m_at[j].err * 1000, 3);
+      if (out) {
+         WS_(out_printf)("curve run %s %s tau %llu s %s m %s",
+                         WS_(kind_name)(kind), unit_name[g],
+                         (ULong)TAU_MIN << j, v, m);
+         if (s_at[j].has_err)
+            WS_(out_printf)(" s-err %s m-err %s", ve, me);
+         WS_(out_printf)(" from windows");
+         WS_(out_end_line)();
+      } else {
+         VG_(gdb_printf)("  %'12llu %12s %10s   +-%s +-%s\n",
+                         (ULong)TAU_MIN << j, v, m, ve, me);
+      }
+   }
+   if (!out)
+      VG_(gdb_printf)("  %12s %12s\n", g ? "lines" : "pages", "LRU miss");
+   for (j = 0, c = 1; j < WIN_SIZES; j++, c *= 2) {
+      const HChar* from = "windows";
+      Estimate     e = { 0, 0, False };
+      if (c <= answered) {
+         e = combine(estimate(x_lru, n_refs, i, j), head.lru_misses[i][j],
+                     head.refs[i], rest_refs);
+      } else {
+         /* HOTL: the miss ratio at the tau whose s is c, s and m
+            interpolated linearly in log tau */
+         Int    k;
+         double f;
+         for (k = 0; k + 1 < WIN_TAUS && s_at[k + 1].value < c; k++)
+            ;
+         if (k + 1 == WIN_TAUS || s_at[k].value > c || refs.value <= 0)
+            break;
+         f = s_at[k + 1].value > s_at[k].value
+             ? (c - s_at[k].value) / (s_at[k + 1].value - s_at[k].value)
+             : 0;
+         e.value = (m_at[k].value + f * (m_at[k + 1].value - m_at[k].value))
+                   / refs.value;
+         if (e.value > 1)
+            e.value = 1;
+         from = "footprint";
+      }
+      format_double(m, e.value, 4);
+      format_double(me, e.err, 4);
+      if (out) {
+         WS_(out_printf)("mrc run %s %s size %llu miss %s",
+                         WS_(kind_name)(kind), unit_name[g], c, m);
+         if (e.has_err)
+            WS_(out_printf)(" miss-err %s", me);
+         WS_(out_printf)(" from %s", from);
+         WS_(out_end_line)();
+      } else {
+         VG_(gdb_printf)("  %'12llu %12s%s%s   (%s)\n", c, m,
+                         e.has_err ? "   +-" : "", e.has_err ? me : "",
+                         from);
+      }
+   }
+}
+
+static void pool_trailer(const Pool* p);
+
+static void sampled_trailer(void)
+{
+   Int kind, g;
+   if (in_head) {
+      /* the run ended in its head: its curves are exact */
+      head_close();
+      pool_trailer(&head);
+      return;
+   }
+   if (observing) {
+      /* a window cut short: dropped, so that the estimates are the
+         ones "ws curves" gives once measurement is off */
+      win_t = 0;
+      window_close();
+   }
+   for (kind = 0; kind < 2; kind++)
+      for (g = 0; g < (WS_(lines_on)() ? 2 : 1); g++)
+         sampled_curve(kind, g, True);
+}
+
+static void sampled_monitor(Int kind, Int g)
+{
+   if (in_head) {
+      VG_(gdb_printf)("the run, %s %ss: in its first %'u instructions, "
+                      "observed whole; the curves come at their end\n",
+                      kind == WS_Insn ? "code" : "data", g ? "line" : "page",
+                      WIN_HEAD);
+      return;
+   }
+   VG_(gdb_printf)("the run, %s %ss: its first %'llu instructions and "
+                   "estimates from %u windows (%'u instructions measured "
+                   "in each)\n",
+                   kind == WS_Insn ? "code" : "data", g ? "line" : "page",
+                   head.k, n_windows, WIN_SPAN);
+   VG_(gdb_printf)("  %12s %12s %10s   %s\n", "tau", "s", "m",
+                   "standard errors");
+   sampled_curve(kind, g, False);
+}
+
+static void sampled_after_fork(void)
+{
+   if (in_head)
+      head_close();
+   else if (observing)
+      window_close();
+   n_windows = 0;
+   period    = WIN_P0;
+   head_open();
+   observing_to_thread(VG_(get_running_tid)());
+   next_k    = (t_base + WIN_HEAD) / period + 1;
+   plan_window();
+}
+
 /*------------------------------------------------------------*/
 /*--- The helpers and the pass                             ---*/
 /*------------------------------------------------------------*/
@@ -344,6 +876,32 @@ static VG_REGPARM(2) void curves_data(Addr a, UWord size)
       touch_units(WS_Data, a, size);
 }
 
+/* The same in sampled mode, whose IR calls them only while a window is
+   observed (as the superblock began: they check again). */
+static VG_REGPARM(2) void sampled_insn(Addr a, UWord len_rep)
+{
+   Bool rep = (len_rep & REP_FLAG) != 0, again = rep && a == rep_at;
+   if (!observing || !WS_(measuring))
+      return;
+   rep_at = rep ? a : 0;
+   if (again)
+      return;
+   if (in_head)
+      head_insn(a, len_rep & (REP_FLAG - 1));
+   else
+      window_insn(a, len_rep & (REP_FLAG - 1));
+}
+
+static VG_REGPARM(2) void sampled_data(Addr a, UWord size)
+{
+   if (!observing || !WS_(measuring) || size == 0)
+      return;
+   if (in_head)
+      head_units(WS_Data, a, size);
+   else
+      window_data(a, size);
+}
+
 static void add_call(IRSB* sb, const HChar* name, void* fn, IRExpr* a,
                      IRExpr* b, IRExpr* guard)
 {
@@ -354,28 +912,57 @@ static void add_call(IRSB* sb, const HChar* name, void* fn, IRExpr* a,
    addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
+/* Both guards (either may be none), as an atom. */
+static IRExpr* both(IRSB* sb, IRExpr* a, IRExpr* b)
+{
+   IRTemp t;
+   if (a == NULL || b == NULL)
+      return a != NULL ? a : b;
+   t = newIRTemp(sb->tyenv, Ity_I1);
+   addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_Binop(Iop_And1, a, b)));
+   return IRExpr_RdTmp(t);
+}
+
 /* Runs before the core's pass: a call at every instruction, after its
-   IMark, and before every data access (guarded as the access is). */
+   IMark, and before every data access (guarded as the access is).  In
+   sampled mode every call is guarded by the thread's shadow word
+   WS_SHADOW_CURVES_ON, read once after the first IMark: outside the
+   windows the calls cost a test and a branch each. */
 static IRSB* curves_pass(IRSB* sbIn, const VexGuestLayout* layout,
                          const VexGuestExtents* vge)
 {
    const WS_Access* access = WS_(find_accesses)(sbIn);
    IRSB* sb = deepCopyIRSBExceptStmts(sbIn);
+   Bool  sampled = WS_(clo).curves == WS_CurvesSampled;
+   void* insn_fn = sampled ? (void*)sampled_insn : (void*)curves_insn;
+   void* data_fn = sampled ? (void*)sampled_data : (void*)curves_data;
+   IRExpr* on = NULL;
    Int   i;
    for (i = 0; i < sbIn->stmts_used; i++) {
       IRStmt* st = sbIn->stmts[i];
       if (access[i].addr != NULL)
-         add_call(sb, "ws_curves_data", curves_data, access[i].addr,
-                  mkIRExpr_HWord(access[i].size), access[i].guard);
+         add_call(sb, "ws_curves_data", data_fn, access[i].addr,
+                  mkIRExpr_HWord(access[i].size),
+                  both(sb, on, access[i].guard));
       addStmtToIRSB(sb, st);
       if (st->tag == Ist_IMark) {
          Addr  a   = st->Ist.IMark.addr;
          UInt  len = st->Ist.IMark.len;
          UWord arg = len;
+         if (sampled && on == NULL) {
+            IRTemp flag = newIRTemp(sb->tyenv, Ity_I32);
+            IRTemp g    = newIRTemp(sb->tyenv, Ity_I1);
+            addStmtToIRSB(sb, IRStmt_WrTmp(flag, IRExpr_Get(
+               layout->total_sizeB + WS_SHADOW_CURVES_ON, Ity_I32)));
+            addStmtToIRSB(sb, IRStmt_WrTmp(g, IRExpr_Binop(
+               Iop_CmpNE32, IRExpr_RdTmp(flag),
+               IRExpr_Const(IRConst_U32(0)))));
+            on = IRExpr_RdTmp(g);
+         }
          if (WS_(clo).count_rep_once && WS_(is_rep_string)(a, len))
             arg |= REP_FLAG;
-         add_call(sb, "ws_curves_insn", curves_insn, mkIRExpr_HWord(a),
-                  mkIRExpr_HWord(arg), NULL);
+         add_call(sb, "ws_curves_insn", insn_fn, mkIRExpr_HWord(a),
+                  mkIRExpr_HWord(arg), on);
       }
    }
    return sb;
@@ -427,6 +1014,13 @@ static void curves_stopped(const WS_Event* ev)
 
 void WS_(curves_init)(void)
 {
+   if (WS_(clo).curves == WS_CurvesSampled) {
+      WS_(set_first_pass)(curves_pass);
+      head_open();
+      plan_window();
+      WS_(listen)(WS_EvThreadRuns, thread_runs);
+      return;
+   }
    if (WS_(clo).curves != WS_CurvesExact)
       return;
    scope_open(&run_scope);
@@ -530,7 +1124,7 @@ static void scope_monitor(Scope* sc, const HChar* what, Int kind,
 
 void WS_(curves_monitor)(WS_Kind kind, Bool lines)
 {
-   if (WS_(clo).curves != WS_CurvesExact) {
+   if (WS_(clo).curves == WS_CurvesNo) {
       VG_(gdb_printf)("ws curves: the curves are not measured in this run "
                       "(--ws-curves=no)\n");
       return;
@@ -538,6 +1132,10 @@ void WS_(curves_monitor)(WS_Kind kind, Bool lines)
    if (lines && !WS_(lines_on)()) {
       VG_(gdb_printf)("ws curves: lines are not measured in this run "
                       "(--ws-linesize=0)\n");
+      return;
+   }
+   if (WS_(clo).curves == WS_CurvesSampled) {
+      sampled_monitor(kind, lines);
       return;
    }
    scope_monitor(&run_scope, "the run", kind, lines);
@@ -551,6 +1149,8 @@ void WS_(curves_monitor)(WS_Kind kind, Bool lines)
 void WS_(curves_after_fork)(void)
 {
    Word i;
+   if (WS_(clo).curves == WS_CurvesSampled)
+      sampled_after_fork();
    if (WS_(clo).curves != WS_CurvesExact)
       return;
    scope_close(&run_scope, NULL);
@@ -570,6 +1170,8 @@ void WS_(curves_after_fork)(void)
 void WS_(curves_trailer)(void)
 {
    Word i;
+   if (WS_(clo).curves == WS_CurvesSampled)
+      sampled_trailer();
    if (WS_(clo).curves != WS_CurvesExact)
       return;
    if (run_scope.open)

@@ -195,7 +195,7 @@ static const Command commands[] = {
                  { Arg_Choice, True, NULL, 0, 0, "page line" } },
      "the locality curves so far, of the run and the open region:\n"
      "s(tau), m(tau) and the LRU miss ratios of code or data (default),\n"
-     "pages (default) or lines (--ws-curves=exact)",
+     "pages (default) or lines (--ws-curves=exact or sampled)",
      { 0 }, cmd_curves },
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

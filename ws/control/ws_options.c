@@ -140,7 +140,10 @@ static void curves(const HChar* arg, const HChar* val)
 {
    if (VG_STREQ(val, "no"))          WS_(clo).curves = WS_CurvesNo;
    else if (VG_STREQ(val, "exact"))  WS_(clo).curves = WS_CurvesExact;
-   else VG_(fmsg_bad_option)(arg, "--ws-curves takes no or exact (every "
+   else if (VG_STREQ(val, "sampled")) WS_(clo).curves = WS_CurvesSampled;
+   else VG_(fmsg_bad_option)(arg, "--ws-curves takes no, sampled "
+                             "(estimates from observed windows, with "
+                             "their standard errors) or exact (every "
                              "access seen: s(tau), m(tau) and the LRU "
                              "miss ratios as a full trace gives them)\n");
 }
@@ -389,8 +392,11 @@ void WS_(print_usage)(void)
 "                              access (needs --ws-heap=yes) [yes]\n"
 "    --ws-routines=no|yes      per routine, how its cost grows with the\n"
 "                              input it reads (rms, trms) [no]\n"
-"    --ws-curves=no|exact      locality curves s(tau), m(tau) and LRU miss\n"
-"                              ratios, exact: every access seen (slow) [no]\n"
+"    --ws-curves=no|sampled|exact\n"
+"                              locality curves s(tau), m(tau) and LRU miss\n"
+"                              ratios; sampled: estimates from observed\n"
+"                              windows (tau 64-4096); exact: every access\n"
+"                              seen (slow) [no]\n"
 "    --ws-miss-file=<file>     also write a callgrind-format profile of\n"
 "                              working-set misses per source line [none]\n"
    );

@@ -207,8 +207,9 @@ static inline Bool WS_(beyond_reach)(Addr a, SizeT size)
    API's table of them. */
 typedef enum { WS_TimeInsns, WS_TimeMillis } WS_TimeUnit;
 
-/* --ws-curves: the locality curves, off or exact (ws_curves.c). */
-typedef enum { WS_CurvesNo, WS_CurvesExact } WS_CurvesMode;
+/* --ws-curves: the locality curves, off, exact, or estimated from
+   observed windows (ws_curves.c). */
+typedef enum { WS_CurvesNo, WS_CurvesExact, WS_CurvesSampled } WS_CurvesMode;
 
 typedef struct {
    /* What is measured (the core's) */
@@ -783,6 +784,11 @@ void  WS_(sampler_init)(void);
 /* Called (from IR) at the start of a superblock when no instruction is
    left before the next boundary. */
 void  WS_(boundary)(void);
+/* An analysis's own boundary (the sampled curves' windows, which must
+   not line up with T): |fn| runs from the boundary handler once
+   WS_(clock_insns) reaches |at| while measuring.  One client, one
+   time at a time: |fn| may ask for the next. */
+void  WS_(sampler_call_at)(ULong at, void (*fn)(void));
 
 /* How often the slow paths and the instrumentation ran, for
    --stats=yes (they tell where the time goes). */

@@ -160,15 +160,21 @@ static void take_sample(ULong t, ULong k)
    record_sample(t, False, tau);
 }
 
+/* WS_(sampler_call_at)'s. */
+static ULong extra_at = ~0ULL;
+static void (*extra_fn)(void) = NULL;
+
 static void schedule_next(void)
 {
+   ULong at;
    if (WS_(clo).time_unit == WS_TimeMillis) {
-      WS_(clock_next_event)(WS_(clock_insns)() + WS_MS_POLL_INSNS);
+      at = WS_(clock_insns)() + WS_MS_POLL_INSNS;
    } else {
       ULong sample_at = next_sample_k * every;
       ULong window_at = next_window_j * every - tau;
-      WS_(clock_next_event)(sample_at < window_at ? sample_at : window_at);
+      at = sample_at < window_at ? sample_at : window_at;
    }
+   WS_(clock_next_event)(extra_at < at ? extra_at : at);
 }
 
 /* The next sample's window, whose first touch of a page is a miss,
@@ -207,7 +213,19 @@ static void boundary(void)
       next_sample_k = k + 1;
       plan_misses();
    }
+   if (extra_at <= WS_(clock_insns)()) {
+      extra_at = ~0ULL;
+      extra_fn();
+   }
    schedule_next();
+}
+
+void WS_(sampler_call_at)(ULong at, void (*fn)(void))
+{
+   extra_at = at;
+   extra_fn = fn;
+   if (started && WS_(measuring))
+      schedule_next();
 }
 
 /* The IR's call: once the sample or the epoch is done and the next
