@@ -217,9 +217,15 @@ void WS_(heapsites_trailer)(void)
       UInt stack = WS_(out_stack)(sites[i].site);
       milli_text(WS_(heapuse_usage_milli)(s), usage);
       milli_text(WS_(heapuse_useful_milli)(s), useful);
-      WS_(out_printf)("heap-site %u %u chunks %llu bytes %llu peak-live %llu "
-                      "usage %s never %llu read-only %llu write-only %llu",
-                      i + 1, stack, s->chunks, s->bytes, s->peak_live, usage,
+      WS_(out_printf)("heap-site %u %u chunks %llu bytes %llu peak-live %llu ",
+                      i + 1, stack, s->chunks, s->bytes, s->peak_live);
+      /* below the resolution, usage is a bound */
+      if (s->below > 0)
+         WS_(out_printf)("below-resolution %llu usage-max %s", s->below,
+                         usage);
+      else
+         WS_(out_printf)("usage %s", usage);
+      WS_(out_printf)(" never %llu read-only %llu write-only %llu",
                       s->never, s->read_only, s->write_only);
       WS_(out_printf)(" lifetime %llu first-delay %llu idle-tail %llu "
                       "useful %s threads %llu",
