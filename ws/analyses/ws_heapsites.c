@@ -269,8 +269,12 @@ void WS_(heapsites_monitor)(ULong n, WS_HeapKey key)
       n = total;
    VG_(gdb_printf)("ws heap at t=%llu: the %llu worst of %u allocation "
                    "sites by %s\n", WS_(now)(), n, total, key_words[key]);
-   VG_(gdb_printf)("  (pages of %u bytes; live chunks count as if freed "
-                   "now; times in %s)\n", WS_(page_size)(), unit);
+   VG_(gdb_printf)("  (%s of %u bytes; live chunks count as if freed "
+                   "now; times in %s)\n",
+                   WS_(clo).heap_exact ? "each access attributed, pages"
+                   : WS_(lines_apart)() ? "lines" : "pages",
+                   WS_(lines_apart)() && !WS_(clo).heap_exact
+                   ? WS_(clo).linesize : WS_(page_size)(), unit);
    for (i = 0; i < n; i++) {
       const WS_SiteSums* s = &sites[i].sums;
       ULong accessed = s->ended - s->never;
@@ -284,10 +288,15 @@ void WS_(heapsites_monitor)(ULong n, WS_HeapKey key)
                       s->chunks == 1 ? "" : "s", s->bytes, s->peak_live,
                       s->live, s->live_chunks,
                       s->live_chunks == 1 ? "" : "s");
-      VG_(gdb_printf)("     usage %s, never touched %'llu, read-only "
-                      "%'llu, write-only %'llu, by several threads %'llu\n",
-                      usage, s->never, s->read_only, s->write_only,
-                      s->threads);
+      if (s->below > 0)
+         VG_(gdb_printf)("     %'llu chunk%s below the resolution: usage at "
+                         "most %s, ", s->below, s->below == 1 ? "" : "s",
+                         usage);
+      else
+         VG_(gdb_printf)("     usage %s, ", usage);
+      VG_(gdb_printf)("never touched %'llu, read-only %'llu, write-only "
+                      "%'llu, by several threads %'llu\n", s->never,
+                      s->read_only, s->write_only, s->threads);
       VG_(gdb_printf)("     lifetime %'llu, first access after %'llu, idle "
                       "before the end %'llu, useful %s\n",
                       WS_(heapuse_mean)(s->lifetime, s->ended),
