@@ -97,7 +97,9 @@ def test_touched_at_lines(tmp_path, name, aligned):
     counts whole, a chunk below the resolution counts its shared lines)
     and at most its bytes; where a site's chunks are accessed wholly or
     not at all (heap_oneway, heap_untouched) rounding out adds nothing:
-    exactly DHAT's."""
+    exactly DHAT's.  The kinds are each chunk's own, as DHAT's: the sites
+    never read and never written are those of which DHAT counted no byte
+    read, written."""
     out, prof = runs(tmp_path, [wslib.prog(name)], options=())
     checked = 0
     for h, s in one_size_sites(out, prof):
@@ -106,11 +108,17 @@ def test_touched_at_lines(tmp_path, name, aligned):
         assert accessed <= h["touched"] <= h["bytes"], (h, s)
         if functions & aligned:
             assert h["touched"] == s.line_bytes(start=0) * s.blocks, (h, s)
-            checked += 1
         elif len(s.accessed()) in (0, s.size) and any(
                 f.startswith("site_") for f in functions):
             assert h["touched"] == accessed, (h, s)
-            checked += 1
+        else:
+            continue
+        checked += 1
+        used = h["chunks"] - h["never"]
+        assert (used == 0) == (s.reads + s.writes == 0), (h, s)
+        if used:
+            assert (h["write-only"] == used) == (s.reads == 0), (h, s)
+            assert (h["read-only"] == used) == (s.writes == 0), (h, s)
     assert checked >= (1 if aligned else 2), checked
 
 

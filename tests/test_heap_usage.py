@@ -302,7 +302,8 @@ def ws_sums(out):
                                   "write-only": 0, "exit-live": 0,
                                   "lifetime": 0, "first-delay": 0,
                                   "idle-tail": 0, "useful": 0.0,
-                                  "accessed": 0})
+                                  "accessed": 0, "below": 0})
+        s["below"] += h.values.get("below-resolution", 0)
         for k in ("chunks", "bytes", "touched", "never", "read-only",
                   "write-only", "exit-live"):
             s[k] += h[k]
@@ -321,20 +322,26 @@ def test_small_chunks_exact_at_line_resolution(small, granule):
     oracle's at line resolution exactly: chunks, bytes, bytes touched
     (a chunk's bytes on the 64-byte lines where its own bytes were
     accessed), chunks never touched, read-only and write-only (its own
-    accesses), live at exit; no chunk is below the resolution."""
+    accesses), live at exit; but for the sites with chunks below the
+    resolution (a page that gave up waiting: a few, 5 % of a site's
+    chunks at most here), whose figures are bounds on the side of use."""
     runs, truth = small
     sums = ws_sums(runs[granule].output)
-    lines = truth[1 if granule == 1 else heap_oracle.LINES]
+    lines = truth[heap_oracle.LINES]
     assert set(sums) == set(lines), (sums, lines)
-    for h in runs[granule].output.heap_sites:
-        if tag_of(runs[granule].output, h, SMALL_SITES) is not None:
-            assert "below-resolution" not in h.values, h
     for tag, t in lines.items():
         w = sums[tag]
-        assert (w["chunks"], w["bytes"], w["touched"], w["never"],
-                w["read-only"], w["write-only"], w["exit-live"]) == (
-            t.chunks, t.bytes, t.touched, t.never, t.read_only,
-            t.write_only, t.exit_live), (tag, w, t)
+        assert w["below"] <= t.chunks // 20, (tag, w, t)
+        assert (w["chunks"], w["bytes"], w["exit-live"]) == (
+            t.chunks, t.bytes, t.exit_live), (tag, w, t)
+        if w["below"]:
+            assert w["touched"] >= t.touched and w["never"] <= t.never \
+                and w["read-only"] <= t.read_only \
+                and w["write-only"] <= t.write_only, (tag, w, t)
+        else:
+            assert (w["touched"], w["never"], w["read-only"],
+                    w["write-only"]) == (t.touched, t.never, t.read_only,
+                                         t.write_only), (tag, w, t)
 
 
 @pytest.mark.parametrize("granule", GRANULES)
@@ -383,22 +390,22 @@ def test_small_chunks_err_on_the_side_of_use(small, granule):
 
 
 def test_small_chunks_alike_at_every_page_size(small):
-    """The page size no longer matters: of heap_small's 200-byte buffers
-    of which 16 bytes are used, both page sizes see at most a third used
-    (each chunk's 16 bytes lie on one or two of its lines), and its 32-byte
-    chunks never touched are all never.  heap_small_cc has no such
-    site."""
+    """The page size no longer decides what is found: of heap_small's
+    200-byte buffers of which 16 bytes are used, both page sizes see at
+    most a third used (each chunk's 16 bytes lie on one or two of its
+    lines; 4096-byte pages saw them all used before lines), and of its
+    32-byte chunks never touched, all are never or (4096-byte pages: the
+    few whose page gave up waiting) below the resolution.  heap_small_cc
+    has no such site."""
     runs, truth = small
-    counts = ("chunks", "bytes", "touched", "never", "read-only",
-              "write-only")
-    fine, coarse = ws_sums(runs[64].output), ws_sums(runs[4096].output)
-    assert {t: [s[k] for k in counts] for t, s in fine.items()} == \
-        {t: [s[k] for k in counts] for t, s in coarse.items()}
     if 3 not in truth[1]:
         # heap_small_cc: its sites are new[]/vector's, none of the kind
         return
-    assert coarse[3]["touched"] <= coarse[3]["bytes"] / 3
-    assert coarse[5]["never"] == coarse[5]["chunks"] == truth[1][5].never
+    for g in GRANULES:
+        sums = ws_sums(runs[g].output)
+        assert sums[3]["touched"] <= sums[3]["bytes"] / 3, (g, sums[3])
+        assert sums[5]["never"] + sums[5]["below"] >= truth[1][5].never \
+            == sums[5]["chunks"], (g, sums[5])
 
 
 # ----------------------------------------------------------------------
@@ -517,8 +524,9 @@ def test_ws_heap_live(tmp_path, platform):
         s.kill()
     out = wslib.read_output(s.out_path)
     h = site_of(out, "alloc_chunks")
+    # a byte of each page written and read: a line of each
     assert (h["chunks"], h["usage"], h["read-only"], h["write-only"]) == (
-        3, 1.0, 0, 0)
+        3, 0.016, 0, 0)
 
 
 def test_one_chunk_is_one_chunk(tmp_path):
@@ -800,12 +808,13 @@ def test_worked_example_figures(heap_example):
         "the program touches about %d kB" % round(avg * ps / 1024, -1),
         "Three of the five sites",
         "(usage %.3f, useful %.3f)" % (index["usage"], index["useful"]),
+        "`chunks below the resolution`",
         "`serve` allocated {:,} chunks of {:,} bytes ({:,} / {:,}) at `{}`"
         .format(buffers["chunks"], buffers["bytes"] // buffers["chunks"],
                 buffers["bytes"], buffers["chunks"], lines["serve"]),
         "peak live {:,}: each is freed".format(buffers["peak-live"]),
-        "%.1f %% of them (`usage %.3f`)" % (100 * buffers["usage"],
-                                            buffers["usage"]),
+        "at most %.1f %% of them (`usage at most %.3f`)" % (
+            100 * buffers["usage-max"], buffers["usage-max"]),
         "{:,} bytes a chunk on average".format(
             buffers["touched"] // buffers["chunks"]),
         "Line %s is" % lines["serve"].split(":")[1],
@@ -837,6 +846,11 @@ def test_worked_example_figures(heap_example):
         "save most of these {:,} bytes".format(sessions["bytes"]),
         "counts as touched: %d, not %d" % (sessions["never"],
                                           sessions["never"] + 1),
+        "(%d sessions are below the resolution" % sessions[
+            "below-resolution"],
+        "(%d of its chunks are below the resolution" % cache[
+            "below-resolution"],
+        "`usage at most %.3f`.)" % cache["usage-max"],
     ]
     for phrase in want:
         assert phrase in prose, phrase
@@ -883,11 +897,11 @@ def test_html_heap_section(known, tmp_path):
     res, _ = test_print.page_results(report, "click:site:0")
     rows = res["heapSites"]
     assert len(rows) == len(out.heap_sites)
-    assert rows[0][:2] == [str(first_page.id), "114,688"], rows[0]
-    assert rows[1][:2] == [str(never.id), "49,152"], rows[1]
+    assert rows[0][:2] == [str(first_page.id), "130,816"], rows[0]
+    assert [str(never.id), "49,152"] in [r[:2] for r in rows], rows
     assert res["details"].startswith(
         "Site %d: 4 chunks, 131,072 bytes allocated, peak live 32,768 "
-        "bytes, 0 live at exit.usage 0.125 (114,688 bytes never touched)"
+        "bytes, 0 live at exit.usage 0.002 (130,816 bytes never touched)"
         % first_page.id), res["details"]
     assert "at 0x" in res["details"] and "site_first_page (heap_known.c:" \
         in res["details"]
@@ -909,9 +923,9 @@ def test_html_heap_section(known, tmp_path):
 
 def test_html_flame_default_colours(heap_example, tmp_path):
     """The flame graph's default colours (docs/heap-example.md's run): the
-    cache that render() only writes (usage 1.000, the text's worst site
-    by idle bytes) is red, as are the request buffers and the sessions;
-    the index, used from its allocation to its free, is green."""
+    cache that render() only writes (the text's worst site by idle
+    bytes) is red, as are the request buffers and the sessions; the
+    index, used from its allocation to its free, is green."""
     import test_print
     _, _, where = heap_example
     report = str(tmp_path / "report.html")
@@ -930,9 +944,11 @@ def test_html_flame_default_colours(heap_example, tmp_path):
     assert hue("render") == 0
     assert hue("serve") < 10 and hue("open_sessions") < 25
     assert hue("build_index") > 110
-    # by usage alone the write-only cache is green, as it was by default
+    # by usage alone the write-only cache is red too: usage 0 by the
+    # paper's Useless function, which the default run applies (the index
+    # stays green)
     res, _ = test_print.page_results(report, "heap:colour:usage")
-    assert hue("render") == 120
+    assert hue("render") == 0 and hue("build_index") > 110
 
 
 def test_folded_on_the_fuzz_corpus_under_sanitizers(tmp_path):

@@ -148,7 +148,8 @@ typedef struct {
    UInt         futile_r;   /* reads and writes trapped since then */
    UInt         futile_w;   /* that told nothing */
    Bool         own_waits;  /* it is a chunk's own page, not heard */
-   ULong        heard_seq;  /* the latest access heard */
+   ULong        heard_seq;  /* the latest access heard while one
+                               thread ran */
    /* Once a second thread has run: */
    ULong        seq;        /* the latest accesses noted */
    ULong        switch_seq; /* the note before the latest change of
@@ -619,9 +620,11 @@ static void access_page(Addr page, void* opaque)
    trapped = *f & a->kind & BOTH;
    *f &= ~WS_HEAP_ALLOC;
    p = page_use(page);
-   p->heard_seq = ++seq;
+   /* before a second thread runs, every access is the first's */
    if (several_threads)
       note_thread(p, a->tid);
+   else
+      p->heard_seq = ++seq;
    a->from = a->a > base ? a->a : base;
    a->to = a->a + a->size - base < WS_(page_size)() ? a->a + a->size
                                                     : base + WS_(page_size)();
