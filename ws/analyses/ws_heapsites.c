@@ -261,6 +261,7 @@ void WS_(heapsites_monitor)(ULong n, WS_HeapKey key)
 {
    WS_SiteUse* sites;
    UInt total, i;
+   Bool lines;
    const HChar* unit =
       WS_(clo).time_unit == WS_TimeMillis ? "ms" : "instructions";
    sites = WS_(heapuse_sites)(&total);
@@ -269,12 +270,11 @@ void WS_(heapsites_monitor)(ULong n, WS_HeapKey key)
       n = total;
    VG_(gdb_printf)("ws heap at t=%llu: the %llu worst of %u allocation "
                    "sites by %s\n", WS_(now)(), n, total, key_words[key]);
+   /* what a chunk's touched bytes are known to (exact mode: the byte) */
+   lines = WS_(lines_apart)() && !WS_(clo).heap_exact;
    VG_(gdb_printf)("  (%s of %u bytes; live chunks count as if freed "
-                   "now; times in %s)\n",
-                   WS_(clo).heap_exact ? "each access attributed, pages"
-                   : WS_(lines_apart)() ? "lines" : "pages",
-                   WS_(lines_apart)() && !WS_(clo).heap_exact
-                   ? WS_(clo).linesize : WS_(page_size)(), unit);
+                   "now; times in %s)\n", lines ? "lines" : "pages",
+                   lines ? WS_(clo).linesize : WS_(page_size)(), unit);
    for (i = 0; i < n; i++) {
       const WS_SiteSums* s = &sites[i].sums;
       ULong accessed = s->ended - s->never;

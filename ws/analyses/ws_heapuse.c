@@ -143,11 +143,16 @@ typedef struct {
    UInt         want_w;     /* a write */
    UInt         want_any;   /* shared units and own pages (units the
                                size of a page) waiting for an access */
+   ULong        ends;       /* while |want_any|: the units of shared
+                               ends that may wait (bit u % 64) */
    UInt         armed;      /* things that began to wait on it since
                                it last waited for nothing */
    UInt         futile_r;   /* reads and writes trapped since then */
    UInt         futile_w;   /* that told nothing */
    Bool         own_waits;  /* it is a chunk's own page, not heard */
+   ULong        own;        /* lines inline: its live chunks' own lines
+                               (the core tells of its lines while some
+                               of them are not touched) */
    ULong        heard_seq;  /* the latest access heard while one
                                thread ran */
    /* Once a second thread has run: */
@@ -410,6 +415,8 @@ static void set_traps(Addr page, PageUse* p)
       p->futile_w = 0;
    if (w == 0)
       p->armed = 0;
+   if (p->want_any == 0)
+      p->ends = 0;
    if ((*f & BOTH) != w) {
       *f = (UChar)((*f & ~BOTH) | w);
       WS_(dtlb_refresh_page)(page);
@@ -463,6 +470,51 @@ static void stop_waiting(WS_ChunkUse* c)
          p->want_any--;
          set_traps(page, p);
       }
+   }
+}
+
+/* The bits of the units |i0| to |i1| of a page of at most 64. */
+static ULong unit_mask(Int i0, Int i1)
+{
+   return i1 < i0 ? 0 : i1 - i0 == 63 ? ~0ULL
+        : ((1ULL << (i1 - i0 + 1)) - 1) << i0;
+}
+
+/* The units |i0| to |i1| of a page as bits u % 64. */
+static ULong folded_units(UInt i0, UInt i1)
+{
+   ULong m = 0;
+   if (i1 - i0 >= 63)
+      return ~0ULL;
+   for (; i0 <= i1; i0++)
+      m |= 1ULL << (i0 & 63);
+   return m;
+}
+
+/* Lines inline: the core tells of the lines touched on a page while
+   its live chunks' own lines are not all touched (the cost is a lookup
+   per settle of the page's entry); with more lines a page, always. */
+static void tell_lines(Addr page, const PageUse* p)
+{
+   UChar* f = heap_flags(page);
+   if (!WS_(lines_inline)())
+      *f |= WS_HEAP_LINES;
+   else if ((p->units[0] & p->own) == p->own)
+      *f &= ~WS_HEAP_LINES;
+   else
+      *f |= WS_HEAP_LINES;
+}
+
+/* |c|'s own lines need telling no more. */
+static void forget_own(const WS_ChunkUse* c)
+{
+   Addr page;
+   Int  i0, i1;
+   if (!WS_(lines_inline)() || c->size == 0)
+      return;
+   for (page = first_page(c); page <= last_page(c); page++) {
+      own_units_on(c, page, &i0, &i1);
+      page_use(page)->own &= ~unit_mask(i0, i1);
    }
 }
 
@@ -609,7 +661,7 @@ static void access_page(Addr page, void* opaque)
    Access*  a = opaque;
    UChar*   f = heap_flags(page);
    Addr     base = page << WS_(page_shift)();
-   UInt     us = unit_shift(), trapped;
+   UInt     us = unit_shift(), trapped, i0, i1;
    PageUse* p;
    if (f == NULL)
       return;
@@ -628,15 +680,22 @@ static void access_page(Addr page, void* opaque)
    a->from = a->a > base ? a->a : base;
    a->to = a->a + a->size - base < WS_(page_size)() ? a->a + a->size
                                                     : base + WS_(page_size)();
-   mark_units(p->units, (UInt)((a->from - base) >> us),
-              (UInt)((a->to - 1 - base) >> us), True);
+   i0 = (UInt)((a->from - base) >> us);
+   i1 = (UInt)((a->to - 1 - base) >> us);
+   mark_units(p->units, i0, i1, True);
+   if (WS_(lines_apart)())
+      tell_lines(page, p);
    a->told = False;
    if (p->own_waits) {
       p->own_waits = False;
       p->want_any--;
       a->told = True;
    }
-   if (p->want_r + p->want_w + p->want_any > 0)
+   /* what it may tell: a kind a chunk waits for, or an access to a
+      shared unit that waits */
+   if (((a->kind & WS_Read) && p->want_r > 0)
+       || ((a->kind & WS_Write) && p->want_w > 0)
+       || (p->want_any > 0 && (p->ends & folded_units(i0, i1))))
       WS_(heap_for_blocks_in)(a->from, a->to, hear_chunk, a);
    if ((trapped & WS_Read) && !a->told
        && ++p->futile_r > FUTILE_PER_WAIT * p->armed)
@@ -673,8 +732,10 @@ static void kernel_access(Addr a, SizeT size, WS_AccessKind kind,
 static void lines_settled(Addr page, ULong lines)
 {
    PageUse* p = WS_(pt_record_if_any)(&pages, page);
-   if (p != NULL)
+   if (p != NULL) {
       p->units[0] |= lines;
+      tell_lines(page, p);
+   }
 }
 
 /*------------------------------------------------------------*/
@@ -798,6 +859,16 @@ static ULong exact_touched(const WS_ChunkUse* c)
 /*--- A chunk's life                                       ---*/
 /*------------------------------------------------------------*/
 
+/* |c|'s shared unit |u| waits for an access. */
+static void wait_end(WS_ChunkUse* c, Addr u, UInt waits)
+{
+   PageUse* p = page_use(u >> upp_shift());
+   c->ends |= waits;
+   p->want_any++;
+   p->armed++;
+   p->ends |= 1ULL << ((u & (((Addr)1 << upp_shift()) - 1)) & 63);
+}
+
 /* |c| waits to hear of both kinds of access and of accesses to its
    shared units; its own units are not touched yet. */
 static void arm(WS_ChunkUse* c)
@@ -807,25 +878,23 @@ static void arm(WS_ChunkUse* c)
    c->waiting = True;
    c->wants = BOTH;
    c->ends = 0;
-   if (!own_unit(c, fu)) {
-      c->ends |= FIRST_WAITS;
-      page_use(fu >> upp_shift())->want_any++;
-      page_use(fu >> upp_shift())->armed++;
-   }
-   if (lu != fu && !own_unit(c, lu)) {
-      c->ends |= LAST_WAITS;
-      page_use(lu >> upp_shift())->want_any++;
-      page_use(lu >> upp_shift())->armed++;
-   }
+   if (!own_unit(c, fu))
+      wait_end(c, fu, FIRST_WAITS);
+   if (lu != fu && !own_unit(c, lu))
+      wait_end(c, lu, LAST_WAITS);
    for (page = first; page <= last; page++) {
       UChar*   f = WS_(pt_record)(&WS_(watch_marks), page);
       PageUse* p = page_use(page);
       Int      i0, i1;
-      *f |= WS_HEAP_PAGE | (WS_(lines_apart)() ? WS_HEAP_LINES : 0);
+      *f |= WS_HEAP_PAGE;
       own_units_on(c, page, &i0, &i1);
       if (i0 <= i1) {
          mark_units(p->units, (UInt)i0, (UInt)i1, False);
-         if (!WS_(lines_apart)()) {
+         if (WS_(lines_inline)())
+            p->own |= unit_mask(i0, i1);
+         if (WS_(lines_apart)())
+            tell_lines(page, p);
+         else {
             p->own_waits = True;
             p->want_any++;
             p->armed++;
@@ -1126,6 +1195,7 @@ static void end_chunk(WS_ChunkUse* c, Bool at_exit)
       c->seen = NULL;
    } else {
       stop_waiting(c);
+      forget_own(c);
       if (c->gone != NULL)
          VG_(free)(c->gone);
       c->gone = NULL;
@@ -1142,6 +1212,7 @@ static void chunk_left(WS_ChunkUse* c)
    c->gone = VG_(malloc)("ws.heapuse.gone", sizeof o);
    *c->gone = o;
    stop_waiting(c);
+   forget_own(c);
 }
 
 static void chunk_free(WS_ChunkUse* c)
