@@ -101,10 +101,10 @@
 
 /* Traps that tell nothing a page bears per thing that began to wait
    on it before it gives up: so a chunk costs at most that many helper
-   calls per kind and shared unit.  tests/progs/heap_oneway needs about
-   11 (a chunk only written waits for a read while its neighbours' 32
-   words each are read, and one only read for a write while theirs are
-   written). */
+   calls per kind and shared unit.  16 is enough for
+   tests/progs/heap_oneway (a chunk only written waits for a read while
+   its neighbours' 32 words each are read, and one only read for a
+   write while theirs are written). */
 #define FUTILE_PER_WAIT 16
 
 /* A page's flags: the watch's mark of the page (WS_(watch_mark); what
