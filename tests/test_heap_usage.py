@@ -324,7 +324,7 @@ def test_small_chunks_exact_at_line_resolution(small, granule):
     accessed), chunks never touched, read-only and write-only (its own
     accesses), live at exit; but for the sites with chunks below the
     resolution (a page that gave up waiting: a tenth of a site's chunks
-    or one at most here; heap_small_cc's list nodes at 4096-byte pages
+    or one at most here; heap_small_cc's long strings at 4096-byte pages
     have 28 of 300), whose figures are bounds on the side of use."""
     runs, truth = small
     sums = ws_sums(runs[granule].output)
