@@ -668,6 +668,15 @@ HEAP_MALFORMED = [
     (r"heap-site 1 ", "heap-site 2 ", "heap-site"),
     (r"(heap-site \d+) \d+ ", r"\1 999 ", "stack 999 is not defined"),
     (r"(heap-site \d+ \d+ .*) never (\d+)", r"\1 never 1000", "never"),
+    # usage, or (chunks below the resolution) below-resolution and
+    # usage-max in its place
+    (r"(heap-site \d+ \d+ .*) usage ([0-9.]+)", r"\1 below-resolution 1",
+     "usage, or below-resolution"),
+    (r"(heap-site \d+ \d+ .*) usage ([0-9.]+)",
+     r"\1 usage \2 below-resolution 1 usage-max \2",
+     "usage, or below-resolution"),
+    (r"(heap-site \d+ \d+ .*) usage ([0-9.]+)",
+     r"\1 below-resolution 0 usage-max \2", "(at least 1)"),
 ]
 
 
