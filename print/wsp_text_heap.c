@@ -158,12 +158,14 @@ void wsp_text_heap(FILE *out, const struct wsp_file *f, int width)
    if (f->heap_usage == 2)
       wsp_wrap(out, width, 2, "\nHeap efficiency (each access attributed "
                "to its chunk; docs/manual.md, \"Heap usage\"):\n");
-   else
+   else if (line_resolution(f))
       wsp_wrap(out, width, 2, "\nHeap efficiency (at the resolution of "
-               "the %llu-byte %s; docs/manual.md, \"Heap usage\"):\n",
-               (unsigned long long)(line_resolution(f) ? f->linesize
-                                                        : f->pagesize),
-               line_resolution(f) ? "lines" : "pages");
+               "the %llu-byte lines; docs/manual.md, \"Heap usage\"):\n",
+               (unsigned long long)f->linesize);
+   else
+      wsp_wrap(out, width, 2, "\nHeap efficiency (at the granularity of "
+               "the %llu-byte pages; docs/manual.md, \"Heap usage\"):\n",
+               (unsigned long long)f->pagesize);
    wsp_wrap(out, width, 4, "  %s allocation site%s, %s chunk%s, %s bytes "
             "allocated\n", wsp_commas(a, sizeof a, f->n_heap_sites),
             f->n_heap_sites == 1 ? "" : "s", wsp_commas(b, sizeof b, chunks),
