@@ -319,7 +319,8 @@ struct wsp_heap_site {
    size_t   stack;                   /* index in wsp_file.stacks */
    uint64_t chunks, bytes, peak_live, never, read_only, write_only;
    uint64_t lifetime, first_delay, idle_tail, threads;
-   uint64_t usage_milli, useful_milli;
+   uint64_t usage_milli, useful_milli; /* usage: its upper bound when */
+   uint64_t below;                     /* chunks are below the resolution */
    uint64_t touched, never_bytes, exit_live;   /* optional keys */
    uint64_t score_milli;                       /* optional (format 5) */
    uint64_t lifetime_score_milli, growth;      /* optional (format 5) */

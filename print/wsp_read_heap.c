@@ -29,20 +29,24 @@
 #include "wsp_reader.h"
 
 /* The keys every heap-site line has, in the order ws writes them, and
-   the optional ones ws_print uses. */
-enum { K_CHUNKS, K_BYTES, K_PEAK_LIVE, K_USAGE, K_NEVER, K_READ_ONLY,
+   the optional ones ws_print uses; usage, or (chunks below the
+   resolution, whose figures are bounds) below-resolution and
+   usage-max. */
+enum { K_CHUNKS, K_BYTES, K_PEAK_LIVE, K_NEVER, K_READ_ONLY,
        K_WRITE_ONLY, K_LIFETIME, K_FIRST_DELAY, K_IDLE_TAIL, K_USEFUL,
-       K_THREADS, N_REQUIRED, K_TOUCHED = N_REQUIRED, K_NEVER_BYTES,
-       K_EXIT_LIVE, K_SCORE, K_LIFETIME_SCORE, K_GROWTH, N_KEYS };
+       K_THREADS, N_REQUIRED, K_USAGE = N_REQUIRED, K_BELOW, K_USAGE_MAX,
+       K_TOUCHED, K_NEVER_BYTES, K_EXIT_LIVE, K_SCORE, K_LIFETIME_SCORE,
+       K_GROWTH, N_KEYS };
 static const char *const site_keys[N_KEYS] = {
-   "chunks", "bytes", "peak-live", "usage", "never", "read-only",
+   "chunks", "bytes", "peak-live", "never", "read-only",
    "write-only", "lifetime", "first-delay", "idle-tail", "useful",
-   "threads", "touched", "never-bytes", "exit-live", "score",
-   "lifetime-score", "growth"
+   "threads", "usage", "below-resolution", "usage-max", "touched",
+   "never-bytes", "exit-live", "score", "lifetime-score", "growth"
 };
 static const struct kv_spec site_spec = {
    "heap-site", site_keys, N_KEYS, N_REQUIRED,
-   1u << K_USAGE | 1u << K_USEFUL | 1u << K_SCORE | 1u << K_LIFETIME_SCORE
+   1u << K_USAGE | 1u << K_USAGE_MAX | 1u << K_USEFUL | 1u << K_SCORE
+   | 1u << K_LIFETIME_SCORE
 };
 
 int heap_site_line(struct reader *r)
@@ -71,7 +75,14 @@ int heap_site_line(struct reader *r)
    h.chunks = v[K_CHUNKS];
    h.bytes = v[K_BYTES];
    h.peak_live = v[K_PEAK_LIVE];
-   h.usage_milli = v[K_USAGE];
+   if ((v[K_USAGE] == WSP_NONE)
+       == (v[K_BELOW] == WSP_NONE || v[K_USAGE_MAX] == WSP_NONE)
+       || (v[K_BELOW] == WSP_NONE) != (v[K_USAGE_MAX] == WSP_NONE)
+       || v[K_BELOW] == 0)
+      return fail(p, "a heap-site line has usage, or below-resolution N "
+                  "(at least 1) and usage-max");
+   h.below = v[K_BELOW] == WSP_NONE ? 0 : v[K_BELOW];
+   h.usage_milli = h.below ? v[K_USAGE_MAX] : v[K_USAGE];
    h.never = v[K_NEVER];
    h.read_only = v[K_READ_ONLY];
    h.write_only = v[K_WRITE_ONLY];
@@ -94,6 +105,8 @@ int heap_site_line(struct reader *r)
       return fail(p, "never, read-only and write-only chunks are "
                   "distinct, and threads counts accessed chunks, all among "
                   "the site's chunks");
+   if (h.below > h.chunks)
+      return fail(p, "below-resolution counts some of the site's chunks");
    if (h.peak_live > h.bytes || (h.touched != WSP_NONE && h.touched > h.bytes)
        || (h.never_bytes != WSP_NONE && h.never_bytes > h.bytes))
       return fail(p, "peak-live, touched and never-bytes are at most the "

@@ -23,6 +23,7 @@
    allocation stack (a site already shown is named only). */
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "wsp_render.h"
 
@@ -34,13 +35,23 @@ static void milli(char *buf, size_t n, uint64_t m)
             (unsigned long long)(m % 1000));
 }
 
+/* Whether the run knew which bytes of a chunk were accessed to a cache
+   line (else to a page). */
+static int line_resolution(const struct wsp_file *f)
+{
+   return f->linesize != WSP_NONE && f->linesize != 0
+          && f->linesize < f->pagesize;
+}
+
 static void site_block(FILE *out, const struct wsp_file *f, size_t i,
                        enum wsp_heap_key key, int width)
 {
    const struct wsp_heap_site *s = &f->heap_sites[i];
    const char *u = f->ms ? "ms" : "i";
    char a[32], b[32], c[32], d[32], e[32], us[32], uf[32];
-   milli(us, sizeof us, s->usage_milli);
+   /* below the resolution, usage is a bound */
+   snprintf(us, sizeof us, "%s", s->below ? "at most " : "");
+   milli(us + strlen(us), sizeof us - strlen(us), s->usage_milli);
    milli(uf, sizeof uf, s->useful_milli);
    if (key == WSP_KEY_SCORE) {
       milli(d, sizeof d, s->score_milli);
@@ -71,6 +82,10 @@ static void site_block(FILE *out, const struct wsp_file *f, size_t i,
             wsp_commas(a, sizeof a, s->never), wsp_commas(b, sizeof b, s->read_only),
             wsp_commas(c, sizeof c, s->write_only),
             wsp_commas(d, sizeof d, s->threads));
+   if (s->below)
+      wsp_wrap(out, width, 8, "      %s chunk%s below the resolution "
+               "(%s figures are bounds)\n", wsp_commas(a, sizeof a, s->below),
+               s->below == 1 ? "" : "s", s->below == 1 ? "its" : "their");
    wsp_wrap(out, width, 8, "      usage %s, useful %s; on average lifetime "
             "%s %s, first access %s %s after allocation, idle %s %s before "
             "the free\n", us, uf, wsp_commas(a, sizeof a, s->lifetime), u,
@@ -149,6 +164,10 @@ void wsp_text_heap(FILE *out, const struct wsp_file *f, int width)
    if (f->heap_usage == 2)
       wsp_wrap(out, width, 2, "\nHeap efficiency (each access attributed "
                "to its chunk; docs/manual.md, \"Heap usage\"):\n");
+   else if (line_resolution(f))
+      wsp_wrap(out, width, 2, "\nHeap efficiency (at the resolution of "
+               "the %llu-byte lines; docs/manual.md, \"Heap usage\"):\n",
+               (unsigned long long)f->linesize);
    else
       wsp_wrap(out, width, 2, "\nHeap efficiency (at the granularity of "
                "the %llu-byte pages; docs/manual.md, \"Heap usage\"):\n",

@@ -163,11 +163,40 @@ class _Granule:
             read |= self.read.get(gr, 0) > c.alloc_seq
             written |= self.write.get(gr, 0) > c.alloc_seq
         c.got[g] = (touched, read, written, last)
+        if g == 1:
+            self.ended_in_lines(c, read, written, last)
+
+    def ended_in_lines(self, c, read, written, last):
+        """At byte granularity, also what ws's default finds at line
+        resolution (LINE): the chunk's bytes on the lines where its own
+        bytes were accessed, its own kinds."""
+        lines = {b >> LINE_SHIFT
+                 for b in range(c.start, c.start + c.size)
+                 if self.used.get(b, 0) > c.alloc_seq}
+        touched = sum(1 for b in range(c.start, c.start + c.size)
+                      if b >> LINE_SHIFT in lines)
+        c.got[LINES] = (touched, read, written, last)
+        if 1 in c.first:
+            c.first[LINES] = c.first[1]
+
+
+# ws's default resolution: 64-byte lines, found with byte granularity
+# (compute's result under the key LINES).
+LINE_SHIFT = 6
+LINES = "lines"
+
+
+def empty(c, g):
+    """A chunk of 0 bytes."""
+    c.got[1 << g.shift] = (0, False, False, None)
+    if g.shift == 0:
+        c.got[LINES] = (0, False, False, None)
 
 
 def compute(lines, log, granularities):
     """Stream lackey's trace `lines` with the allocation `log` (from
-    parse_log); returns {granularity: {site: SiteSums}}."""
+    parse_log); returns {granularity: {site: SiteSums}}, and with
+    granularity 1 {LINES: ...} too."""
     base, esize, events = log
     end_of_log = base + esize * len(events)
     grans = [_Granule(g) for g in granularities]
@@ -218,7 +247,7 @@ def compute(lines, log, granularities):
                         if c.size:
                             g.ended(c)
                         else:
-                            c.got[1 << g.shift] = (0, False, False, None)
+                            empty(c, g)
                 next_ev += 1
             continue
         if not lo <= a < hi:
@@ -236,9 +265,9 @@ def compute(lines, log, granularities):
             if c.size:
                 g.ended(c)
             else:
-                c.got[1 << g.shift] = (0, False, False, None)
+                empty(c, g)
     out = {}
-    for g in granularities:
+    for g in granularities + ((LINES,) if 1 in granularities else ()):
         sites = collections.defaultdict(SiteSums)
         for c in chunks:
             sites[c.site].add(c, g)

@@ -2,8 +2,9 @@
 against DHAT's (`valgrind --tool=dhat`, tests/dhat_oracle.py), an
 independent count of the same run: for every site whose chunks all have
 one size of at most 1,024 bytes (DHAT keeps an access count per offset
-for those), ws's chunks and bytes are DHAT's blocks and bytes, and its
-touched bytes lie within what DHAT's counts allow (each offset accessed
+for those), ws's chunks and bytes are DHAT's blocks and bytes, by
+default its touched bytes are DHAT's accessed offsets rounded out to
+lines (or bounds), and in exact mode its touched bytes lie within what DHAT's counts allow (each offset accessed
 by at least one block, at most by as many blocks as it had accesses),
 exactly the accessed offsets times the blocks where the program accesses
 every block alike; its peak-live is at least DHAT's max (DHAT's max is
@@ -38,10 +39,11 @@ def one_size_sites(out, prof):
     return pairs
 
 
-def runs(tmp_path, argv, dhat_argv=None):
-    """ws's output and DHAT's profile of argv (of dhat_argv for DHAT, when
-    given: a program that writes a file needs a fresh one)."""
-    out = wslib.run_ws(argv, ["--ws-heap-usage=exact"],
+def runs(tmp_path, argv, dhat_argv=None, options=("--ws-heap-usage=exact",)):
+    """ws's output (with options) and DHAT's profile of argv (of dhat_argv
+    for DHAT, when given: a program that writes a file needs a fresh
+    one)."""
+    out = wslib.run_ws(argv, list(options),
                        out_path=str(tmp_path / "ws.out")).output
     prof = dh.run(wslib.VG_IN_PLACE, dhat_argv or argv,
                   str(tmp_path / "dhat.out"))
@@ -79,6 +81,45 @@ def test_touched_is_dhats(tmp_path, name, alike):
             assert (h["write-only"] == accessed) == (s.reads == 0), (h, s)
             assert (h["read-only"] == accessed) == (s.writes == 0), (h, s)
     assert checked >= (2 if alike is None else len(alike)), pairs
+
+
+@pytest.mark.parametrize("name,aligned", [
+    ("heap_offsets", {"site_a"}),
+    ("heap_oneway", set()),
+    ("heap_untouched", set()),
+])
+def test_touched_at_lines(tmp_path, name, aligned):
+    """The default run, at line resolution: for the sites whose chunks
+    are 64-byte aligned and accessed alike (heap_offsets' site A,
+    aligned_alloc(64, 256)), touched is DHAT's accessed offsets rounded
+    out to their lines times its blocks (19,200); for every one-size
+    site, at least DHAT's accessed offsets times its blocks (a line
+    counts whole, a chunk below the resolution counts its shared lines)
+    and at most its bytes; where a site's chunks are accessed wholly or
+    not at all (heap_oneway, heap_untouched) rounding out adds nothing:
+    exactly DHAT's.  The kinds are each chunk's own, as DHAT's: the sites
+    never read and never written are those of which DHAT counted no byte
+    read, written."""
+    out, prof = runs(tmp_path, [wslib.prog(name)], options=())
+    checked = 0
+    for h, s in one_size_sites(out, prof):
+        functions = {f.function.split("(")[0] for f in out.stacks[h.stack]}
+        accessed = len(s.accessed()) * s.blocks
+        assert accessed <= h["touched"] <= h["bytes"], (h, s)
+        if functions & aligned:
+            assert h["touched"] == s.line_bytes(start=0) * s.blocks, (h, s)
+        elif len(s.accessed()) in (0, s.size) and any(
+                f.startswith("site_") for f in functions):
+            assert h["touched"] == accessed, (h, s)
+        else:
+            continue
+        checked += 1
+        used = h["chunks"] - h["never"]
+        assert (used == 0) == (s.reads + s.writes == 0), (h, s)
+        if used:
+            assert (h["write-only"] == used) == (s.reads == 0), (h, s)
+            assert (h["read-only"] == used) == (s.writes == 0), (h, s)
+    assert checked >= (1 if aligned else 2), checked
 
 
 def test_sqlite3_within_dhats_bounds(tmp_path):

@@ -2,9 +2,9 @@
 to its chunk (`--ws-heap-usage=exact`, docs/manual.md "Heap usage"): the
 cases of tests/progs/heap_{oversized,untouched,oneway,regrow}.c give the
 answers their sources work out (the paper's usage with its Useless
-function, touched, interval, never, read-only and write-only), where
-page resolution (the default) cannot tell neighbours apart; and the
-option's refusals.
+function, touched, interval, never, read-only and write-only); the
+default run gives the same at line resolution, at every page size, or
+says which chunks are below the resolution; and the option's refusals.
 """
 
 import pytest
@@ -82,11 +82,85 @@ def test_regrow(ws):
         4, 24576, 8192, 0.667, 24576, 24576, 0, 0, 2)
 
 
-def test_default_page_resolution_differs(ws):
-    """At the default's page resolution the neighbours' accesses are
-    each chunk's: what exact mode is for (the same program)."""
-    h = site(ws([wslib.prog("heap_untouched")]).output, "site_unused")
-    assert h["never"] < 1000
+# The default run knows a chunk's bytes to a cache line (64 bytes) at
+# every page size: its own lines from the lines the core settles, the
+# lines it shares and its kinds from trapped accesses with their exact
+# addresses (docs/manual.md, "Heap usage").
+PAGE_SIZES = [(), ("--ws-pagesize=64",), ("--ws-pagesize=2097152",)]
+
+
+def default(ws, name, options=()):
+    r = ws([wslib.prog(name)], *options)
+    assert r.output.header["heap-usage"] == "yes"
+    return r.output
+
+
+@pytest.mark.parametrize("options", PAGE_SIZES)
+def test_default_untouched(ws, options):
+    """Every 64-byte line holds parts of used and unused chunks: the
+    trapped accesses say whose, so the default gives exact mode's
+    answers, never guessed from the neighbours."""
+    out = default(ws, "heap_untouched", options)
+    assert figures(site(out, "site_unused"), *KEYS) == (
+        1000, 32000, 32000, 0.0, 0, 0, 1000, 0, 0)
+    assert figures(site(out, "site_used"), *KEYS) == (
+        1000, 32000, 32000, 1.0, 32000, 32000, 0, 0, 0)
+
+
+@pytest.mark.parametrize("options", PAGE_SIZES)
+def test_default_oneway(ws, options):
+    """Neighbours of the other sites share each chunk's first and last
+    lines; the kinds come from its own accesses: exact mode's answers."""
+    out = default(ws, "heap_oneway", options)
+    whole = (1000, 256000, 256000)
+    assert figures(site(out, "site_written"), *KEYS) == whole + (
+        0.0, 256000, 256000, 0, 0, 1000)
+    assert figures(site(out, "site_read"), *KEYS) == whole + (
+        0.0, 256000, 256000, 0, 1000, 0)
+    assert figures(site(out, "site_both"), *KEYS) == whole + (
+        1.0, 256000, 256000, 0, 0, 0)
+
+
+@pytest.mark.parametrize("options", PAGE_SIZES)
+def test_default_oversized(ws, options):
+    """usage and the kinds are exact mode's; touched is at line
+    resolution: the first line of each chunk holds its bytes 0..15 and
+    64 - (start mod 64) of its bytes, glibc's chunks lie 272 bytes apart
+    (16 mod 64), so four in a row hold 48 + 32 + 16 + 64 bytes there: 40
+    a chunk, 8,000,000 for the 200,000, less 32 for the first chunk
+    (which follows stdio's buffer at another offset) -- whatever the
+    page size."""
+    out = default(ws, "heap_oversized", options)
+    h = site(out, "site_oversized")
+    assert figures(h, *KEYS) == (200000, 51200000, 51200000, 0.0, 7999968,
+                                 7999968, 0, 0, 200000)
+    assert out.heap_sites[0] is h
+
+
+@pytest.mark.parametrize("options,below,touched", [
+    ((), (6, 6, 4), (393376, 49216, 24576)),
+    (("--ws-pagesize=64",), (0, 0, 0), (393376, 49216, 24576)),
+    (("--ws-pagesize=2097152",), (7, 6, 4), (393536, 49280, 24576)),
+])
+def test_default_regrow(ws, options, below, touched):
+    """memset writes each new part of a regrown buffer many times over a
+    page whose chunk's first line (shared with the allocator's header)
+    waits for an access: the page gives up trapping writes, and that
+    line is a bound (below-resolution: usage-max, which is exact mode's
+    usage since the old chunks were never read, a certain fact: reads
+    stay trapped).  Pages of a line trap only the lines in question, so
+    nothing is below the resolution there."""
+    out = default(ws, "heap_regrow", options)
+    for f, n, usage, wo, t in zip(("site_long", "site_twice", "site_short"),
+                                  below, (0.504, 0.571, 0.667), (6, 4, 2),
+                                  touched):
+        h = site(out, f)
+        key = "usage-max" if n else "usage"
+        assert "usage" not in h.values if n else \
+            "below-resolution" not in h.values, h
+        assert figures(h, "below-resolution" if n else "never", key,
+                       "never", "read-only", "write-only", "touched") == (
+            n, usage, 0, 0, wo, t), h
 
 
 def test_exact_needs_heap(ws):
@@ -109,6 +183,13 @@ def test_churn_lifetime_score(ws):
     h = site(out, "site_churn")
     assert figures(h, "chunks", "peak-live", "usage", "lifetime-score",
                    "growth", "score") == (1000, 32, 1.0, 0.0, 0, 0.0)
+    # the default: the same figures of lines and times but for useful (a
+    # last access is known to the epoch by default: its end, after the
+    # chunk's free), hence the score
+    h = site(default(ws, "heap_churn"), "site_churn")
+    assert figures(h, "chunks", "peak-live", "usage", "touched", "interval",
+                   "lifetime-score", "growth", "score") == (
+        1000, 32, 1.0, 32000, 32000, 0.0, 0, 0.057)
 
 
 def test_regrow_growth(ws):

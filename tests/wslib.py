@@ -216,10 +216,13 @@ ROUTINE_KEYS = ("calls", "cost", "rms-max", "trms-max", "thread-induced",
 
 # The keys every heap-site line has (docs/output-format.md); fractions are
 # read as floats, the rest of the known keys as integers.
-HEAP_SITE_KEYS = ("chunks", "bytes", "peak-live", "usage", "never",
+HEAP_SITE_KEYS = ("chunks", "bytes", "peak-live", "never",
                   "read-only", "write-only", "lifetime", "first-delay",
                   "idle-tail", "useful", "threads")
-HEAP_FRACTIONS = ("usage", "useful", "lifetime-score", "score")
+# ... and usage, or, when some chunks are below the resolution (their
+# figures are bounds), these two in its place.
+HEAP_BOUND_KEYS = ("below-resolution", "usage-max")
+HEAP_FRACTIONS = ("usage", "usage-max", "useful", "lifetime-score", "score")
 # The heap-scores line after the heap-site lines: the run's global scores.
 HEAP_SCORES_KEYS = ("lifetime", "usage", "useful")
 HEAP_WINDOW_KEYS = ("live", "window")
@@ -1081,6 +1084,15 @@ class _Reader:
                 _bad(lineno, line, "%s is a whole number" % k)
         if v["chunks"] == 0:
             _bad(lineno, line, "a site has allocated at least one chunk")
+        bound = [k for k in HEAP_BOUND_KEYS if k in v]
+        if ("usage" in v) == bool(bound) or bound not in ([], list(
+                HEAP_BOUND_KEYS)):
+            _bad(lineno, line, "a heap-site line has usage, or "
+                 "below-resolution and usage-max")
+        if bound and not (isinstance(v["below-resolution"], int)
+                          and 1 <= v["below-resolution"] <= v["chunks"]):
+            _bad(lineno, line, "below-resolution counts some of the site's "
+                 "chunks")
         if v["never"] + v["read-only"] + v["write-only"] > v["chunks"] \
                 or v["threads"] > v["chunks"] - v["never"]:
             _bad(lineno, line, "never, read-only and write-only chunks are "

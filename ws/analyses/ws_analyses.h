@@ -176,6 +176,10 @@ typedef struct WS_ChunkUse WS_ChunkUse;
 void WS_(heap_chunks_to)(WS_ChunkUse* (*alloc)(Addr block, SizeT size,
                                                ExeContext* site),
                          void (*free)(WS_ChunkUse* use));
+/* ... and |left| when realloc is entered with the block: what it does
+   to the block from then on is the allocator's, not the program's use
+   (its copy reads it). */
+void WS_(heap_chunks_left_to)(void (*left)(WS_ChunkUse* use));
 
 /* At start-up: heap usage is followed if --ws-heap=yes and
    --ws-heap-usage=yes; it watches data accesses (ws_core.h, "The data
@@ -187,19 +191,14 @@ void WS_(heapuse_after_fork)(void);
 
 /* Heap usage's marks on data pages (the watch's, WS_(watch_mark)).
    WS_Read and WS_Write: the kinds of access the TLB keeps out of the
-   page (a chunk on it waits to hear of one). */
-#define WS_HEAP_SPAN     8u   /* it lies in a chunk that began on an
-                                 earlier page and may still wait */
+   page (something on it waits to hear of one, ws_heapuse.c). */
+#define WS_HEAP_LINES    8u   /* the watcher hears of the lines the
+                                 program touches here */
 #define WS_HEAP_PAGE     16u  /* a chunk has lain here */
 #define WS_HEAP_ALLOC    32u  /* the allocator made it current in this
                                  epoch, the program has not accessed
                                  it since: the TLB keeps it out */
-#define WS_HEAP_EDGE     64u  /* the first or last page of a chunk has
-                                 lain here: its accesses are ordered
-                                 (ws_heapuse.c's PageUse) */
-#define WS_HEAP_HEARD    128u /* the program accessed it since the
-                                 latest allocation on it */
-#define WS_HEAP_WAITING  (WS_Read | WS_Write | WS_HEAP_SPAN | WS_HEAP_ALLOC)
+#define WS_HEAP_WAITING  (WS_Read | WS_Write | WS_HEAP_ALLOC)
 
 /* What lives in the data page holding |a|: named by the byte through
    which the page last entered the window (the owner of the bytes the
@@ -335,8 +334,11 @@ typedef struct {
    ULong  ended_bytes;
    ULong  touched;      /* bytes accessed while they lived, at the
                            run's resolution */
-   ULong  usage_bytes;  /* ... of chunks both read and written (with
-                           --ws-heap-usage=exact; else all) */
+   ULong  usage_bytes;  /* ... of chunks both read and written (the
+                           paper's Useless function), an upper bound
+                           for chunks below the resolution */
+   ULong  below;        /* chunks below the resolution: their figures
+                           are bounds (ws_heapuse.c) */
    ULong  interval;     /* sum of (highest - lowest byte accessed + 1),
                            by default the bytes on accessed pages */
    ULong  never;        /* chunks never accessed */

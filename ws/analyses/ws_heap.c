@@ -96,6 +96,7 @@ typedef struct {
 /* Who hears of chunks (WS_(heap_chunks_to)), or NULL. */
 static WS_ChunkUse* (*chunk_alloc)(Addr block, SizeT size, ExeContext* site);
 static void         (*chunk_free)(WS_ChunkUse* use);
+static void         (*chunk_left)(WS_ChunkUse* use);
 
 void WS_(heap_chunks_to)(WS_ChunkUse* (*alloc)(Addr block, SizeT size,
                                                ExeContext* site),
@@ -103,6 +104,11 @@ void WS_(heap_chunks_to)(WS_ChunkUse* (*alloc)(Addr block, SizeT size,
 {
    chunk_alloc = alloc;
    chunk_free = free;
+}
+
+void WS_(heap_chunks_left_to)(void (*left)(WS_ChunkUse* use))
+{
+   chunk_left = left;
 }
 
 /* Key |a| against an interval: equal when the interval contains it.
@@ -355,6 +361,14 @@ static void remove_block(Addr block)
    stats.frees++;
 }
 
+/* realloc was entered with |block|. */
+static void block_left(Addr block)
+{
+   const Interval* iv = VG_(OSetGen_Lookup)(blocks, &block);
+   if (iv != NULL && iv->start == block && iv->use != NULL)
+      chunk_left(iv->use);
+}
+
 /* A block given back.  operator delete frees with free(), and glibc's
    realloc(p, 0) too: the inner call is for the block just freed. */
 static void free_block(Addr block)
@@ -581,6 +595,8 @@ static VG_REGPARM(0) void heap_entered(UWord kind, Addr sp, UWord a0,
          stats.dropped++;
       drop_pending(p);
    }
+   if (kind == Fn_Realloc && a0 != 0 && chunk_left != NULL)
+      block_left(a0);
    p->active = True;
    WS_(heap_calls)++;
    p->kind = kind;

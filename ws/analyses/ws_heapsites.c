@@ -217,9 +217,15 @@ void WS_(heapsites_trailer)(void)
       UInt stack = WS_(out_stack)(sites[i].site);
       milli_text(WS_(heapuse_usage_milli)(s), usage);
       milli_text(WS_(heapuse_useful_milli)(s), useful);
-      WS_(out_printf)("heap-site %u %u chunks %llu bytes %llu peak-live %llu "
-                      "usage %s never %llu read-only %llu write-only %llu",
-                      i + 1, stack, s->chunks, s->bytes, s->peak_live, usage,
+      WS_(out_printf)("heap-site %u %u chunks %llu bytes %llu peak-live %llu ",
+                      i + 1, stack, s->chunks, s->bytes, s->peak_live);
+      /* below the resolution, usage is a bound */
+      if (s->below > 0)
+         WS_(out_printf)("below-resolution %llu usage-max %s", s->below,
+                         usage);
+      else
+         WS_(out_printf)("usage %s", usage);
+      WS_(out_printf)(" never %llu read-only %llu write-only %llu",
                       s->never, s->read_only, s->write_only);
       WS_(out_printf)(" lifetime %llu first-delay %llu idle-tail %llu "
                       "useful %s threads %llu",
@@ -255,6 +261,7 @@ void WS_(heapsites_monitor)(ULong n, WS_HeapKey key)
 {
    WS_SiteUse* sites;
    UInt total, i;
+   Bool lines;
    const HChar* unit =
       WS_(clo).time_unit == WS_TimeMillis ? "ms" : "instructions";
    sites = WS_(heapuse_sites)(&total);
@@ -263,8 +270,11 @@ void WS_(heapsites_monitor)(ULong n, WS_HeapKey key)
       n = total;
    VG_(gdb_printf)("ws heap at t=%llu: the %llu worst of %u allocation "
                    "sites by %s\n", WS_(now)(), n, total, key_words[key]);
-   VG_(gdb_printf)("  (pages of %u bytes; live chunks count as if freed "
-                   "now; times in %s)\n", WS_(page_size)(), unit);
+   /* what a chunk's touched bytes are known to (exact mode: the byte) */
+   lines = WS_(lines_apart)() && !WS_(clo).heap_exact;
+   VG_(gdb_printf)("  (%s of %u bytes; live chunks count as if freed "
+                   "now; times in %s)\n", lines ? "lines" : "pages",
+                   lines ? WS_(clo).linesize : WS_(page_size)(), unit);
    for (i = 0; i < n; i++) {
       const WS_SiteSums* s = &sites[i].sums;
       ULong accessed = s->ended - s->never;
@@ -278,10 +288,15 @@ void WS_(heapsites_monitor)(ULong n, WS_HeapKey key)
                       s->chunks == 1 ? "" : "s", s->bytes, s->peak_live,
                       s->live, s->live_chunks,
                       s->live_chunks == 1 ? "" : "s");
-      VG_(gdb_printf)("     usage %s, never touched %'llu, read-only "
-                      "%'llu, write-only %'llu, by several threads %'llu\n",
-                      usage, s->never, s->read_only, s->write_only,
-                      s->threads);
+      if (s->below > 0)
+         VG_(gdb_printf)("     %'llu chunk%s below the resolution: usage at "
+                         "most %s, ", s->below, s->below == 1 ? "" : "s",
+                         usage);
+      else
+         VG_(gdb_printf)("     usage %s, ", usage);
+      VG_(gdb_printf)("never touched %'llu, read-only %'llu, write-only "
+                      "%'llu, by several threads %'llu\n", s->never,
+                      s->read_only, s->write_only, s->threads);
       VG_(gdb_printf)("     lifetime %'llu, first access after %'llu, idle "
                       "before the end %'llu, useful %s\n",
                       WS_(heapuse_mean)(s->lifetime, s->ended),

@@ -23,45 +23,47 @@
    questions).  ws_heap.c tells it when chunks come and go;
    ws_heapsites.c writes what it found.
 
-   Granularity.  ws sees accesses at the granularity of its pages
-   (--ws-pagesize): a chunk's piece of a page counts as accessed when
-   the program accessed that page while the chunk lived, read when it
-   read it, and so on.  For a chunk that fills its pages this is exact;
-   chunks that share a page share its accesses.  Every figure therefore
-   errs on the side of use, never of waste (docs/manual.md says how
-   far, figure by figure).
-
-   How it is seen without a cost per access.  The data TLB
-   (ws_core.h) lets an access through inline when its page is current,
-   and calls the helper otherwise: once per page per epoch.  Its tags
-   are per kind of access, so that a kind can be kept out for one page;
-   this file is the core's one watcher of data accesses (WS_Watch), whose
-   marks on a page say which kinds to keep out and when to be told.  When a chunk is allocated, its pages are made to trap
-   both kinds; the first access to each page after that reaches the
-   helper, which tells the chunks waiting on the page (first access,
-   read or written) and lets that kind through from then on; the other
-   kind's first access traps in its turn.  So a page costs at most two
-   more helper calls per allocation on it, and every page's accesses
-   since the chunk's allocation are known by kind.  The last access is
-   known to the epoch, from the pages' stamps (the epoch of their
-   latest access), and told as the end of that epoch.
+   Resolution.  Which bytes of a chunk the program accessed is known
+   to a unit: the cache line (--ws-linesize) when lines are smaller
+   than pages, else the page.  A unit wholly inside the chunk (one of
+   its own) counts when the program touched it while the chunk lived:
+   the core tells of the lines it touched on heap pages (WS_Watch's
+   lines), and for units the size of a page the first access after the
+   allocation traps.  A unit the chunk shares at an end (its first or
+   last, when partial: neighbours' and the allocator's accesses land
+   there) counts only when an access with its exact address hit the
+   chunk's bytes in it.  Whether the chunk was read and written is
+   heard the same way.  Those are found by trapping: while something on
+   a page waits to hear of a kind of access, the data TLB (ws_core.h)
+   keeps that kind out of the page, so that each such access reaches
+   the helper, which tells this file its address; what hits a waiting
+   chunk's bytes is heard, and the page lets the kind through once
+   nothing on it waits for it.  Accesses that tell nobody anything
+   (a neighbour's, heard already) are the cost: a page gives up after
+   FUTILE_PER_WAIT of them per thing still waiting on it, and the
+   chunks that waited there are below the resolution: their figures
+   are bounds (their shared units counted whole, both kinds assumed),
+   counted as such, never guesses.  A chunk that still waits when it
+   ends, on pages that did not give up, was not accessed so: certain.
+   The first access is the first heard; the last is known to the
+   epoch, from the stamps of the pages it touched, and told as the end
+   of that epoch.
 
    The allocator's own accesses (inside malloc, free, new, delete:
    ws_heap.c knows) are not the program's use of a chunk: they are not
    heard, and when the allocator is the first to access a page in an
    epoch the page keeps the program's stamp aside and stays out of the
-   TLB until the program's next access.
+   TLB until the program's next access.  A chunk's use ends when it is
+   freed, or when realloc is entered with it (its copy reads it).
 
    Per page, only what the chunks on it need: flags in a byte table the
-   helper reads inline (the kinds kept out, whether an access was heard
-   since the page's chunk came), and for the pages of chunks' ends,
-   which neighbours may share, a record of the chunks that wait to hear
-   of an access, the
-   latest access heard, the program's stamp while the allocator's
-   access stands, and, once several threads run, the thread of the
-   latest accesses and the order of the last change of thread.  A
-   chunk's own record keeps its allocation, its first access and the
-   kinds heard; at its end the pages it lay on say the rest. */
+   helper reads inline (the kinds kept out), and a record of what waits
+   on it, the units touched since they were last some chunk's own, the
+   program's stamp while the allocator's access stands, and, once
+   several threads run, the thread of the latest accesses and the order
+   of the last change of thread.  A chunk's own record keeps its
+   allocation, its first access, the kinds and shared units heard; at
+   its end the pages it lay on say the rest. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_hashtable.h"
@@ -82,12 +84,31 @@
 #define HEARD     4u     /* some access */
 #define BOTH      (WS_Read | WS_Write)
 
+/* A chunk's shared units (Resolution, above): waiting to hear of an
+   access to its bytes there, or heard. */
+#define FIRST_WAITS  1u
+#define LAST_WAITS   2u
+#define FIRST_HEARD  4u
+#define LAST_HEARD   8u
+#define FIRST_LOST   16u  /* its page gave up waiting */
+#define LAST_LOST    32u
+#define FIRST_SHARED (FIRST_WAITS | FIRST_HEARD | FIRST_LOST)
+#define LAST_SHARED  (LAST_WAITS | LAST_HEARD | LAST_LOST)
+
+/* What a chunk lost when a page gave up waiting for it. */
+#define LOST_KINDS   1u   /* a kind of access it waited for */
+#define LOST_ENDS    2u   /* an access to a shared unit */
+
+/* Traps that tell nothing a page bears per thing that began to wait
+   on it before it gives up: so a chunk costs at most that many helper
+   calls per kind and shared unit.  16 is enough for
+   tests/progs/heap_oneway (a chunk only written waits for a read while
+   its neighbours' 32 words each are read, and one only read for a
+   write while theirs are written). */
+#define FUTILE_PER_WAIT 16
+
 /* A page's flags: the watch's mark of the page (WS_(watch_mark); what
-   the bits mean is in ws_analyses.h).  A page inside a chunk (neither
-   its first nor its last) is the chunk's alone, so its flags say all it
-   needs; a page that holds a chunk's first or last
-   byte (WS_HEAP_EDGE) is shared, and its PageUse orders its accesses
-   against the allocations on it. */
+   the bits mean is in ws_analyses.h). */
 
 typedef struct SiteRec SiteRec;
 
@@ -99,8 +120,11 @@ struct WS_ChunkUse {
    ULong        alloc_t;
    ULong        first_t;    /* its first access, once HEARD */
    UInt         heard;      /* HEARD | WS_Read | WS_Write */
-   WS_ChunkUse* next;       /* on the waiting list of its first page, */
-   WS_ChunkUse* prev;       /* while it waits for a kind of access */
+   UChar        ends;       /* FIRST_WAITS ... LAST_LOST */
+   UChar        wants;      /* the kinds it waits to hear of */
+   UChar        lost;       /* LOST_KINDS | LOST_ENDS */
+   Bool         waiting;    /* for a kind or a shared unit */
+   struct Outcome* gone;    /* its use, once realloc was entered */
    /* --ws-heap-usage=exact: */
    UChar*       seen;       /* a bit per byte accessed, once one is */
    SizeT        lo, hi;     /* the lowest and highest offset accessed */
@@ -113,13 +137,24 @@ struct WS_ChunkUse {
 };
 
 /* What the chunks on a heap page need to know of it beyond its flags
-   and its stamp (the epoch of its latest access, ws_clock.c): made
-   for the pages of chunks' ends, and for any heap page when it needs
-   one of the other fields. */
+   and its stamp (the epoch of its latest access, ws_clock.c). */
 typedef struct {
-   WS_ChunkUse* waiting;    /* chunks starting here that wait */
-   ULong        heard_seq;  /* the latest access heard: the first after
-                               each allocation here, and the kernel's */
+   UInt         want_r;     /* chunks on it that wait for a read, */
+   UInt         want_w;     /* a write */
+   UInt         want_any;   /* shared units and own pages (units the
+                               size of a page) waiting for an access */
+   ULong        ends;       /* while |want_any|: the units of shared
+                               ends that may wait (bit u % 64) */
+   UInt         armed;      /* things that began to wait on it since
+                               it last waited for nothing */
+   UInt         futile_r;   /* reads and writes trapped since then */
+   UInt         futile_w;   /* that told nothing */
+   Bool         own_waits;  /* it is a chunk's own page, not heard */
+   ULong        own;        /* lines inline: its live chunks' own lines
+                               (the core tells of its lines while some
+                               of them are not touched) */
+   ULong        heard_seq;  /* the latest access heard while one
+                               thread ran */
    /* Once a second thread has run: */
    ULong        seq;        /* the latest accesses noted */
    ULong        switch_seq; /* the note before the latest change of
@@ -128,6 +163,8 @@ typedef struct {
    Stamp        program;    /* with WS_HEAP_ALLOC: the page's stamp
                                before the allocator's access, that of
                                the program's latest */
+   ULong        units[];    /* a bit per unit touched since it was last
+                               made some chunk's own */
 } PageUse;
 
 /* The paper's lifetime score groups a site's chunks in allocation
@@ -188,6 +225,7 @@ static struct {
    ULong heard;         /* accesses a waiting chunk heard of */
    ULong allocator;     /* the allocator's, which chunks do not hear */
    ULong flushes;       /* TLB emptied for another thread */
+   ULong given_up;      /* pages that gave up waiting */
 } stats;
 
 /* The flags of a page that has held a chunk, or NULL. */
@@ -297,76 +335,280 @@ static ULong epoch_end(Stamp s, ULong now)
 }
 
 /*------------------------------------------------------------*/
-/*--- Waiting chunks                                       ---*/
+/*--- Units, and what waits to hear of them                ---*/
 /*------------------------------------------------------------*/
 
-static void unlink_waiting(WS_ChunkUse* c)
+static UInt unit_shift(void)
 {
-   if (c->prev != NULL)
-      c->prev->next = c->next;
+   return WS_(lines_apart)() ? WS_(line_shift)() : WS_(page_shift)();
+}
+
+/* log2 of the units in a page */
+static UInt upp_shift(void)
+{
+   return WS_(page_shift)() - unit_shift();
+}
+
+static Addr first_unit(const WS_ChunkUse* c)
+{
+   return c->start >> unit_shift();
+}
+
+static Addr last_unit(const WS_ChunkUse* c)
+{
+   return (c->start + c->size - 1) >> unit_shift();
+}
+
+/* Whether unit |u| lies wholly inside |c|. */
+static Bool own_unit(const WS_ChunkUse* c, Addr u)
+{
+   UInt us = unit_shift();
+   return (u << us) >= c->start && ((u + 1) << us) <= c->start + c->size;
+}
+
+/* The units of |c| on |page| that are its own, as indices in the page
+   (|*i0| > |*i1|: none). */
+static void own_units_on(const WS_ChunkUse* c, Addr page, Int* i0, Int* i1)
+{
+   UInt  ups = upp_shift();
+   Addr  first = first_unit(c) + (c->ends & FIRST_SHARED ? 1 : 0);
+   Addr  last = last_unit(c) - (c->ends & LAST_SHARED ? 1 : 0);
+   Addr  base = page << ups;
+   if (first < base)
+      first = base;
+   if (last > base + (1u << ups) - 1)
+      last = base + (1u << ups) - 1;
+   *i0 = (Int)(first - base);
+   *i1 = last < first ? *i0 - 1 : (Int)(last - base);
+}
+
+/* The units |i0| to |i1| of a page's bits, set or cleared. */
+static void mark_units(ULong* w, UInt i0, UInt i1, Bool on)
+{
+   UInt i = i0;
+   while (i <= i1) {
+      if ((i & 63) == 0 && i + 63 <= i1) {
+         w[i >> 6] = on ? ~0ULL : 0;
+         i += 64;
+         continue;
+      }
+      if (on)
+         w[i >> 6] |= 1ULL << (i & 63);
+      else
+         w[i >> 6] &= ~(1ULL << (i & 63));
+      i++;
+   }
+}
+
+/* The page keeps out the kinds something on it waits for. */
+static void set_traps(Addr page, PageUse* p)
+{
+   UChar* f = heap_flags(page);
+   UInt   w = 0;
+   if (p->want_r + p->want_any > 0)
+      w |= WS_Read;
+   if (p->want_w + p->want_any > 0)
+      w |= WS_Write;
+   if (!(w & WS_Read))
+      p->futile_r = 0;
+   if (!(w & WS_Write))
+      p->futile_w = 0;
+   if (w == 0)
+      p->armed = 0;
+   if (p->want_any == 0)
+      p->ends = 0;
+   if ((*f & BOTH) != w) {
+      *f = (UChar)((*f & ~BOTH) | w);
+      WS_(dtlb_refresh_page)(page);
+   }
+}
+
+/* |c|'s pages wait for |kinds| (|by| 1), or no more (-1). */
+static void want_kinds(const WS_ChunkUse* c, UInt kinds, Int by)
+{
+   Addr page;
+   for (page = first_page(c); page <= last_page(c); page++) {
+      PageUse* p = page_use(page);
+      if (kinds & WS_Read)
+         p->want_r += by;
+      if (kinds & WS_Write)
+         p->want_w += by;
+      set_traps(page, p);
+   }
+}
+
+/* A shared unit |u| waits for an access (|by| 1), or no more (-1). */
+static void want_unit(Addr u, Int by)
+{
+   Addr page = u >> upp_shift();
+   PageUse* p = page_use(page);
+   p->want_any += by;
+   set_traps(page, p);
+}
+
+/* |c| waits for nothing more: heard all, ended, or given up on. */
+static void stop_waiting(WS_ChunkUse* c)
+{
+   Addr page;
+   if (!c->waiting)
+      return;
+   c->waiting = False;
+   if (c->wants != 0)
+      want_kinds(c, c->wants, -1);
+   c->wants = 0;
+   if (c->ends & FIRST_WAITS)
+      want_unit(first_unit(c), -1);
+   if (c->ends & LAST_WAITS)
+      want_unit(last_unit(c), -1);
+   if (WS_(lines_apart)())
+      return;
+   /* its own pages (units the size of a page) that were not heard */
+   for (page = first_page(c); page <= last_page(c); page++) {
+      PageUse* p = page_use(page);
+      if (own_unit(c, page) && p->own_waits) {
+         p->own_waits = False;
+         p->want_any--;
+         set_traps(page, p);
+      }
+   }
+}
+
+/* The bits of the units |i0| to |i1| of a page of at most 64. */
+static ULong unit_mask(Int i0, Int i1)
+{
+   return i1 < i0 ? 0 : i1 - i0 == 63 ? ~0ULL
+        : ((1ULL << (i1 - i0 + 1)) - 1) << i0;
+}
+
+/* The units |i0| to |i1| of a page as bits u % 64. */
+static ULong folded_units(UInt i0, UInt i1)
+{
+   ULong m = 0;
+   if (i1 - i0 >= 63)
+      return ~0ULL;
+   for (; i0 <= i1; i0++)
+      m |= 1ULL << (i0 & 63);
+   return m;
+}
+
+/* Lines inline: the core tells of the lines touched on a page while
+   its live chunks' own lines are not all touched (the cost is a lookup
+   per settle of the page's entry); with more lines a page, always. */
+static void tell_lines(Addr page, const PageUse* p)
+{
+   UChar* f = heap_flags(page);
+   if (!WS_(lines_inline)())
+      *f |= WS_HEAP_LINES;
+   else if ((p->units[0] & p->own) == p->own)
+      *f &= ~WS_HEAP_LINES;
    else
-      page_use(first_page(c))->waiting = c->next;
-   if (c->next != NULL)
-      c->next->prev = c->prev;
-   c->next = c->prev = NULL;
+      *f |= WS_HEAP_LINES;
 }
 
-static Bool is_waiting(const WS_ChunkUse* c)
+/* |c|'s own lines need telling no more. */
+static void forget_own(const WS_ChunkUse* c)
 {
-   return (c->heard & BOTH) != BOTH && c->size > 0;
+   Addr page;
+   Int  i0, i1;
+   if (!WS_(lines_inline)() || c->size == 0)
+      return;
+   for (page = first_page(c); page <= last_page(c); page++) {
+      own_units_on(c, page, &i0, &i1);
+      page_use(page)->own &= ~unit_mask(i0, i1);
+   }
 }
 
-/* |c| hears of an access of |kind| at |t|. */
-static void hear(WS_ChunkUse* c, WS_AccessKind kind, ULong t)
+#define NO_TIME (~0ULL)
+
+typedef struct {
+   Addr          a;
+   SizeT         size;
+   WS_AccessKind kind;
+   ULong         t;         /* NO_TIME until needed */
+   ThreadId      tid;       /* the kernel's accesses: for whom */
+   Addr          from, to;  /* the part on the page at hand */
+   Bool          told;      /* it told something that waited */
+} Access;
+
+/* An access of the program hits |c| (if its part on the page does). */
+static void hear_chunk(WS_ChunkUse* c, void* opaque)
 {
+   Access* a = opaque;
+   Addr from = a->from > c->start ? a->from : c->start;
+   Addr end = c->start + c->size, to = a->to < end ? a->to : end;
+   UInt us = unit_shift(), news;
+   if (from >= to || !c->waiting)
+      return;
+   if (a->t == NO_TIME)
+      a->t = WS_(now)();
    if (!(c->heard & HEARD)) {
       c->heard |= HEARD;
-      c->first_t = t;
+      c->first_t = a->t;
+      a->told = True;
    }
-   c->heard |= kind;
+   c->heard |= a->kind;
+   news = a->kind & c->wants;
+   if (news != 0) {
+      c->wants &= ~news;
+      want_kinds(c, news, -1);
+      a->told = True;
+   }
+   if ((c->ends & FIRST_WAITS) && (from >> us) == first_unit(c)) {
+      c->ends ^= FIRST_WAITS | FIRST_HEARD;
+      want_unit(first_unit(c), -1);
+      a->told = True;
+   }
+   if ((c->ends & LAST_WAITS) && ((to - 1) >> us) == last_unit(c)) {
+      c->ends ^= LAST_WAITS | LAST_HEARD;
+      want_unit(last_unit(c), -1);
+      a->told = True;
+   }
    stats.heard++;
-   if (!is_waiting(c))
-      unlink_waiting(c);
+   if (c->wants == 0 && !(c->ends & (FIRST_WAITS | LAST_WAITS)))
+      c->waiting = False;
 }
 
-/* The chunk that page |page| lies in and that began on an earlier
-   page, if it still waits. */
-static WS_ChunkUse* spanning_waiter(Addr page)
+typedef struct {
+   Addr page;
+   UInt kind;               /* the kind the page gives up waiting for */
+} GiveUp;
+
+/* A shared unit of |c| on the page at hand waits no more: lost. */
+static void lose_end(WS_ChunkUse* c, const GiveUp* g, Addr u, UInt waits,
+                     UInt lost)
 {
-   WS_ChunkUse* c = WS_(heap_use_of)(page << WS_(page_shift)());
-   return c != NULL && first_page(c) < page && is_waiting(c) ? c : NULL;
+   if (!(c->ends & waits) || u >> upp_shift() != g->page)
+      return;
+   c->ends ^= waits | lost;
+   c->lost |= LOST_ENDS;
+   want_unit(u, -1);
 }
 
-/* An access of |kind| to heap page |page| (flags |f|) by |tid| at |t|:
-   the chunks that wait hear of it, and the kinds the page keeps out are
-   those they still wait for. */
-static void hear_page(Addr page, UChar* f, WS_AccessKind kind, ULong t,
-                      ThreadId tid)
+/* A page gives up waiting for a kind of access: |c| stops waiting for
+   what needs that kind kept out of the page (the kind, its shared
+   units there), and that much of its facts are bounds. */
+static void give_up_on(WS_ChunkUse* c, void* opaque)
 {
-   PageUse* p = *f & WS_HEAP_EDGE || several_threads
-                ? page_use(page) : NULL;
-   WS_ChunkUse* c;
-   WS_ChunkUse* next;
-   UInt w = 0;
-   if (several_threads)
-      note_thread(p, tid);
-   if (*f & WS_HEAP_EDGE) {
-      p->heard_seq = ++seq;
-      for (c = p->waiting; c != NULL; c = next) {
-         next = c->next;
-         hear(c, kind, t);
-         w |= ~c->heard & BOTH;
-      }
+   const GiveUp* g = opaque;
+   if (!c->waiting)
+      return;
+   if (c->wants & g->kind) {
+      c->wants &= ~g->kind;
+      c->lost |= LOST_KINDS;
+      want_kinds(c, g->kind, -1);
    }
-   if (*f & WS_HEAP_SPAN) {
-      c = spanning_waiter(page);
-      if (c != NULL) {
-         hear(c, kind, t);
-         if (is_waiting(c))
-            w |= (~c->heard & BOTH) | WS_HEAP_SPAN;
-      }
-   }
-   *f = (UChar)((*f & WS_HEAP_EDGE) | WS_HEAP_PAGE | WS_HEAP_HEARD | w);
+   lose_end(c, g, first_unit(c), FIRST_WAITS, FIRST_LOST);
+   lose_end(c, g, last_unit(c), LAST_WAITS, LAST_LOST);
+   if (c->wants == 0 && !(c->ends & (FIRST_WAITS | LAST_WAITS)))
+      c->waiting = False;
+}
+
+static void give_up(Addr page, UInt kind)
+{
+   Addr   base = page << WS_(page_shift)();
+   GiveUp g = { page, kind };
+   stats.given_up++;
+   WS_(heap_for_blocks_in)(base, base + WS_(page_size)(), give_up_on, &g);
 }
 
 /* The pages of [a, a+size), for |fn|. */
@@ -385,14 +627,6 @@ static void for_pages(Addr a, SizeT size,
          break;
    }
 }
-
-#define NO_TIME (~0ULL)
-
-typedef struct {
-   WS_AccessKind kind;
-   ULong         t;         /* NO_TIME until needed */
-   ThreadId      tid;       /* the kernel's accesses: for whom */
-} Access;
 
 /* The stamp of |page| in the data table: the epoch of its latest
    access (0: none). */
@@ -418,25 +652,58 @@ static void allocator_access(Addr page, UChar* f)
    *f |= WS_HEAP_ALLOC;
 }
 
-/* The helper's, before the page's stamp changes: what the TLB lets
+/* The helper's, before the page's stamp changes (what the TLB lets
    through after it is noted by the page's stamp, and when its entry is
-   settled (settled, above). */
+   settled: settled, above), and the kernel's: the units touched, and
+   what waited for it hears. */
 static void access_page(Addr page, void* opaque)
 {
-   Access* a = opaque;
-   UChar* f = heap_flags(page);
+   Access*  a = opaque;
+   UChar*   f = heap_flags(page);
+   Addr     base = page << WS_(page_shift)();
+   UInt     us = unit_shift(), trapped, i0, i1;
+   PageUse* p;
    if (f == NULL)
       return;
    if (WS_(heap_in_allocator)(a->tid)) {
       allocator_access(page, f);
       return;
    }
+   trapped = *f & a->kind & BOTH;
    *f &= ~WS_HEAP_ALLOC;
-   if (!(*f & WS_HEAP_WAITING))
-      return;
-   if (a->t == NO_TIME)
-      a->t = WS_(now)();
-   hear_page(page, f, a->kind, a->t, a->tid);
+   p = page_use(page);
+   /* before a second thread runs, every access is the first's */
+   if (several_threads)
+      note_thread(p, a->tid);
+   else
+      p->heard_seq = ++seq;
+   a->from = a->a > base ? a->a : base;
+   a->to = a->a + a->size - base < WS_(page_size)() ? a->a + a->size
+                                                    : base + WS_(page_size)();
+   i0 = (UInt)((a->from - base) >> us);
+   i1 = (UInt)((a->to - 1 - base) >> us);
+   mark_units(p->units, i0, i1, True);
+   if (WS_(lines_apart)())
+      tell_lines(page, p);
+   a->told = False;
+   if (p->own_waits) {
+      p->own_waits = False;
+      p->want_any--;
+      a->told = True;
+   }
+   /* what it may tell: a kind a chunk waits for, or an access to a
+      shared unit that waits */
+   if (((a->kind & WS_Read) && p->want_r > 0)
+       || ((a->kind & WS_Write) && p->want_w > 0)
+       || (p->want_any > 0 && (p->ends & folded_units(i0, i1))))
+      WS_(heap_for_blocks_in)(a->from, a->to, hear_chunk, a);
+   if ((trapped & WS_Read) && !a->told
+       && ++p->futile_r > FUTILE_PER_WAIT * p->armed)
+      give_up(page, WS_Read);
+   if ((trapped & WS_Write) && !a->told
+       && ++p->futile_w > FUTILE_PER_WAIT * p->armed)
+      give_up(page, WS_Write);
+   set_traps(page, p);
 }
 
 static void exact_access(Addr a, SizeT size, WS_AccessKind kind,
@@ -444,31 +711,31 @@ static void exact_access(Addr a, SizeT size, WS_AccessKind kind,
 
 static void access(Addr a, SizeT size, WS_AccessKind kind)
 {
-   Access acc = { kind, NO_TIME, counted_tid };
+   Access acc = { a, size, kind, NO_TIME, counted_tid, 0, 0, False };
    if (WS_(clo).heap_exact)
       exact_access(a, size, kind, WS_(now)(), counted_tid);
    else
       for_pages(a, size, access_page, &acc);
 }
 
-static void kernel_access_page(Addr page, void* opaque)
-{
-   Access* a = opaque;
-   UChar* f = heap_flags(page);
-   if (f == NULL || WS_(heap_in_allocator)(a->tid))
-      return;
-   *f &= ~WS_HEAP_ALLOC;
-   hear_page(page, f, a->kind, a->t, a->tid);
-}
-
 static void kernel_access(Addr a, SizeT size, WS_AccessKind kind,
                           ThreadId tid)
 {
-   Access acc = { kind, WS_(now)(), tid };
+   Access acc = { a, size, kind, WS_(now)(), tid, 0, 0, False };
    if (WS_(clo).heap_exact)
       exact_access(a, size, kind, acc.t, tid);
    else
-      for_pages(a, size, kernel_access_page, &acc);
+      for_pages(a, size, access_page, &acc);
+}
+
+/* The lines the IR flagged on a heap page, as its entry is settled. */
+static void lines_settled(Addr page, ULong lines)
+{
+   PageUse* p = WS_(pt_record_if_any)(&pages, page);
+   if (p != NULL) {
+      p->units[0] |= lines;
+      tell_lines(page, p);
+   }
 }
 
 /*------------------------------------------------------------*/
@@ -592,33 +859,53 @@ static ULong exact_touched(const WS_ChunkUse* c)
 /*--- A chunk's life                                       ---*/
 /*------------------------------------------------------------*/
 
-/* Makes the pages of |c| trap both kinds of access, and puts |c| on
-   its first page's waiting list. */
+/* |c|'s shared unit |u| waits for an access. */
+static void wait_end(WS_ChunkUse* c, Addr u, UInt waits)
+{
+   PageUse* p = page_use(u >> upp_shift());
+   c->ends |= waits;
+   p->want_any++;
+   p->armed++;
+   p->ends |= 1ULL << ((u & (((Addr)1 << upp_shift()) - 1)) & 63);
+}
+
+/* |c| waits to hear of both kinds of access and of accesses to its
+   shared units; its own units are not touched yet. */
 static void arm(WS_ChunkUse* c)
 {
    Addr page, first = first_page(c), last = last_page(c);
-   PageUse* p;
+   Addr fu = first_unit(c), lu = last_unit(c);
+   c->waiting = True;
+   c->wants = BOTH;
+   c->ends = 0;
+   if (!own_unit(c, fu))
+      wait_end(c, fu, FIRST_WAITS);
+   if (lu != fu && !own_unit(c, lu))
+      wait_end(c, lu, LAST_WAITS);
    for (page = first; page <= last; page++) {
-      UChar* f = WS_(pt_record)(&WS_(watch_marks), page);
-      /* Not heard since this allocation; the allocator's access, if it
-         made the page current, still stands, and so does a chunk that
-         began on an earlier page and may still wait. */
-      UInt keep = *f & (WS_HEAP_EDGE | WS_HEAP_ALLOC | WS_HEAP_SPAN);
-      if (page == first || page == last) {
-         keep |= WS_HEAP_EDGE;
-         page_use(page);                    /* made now */
+      UChar*   f = WS_(pt_record)(&WS_(watch_marks), page);
+      PageUse* p = page_use(page);
+      Int      i0, i1;
+      *f |= WS_HEAP_PAGE;
+      own_units_on(c, page, &i0, &i1);
+      if (i0 <= i1) {
+         mark_units(p->units, (UInt)i0, (UInt)i1, False);
+         if (WS_(lines_inline)())
+            p->own |= unit_mask(i0, i1);
+         if (WS_(lines_apart)())
+            tell_lines(page, p);
+         else {
+            p->own_waits = True;
+            p->want_any++;
+            p->armed++;
+         }
       }
-      *f = (UChar)(keep | WS_HEAP_PAGE | BOTH
-                   | (page > first ? WS_HEAP_SPAN : 0));
-      WS_(dtlb_refresh_page)(page);
+      p->want_r++;
+      p->want_w++;
+      p->armed += 2;
+      set_traps(page, p);
       stats.arms++;
    }
-   p = page_use(first);
-   c->next = p->waiting;
-   c->prev = NULL;
-   if (p->waiting != NULL)
-      p->waiting->prev = c;
-   p->waiting = c;
 }
 
 /* |c|, just allocated, joins its site's last group or begins one. */
@@ -695,15 +982,19 @@ static WS_ChunkUse* chunk_alloc(Addr block, SizeT size, ExeContext* site)
    c->site = site_rec(site);
    c->heard = 0;
    c->first_t = 0;
-   c->next = c->prev = NULL;
+   c->ends = 0;
+   c->wants = 0;
+   c->lost = 0;
+   c->waiting = False;
+   c->gone = NULL;
    c->seen = NULL;
    c->lo = c->hi = 0;
    c->reads = c->writes = c->last_t = 0;
    c->tid = VG_INVALID_THREADID;
    c->multi = False;
    /* The accesses the TLB let through on its pages so far came before
-      it, and by this thread. */
-   if (several_threads && size > 0)
+      it, and by this thread; the lines the IR flagged there too. */
+   if (size > 0 && !WS_(clo).heap_exact)
       for (page = first_page(c); page <= last_page(c); page++)
          WS_(dtlb_settle_page)(page);
    c->seq = ++seq;
@@ -725,7 +1016,7 @@ static WS_ChunkUse* chunk_alloc(Addr block, SizeT size, ExeContext* site)
 }
 
 /* What a chunk's life comes to. */
-typedef struct {
+typedef struct Outcome {
    ULong touched;       /* bytes accessed, at the run's resolution */
    ULong interval;      /* highest - lowest byte accessed + 1, or 0 */
    ULong last_t;        /* its last access (by default, the end of
@@ -741,13 +1032,39 @@ static void exact_outcome(const WS_ChunkUse* c, Outcome* o)
    o->multi = c->multi;
 }
 
+/* Whether |c| was accessed: when a page gave up waiting for a kind
+   for it, that is not known. */
+static Bool accessed(const WS_ChunkUse* c)
+{
+   return (c->heard & HEARD) || (c->lost & LOST_KINDS);
+}
+
+/* Whether |c|'s facts are bounds: the kinds, or the shared units of a
+   chunk accessed. */
+static Bool below_resolution(const WS_ChunkUse* c)
+{
+   return (c->lost & LOST_KINDS) || ((c->lost & LOST_ENDS) && accessed(c));
+}
+
+/* Whether a shared unit of |c| counts as touched: heard, or (a bound)
+   lost by a chunk that may have been accessed. */
+static Bool end_counts(const WS_ChunkUse* c, UInt heard, UInt lost)
+{
+   return (c->ends & heard) || ((c->ends & lost) && accessed(c));
+}
+
 /* Reads the pages of |c| as they are now, at |now|. */
 static void outcome(const WS_ChunkUse* c, ULong now, Outcome* o)
 {
-   Addr page;
+   Addr page, fu = first_unit(c), lu = last_unit(c);
+   Addr end = c->start + c->size, lo = end, hi = c->start;
+   UInt us = unit_shift(), ups = upp_shift();
    ThreadId only = VG_INVALID_THREADID;
-   Addr page_bytes = (Addr)1 << WS_(page_shift)();
    Stamp last = 0;
+   if (c->gone != NULL) {
+      *o = *c->gone;
+      return;
+   }
    if (WS_(clo).heap_exact) {
       exact_outcome(c, o);
       return;
@@ -757,28 +1074,49 @@ static void outcome(const WS_ChunkUse* c, ULong now, Outcome* o)
    for (page = first_page(c); c->size > 0 && page <= last_page(c); page++) {
       const PageUse* p = WS_(pt_record_if_any)(&pages, page);
       const UChar* f = heap_flags(page);
+      Bool  touched = False;
+      Int   i0, i1, i;
       Stamp stamp;
-      Addr from = page << WS_(page_shift)(), to = from + page_bytes;
-      /* A page of its ends orders the accesses against its allocation;
-         any other it has alone. */
-      Bool edge = page == first_page(c) || page == last_page(c);
-      if (edge ? p == NULL || p->heard_seq <= c->seq
-               : !(*f & WS_HEAP_HEARD))
+      Addr  from, to;
+      WS_(dtlb_settle_page)(page);
+      own_units_on(c, page, &i0, &i1);
+      for (i = i0; i <= i1; i++)
+         if (p->units[i >> 6] & (1ULL << (i & 63))) {
+            from = ((page << ups) + i) << us;
+            to = from + (1ULL << us);
+            o->touched += to - from;
+            if (from < lo)
+               lo = from;
+            if (to > hi)
+               hi = to;
+            touched = True;
+         }
+      if (fu >> ups == page && end_counts(c, FIRST_HEARD, FIRST_LOST)) {
+         to = ((fu + 1) << us) < end ? (fu + 1) << us : end;
+         o->touched += to - c->start;
+         lo = c->start;
+         if (to > hi)
+            hi = to;
+         touched = True;
+      }
+      if (lu != fu && lu >> ups == page
+          && end_counts(c, LAST_HEARD, LAST_LOST)) {
+         from = lu << us;
+         o->touched += end - from;
+         if (from < lo)
+            lo = from;
+         hi = end;
+         touched = True;
+      }
+      if (!touched)
          continue;
-      if (from < c->start)
-         from = c->start;
-      if (to > c->start + c->size)
-         to = c->start + c->size;
-      o->touched += to - from;
-      stamp = *f & WS_HEAP_ALLOC ? page_use(page)->program
-                                 : data_stamp(page);
+      stamp = *f & WS_HEAP_ALLOC ? p->program : data_stamp(page);
       if (stamp > last)
          last = stamp;
-      if (!several_threads || p == NULL)
+      if (!several_threads)
          continue;
       /* Two threads in its life on this page, or another thread than
          on its other pages. */
-      WS_(dtlb_settle_page)(page);
       if (p->switch_seq > c->seq
           || (only != VG_INVALID_THREADID && p->tid != VG_INVALID_THREADID
               && only != p->tid))
@@ -789,8 +1127,7 @@ static void outcome(const WS_ChunkUse* c, ULong now, Outcome* o)
    o->last_t = last == 0 ? c->first_t : epoch_end(last, now);
    if (o->last_t < c->first_t)
       o->last_t = c->first_t;
-   /* at page resolution, the chunk's bytes on its accessed pages */
-   o->interval = o->touched;
+   o->interval = hi > lo ? hi - lo : 0;
 }
 
 /* Adds the life of |c|, ended at |end_t|, to |s|. */
@@ -804,18 +1141,24 @@ static void add_life(WS_SiteSums* s, const WS_ChunkUse* c,
    s->touched += o->touched;
    s->interval += o->interval;
    /* The paper's Useless function: a chunk never read or never written
-      is of no use, however much of it was accessed.  Only where each
-      access is attributed: a page's kinds may be its neighbours'. */
-   if (!WS_(clo).heap_exact || (c->heard & BOTH) == BOTH)
+      is of no use, however much of it was accessed (its kinds lost:
+      it may have been both). */
+   if ((c->heard & BOTH) == BOTH || (c->lost & LOST_KINDS))
       s->usage_bytes += o->touched;
-   if (!(c->heard & HEARD)) {
+   if (below_resolution(c))
+      s->below++;
+   if (c->lost & LOST_KINDS) {
+      /* never, read-only, write-only: not known */
+      if (!(c->heard & HEARD))
+         return;
+   } else if (!(c->heard & HEARD)) {
       s->never++;
       s->never_bytes += c->size;
       return;
    }
-   if ((c->heard & BOTH) == WS_Read)
+   if ((c->heard & BOTH) == WS_Read && !(c->lost & LOST_KINDS))
       s->read_only++;
-   if ((c->heard & BOTH) == WS_Write)
+   if ((c->heard & BOTH) == WS_Write && !(c->lost & LOST_KINDS))
       s->write_only++;
    if (o->multi)
       s->threads++;
@@ -850,8 +1193,26 @@ static void end_chunk(WS_ChunkUse* c, Bool at_exit)
       if (c->seen != NULL)
          VG_(free)(c->seen);
       c->seen = NULL;
-   } else if (is_waiting(c))
-      unlink_waiting(c);
+   } else {
+      stop_waiting(c);
+      forget_own(c);
+      if (c->gone != NULL)
+         VG_(free)(c->gone);
+      c->gone = NULL;
+   }
+}
+
+/* realloc was entered with |c|: its use is what it was until now. */
+static void chunk_left(WS_ChunkUse* c)
+{
+   Outcome o;
+   if (WS_(clo).heap_exact || c->gone != NULL)
+      return;
+   outcome(c, WS_(now)(), &o);
+   c->gone = VG_(malloc)("ws.heapuse.gone", sizeof o);
+   *c->gone = o;
+   stop_waiting(c);
+   forget_own(c);
 }
 
 static void chunk_free(WS_ChunkUse* c)
@@ -951,21 +1312,26 @@ void WS_(heapuse_init)(void)
       .trap_read     = WS_Read | WS_HEAP_ALLOC,
       .trap_write    = WS_Write | WS_HEAP_ALLOC,
       .wake          = WS_HEAP_WAITING,
+      .lines         = WS_HEAP_LINES,
       .all           = &WS_(heap_calls),
       .access        = access,
-      .kernel_access = kernel_access
+      .kernel_access = kernel_access,
+      .lines_settled = lines_settled
    };
+   UInt words;
    if (!WS_(clo).heap_usage)
       return;
    chunk_pool = VG_(newPA)(sizeof(WS_ChunkUse), 1024, VG_(malloc),
                            "ws.heapuse.chunks", VG_(free));
    WS_(watch_accesses)(&watch);
-   WS_(pt_init_records)(&pages, sizeof(PageUse));
+   words = upp_shift() > 6 ? 1u << (upp_shift() - 6) : 1;
+   WS_(pt_init_records)(&pages, sizeof(PageUse) + words * sizeof(ULong));
    epoch_cap = 64;
    epoch_start = VG_(calloc)("ws.heapuse.epochs", epoch_cap, sizeof(ULong));
    new_epoch(WS_(cur_stamp), WS_(now)());
    sites = VG_(HT_construct)("ws.heapuse.sites");
    WS_(heap_chunks_to)(chunk_alloc, chunk_free);
+   WS_(heap_chunks_left_to)(chunk_left);
    WS_(listen)(WS_EvEpoch, epoch_began);
    WS_(listen)(WS_EvThreadRuns, thread_runs);
 }
@@ -1018,9 +1384,10 @@ void WS_(heapuse_print_stats)(void)
       return;
    VG_(message)(Vg_DebugMsg, "ws heap usage: %llu pages made to trap at "
                 "allocations, %llu accesses heard by waiting chunks, "
-                "%llu of the allocator's not, %llu TLB flushes at thread "
-                "switches, %d sites\n", stats.arms, stats.heard,
-                stats.allocator, stats.flushes, VG_(HT_count_nodes)(sites));
+                "%llu of the allocator's not, %llu pages gave up waiting, "
+                "%llu TLB flushes at thread switches, %d sites\n",
+                stats.arms, stats.heard, stats.allocator, stats.given_up,
+                stats.flushes, VG_(HT_count_nodes)(sites));
 }
 
 /*--------------------------------------------------------------------*/

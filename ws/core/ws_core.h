@@ -648,15 +648,22 @@ void WS_(dtlb_refresh_page)(Addr page);
    the allocator); the kernel's accesses for the program too (while
    measuring).  With WS_(watch_settling), also of every page whose
    entry's count moves to its record (the accesses the TLB let through
-   on it since the entry was filled). */
+   on it since the entry was filled).  Lines apart from pages: on a page
+   marked |lines|, the watcher hears of every line the program touched
+   (while measuring): the lines the IR flagged, when the page's entry
+   is settled (|lines_settled|, a page's line word as the line table
+   gets it), and every check whose lines the IR does not flag
+   (|access|, as if the page woke it). */
 typedef struct {
    UChar        trap_read;    /* marks that keep loads out */
    UChar        trap_write;   /* marks that keep stores out */
    UChar        wake;         /* marks that wake the watcher */
+   UChar        lines;        /* marks that tell it the lines touched */
    const ULong* all;          /* not 0: every access wakes it */
    void       (*access)(Addr a, SizeT size, WS_AccessKind kind);
    void       (*kernel_access)(Addr a, SizeT size, WS_AccessKind kind,
                                ThreadId tid);
+   void       (*lines_settled)(Addr page, ULong lines);
 } WS_Watch;
 void WS_(watch_accesses)(const WS_Watch* w);
 void WS_(watch_settling)(void (*settled)(Addr page));

@@ -70,6 +70,16 @@ static inline Bool wakes(Addr page)
    return m != NULL && (*m & watch.wake);
 }
 
+/* Whether a mark on |page| asks the watcher to hear of its lines. */
+static inline Bool wants_lines(Addr page)
+{
+   const UChar* m;
+   if (!watching || watch.lines == 0)
+      return False;
+   m = WS_(watch_mark)(page);
+   return m != NULL && (*m & watch.lines);
+}
+
 /* The entries filled since the TLB was last emptied, so that emptying
    it costs what the epoch used, not the TLB's size. */
 static UInt dtlb_filled[WS_DTLB_ENTRIES];
@@ -162,8 +172,11 @@ static void settle_line_flags(WS_DtlbEntry* e, Addr page)
             lines |= 1ULL << j;
          }
    }
-   if (lines != 0 && WS_(measuring) && page < WS_(beyond_user_space)())
+   if (lines != 0 && WS_(measuring) && page < WS_(beyond_user_space)()) {
       WS_(touch_lines)(WS_Data, page, lines);
+      if (wants_lines(page))
+         watch.lines_settled(page, lines);
+   }
 }
 
 /* A code slot's line flags are set by the exits of the superblocks
@@ -433,6 +446,7 @@ static void data_refill_check(Addr a, const WS_SiteRecord* r, SizeT size,
    ULong site;
    WS_DtlbEntry* e;
    Crossing* c = NULL;
+   Bool  lines_told = False;
    if (r != NULL) {
       size = r->size;
       ip = r->ip;
@@ -458,10 +472,13 @@ static void data_refill_check(Addr a, const WS_SiteRecord* r, SizeT size,
       return;
    }
    /* A check whose lines the IR does not flag (WS_(check_flags_lines))
-      calls on every run: its lines are touched here. */
+      calls on every run: its lines are touched here (and the watcher
+      told, below, if it wants them). */
    if (WS_(lines_apart)() && WS_(measuring)
-       && (!WS_(lines_inline)() || size > WS_(clo).linesize))
+       && (!WS_(lines_inline)() || size > WS_(clo).linesize)) {
       WS_(touch_line_range)(WS_Data, a, size);
+      lines_told = wants_lines(first) || wants_lines(last);
+   }
    /* A range of a page or more is rare and may span many pages: it
       is not remembered. */
    if (last == first + 1 && size <= WS_(page_size)()) {
@@ -469,7 +486,7 @@ static void data_refill_check(Addr a, const WS_SiteRecord* r, SizeT size,
       /* Not while a mark on either page wakes the watcher. */
       if (c->generation == crossing_generation && c->site == site
           && c->a == a
-          && !(watching && (wakes(first) || wakes(last)))) {
+          && !(watching && (wakes(first) || wakes(last) || lines_told))) {
          /* Tags follow the marks (WS_(dtlb_refresh_page)), so an entry
             that holds |last| already has the tags a fill would give
             it. */
@@ -497,8 +514,8 @@ static void data_refill_check(Addr a, const WS_SiteRecord* r, SizeT size,
    /* Before the pages' stamps change, which the watcher reads (heap
       usage, for the allocator's accesses).  Accesses of more than a
       page are rare: they may cover pages between the two ends. */
-   if (watching && (*watch.all != 0 || wakes(first)
-                    || wakes(last) || size > WS_(page_size)()))
+   if (watching && (*watch.all != 0 || wakes(first) || wakes(last)
+                    || lines_told || size > WS_(page_size)()))
       watch.access(a, size, kind);
    WS_(touch_range)(WS_Data, a, size, ip);
    dtlb_fill(last);
