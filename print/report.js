@@ -913,6 +913,10 @@ function runTests(spec) {
              fill: r.getAttribute("fill") };
   });
   out.heapHidden = $("heap-section").hidden;
+  /* the heap over time: its curve's points and what its peak says */
+  var hl = $("heap-line"), hp = document.querySelector("#heap-curve g.peak title");
+  out.heapTime = { hidden: $("heap-time-section").hidden, points: hl ? +hl.getAttribute("data-points") : 0,
+                   peak: hp ? hp.textContent : null };
   /* the routines section: its table's rows and what the plot drew */
   var rt = $("routine-table").querySelector("table");
   out.routines = rt ? Array.prototype.slice.call(rt.rows, 1).map(function (r) {
@@ -956,7 +960,7 @@ function start() {
   renderThreads();
   view.t0 = 0; view.t1 = tEnd();
   draw();
-  renderSummary(); renderRegions(); renderEvents(); renderPeaks(); renderHot(); renderHeap(); renderRoutines();
+  renderSummary(); renderRegions(); renderEvents(); renderPeaks(); renderHot(); renderHeapTime(); renderHeap(); renderRoutines();
   renderCurves();
   $("zoom-in").addEventListener("click", function () { zoomBy(0.5); });
   $("zoom-out").addEventListener("click", function () { zoomBy(2); });

@@ -27,6 +27,8 @@
      syscalls, perThread, instrAtstart, complete, cutLine   booleans
      header     [[key, value], ...]  every header line, in order
      t, insn, data                the samples, one array per column
+     heap       the live heap bytes of each sample, or null without the
+                heap column (version 6)
      shared     an array, or null without per-thread columns
      thinned    null when the arrays hold every sample; else
                 {samples, buckets, insn: [avg, peak, sum], data: [...]}: the
@@ -386,6 +388,11 @@ static void json_data(FILE *out, const struct wsp_file *f,
    else
       fputs("null", out);
    fprintf(out, ",\n\"linesize\":%llu", (unsigned long long)f->linesize);
+   fputs(",\n\"heap\":", out);
+   if (f->columns.at[WSP_COL_HEAP] >= 0)
+      json_column(out, v, WSP_COL_HEAP);
+   else
+      fputs("null", out);
    fputs(",\n\"shared\":", out);
    if (f->per_thread)
       json_column(out, v, WSP_COL_SHARED);

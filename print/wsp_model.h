@@ -42,7 +42,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WSP_FORMAT_VERSION 5          /* the newest version read */
+#define WSP_FORMAT_VERSION 6          /* the newest version read */
 #define WSP_FORMAT_OLDEST  2          /* the oldest */
 #define WSP_DUMP_FORMAT_VERSION 5     /* of dump files */
 #define WSP_DUMP_FORMAT_OLDEST  4
@@ -69,7 +69,8 @@ struct wsp_error {
 /* The sample columns ws_print knows, found by name in the header's
    `columns:` line; a sample keeps each at its index here. */
 enum wsp_col { WSP_COL_T, WSP_COL_INSN, WSP_COL_DATA, WSP_COL_SHARED,
-               WSP_COL_INSN_LINES, WSP_COL_DATA_LINES, WSP_N_COLS };
+               WSP_COL_INSN_LINES, WSP_COL_DATA_LINES, WSP_COL_HEAP,
+               WSP_N_COLS };
 extern const char *const wsp_col_name[WSP_N_COLS];
 
 /* The column of a working set: data (else instructions). */

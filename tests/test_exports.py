@@ -651,7 +651,7 @@ def test_diff_refuses_what_it_cannot_compare(spikes, known, ws, tmp_path):
          "(64 and 128 bytes); --force compares them all the same"
          % (a.out_path, wide.out_path), True),
         (str(junk), "%s:1: not a ws output file: the first line is not "
-         "'ws-output-format: 5'" % junk, False),
+         "'ws-output-format: 6'" % junk, False),
         (str(cut), "%s: the run did not finish (the file has no trailer): "
          "there is no summary to compare" % cut, False),
     ]

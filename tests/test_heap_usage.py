@@ -95,7 +95,7 @@ def known(tmp_path_factory):
 
 
 def test_known_header_and_totals(known):
-    assert known.output.version == wslib.FORMAT_VERSION == 5
+    assert known.output.version == wslib.FORMAT_VERSION == 6
     assert known.output.header["heap-usage"] == "yes"
     check_totals(known)
 

@@ -25,14 +25,16 @@ VG_IN_PLACE = (os.environ.get("WS_VG_IN_PLACE")
                or os.path.join(TOP_BUILDDIR, "vg-in-place"))
 
 # The version ws writes.
-FORMAT_VERSION = 5
+FORMAT_VERSION = 6
 # What this reader reads: version 4 strictly, version 3 (before strings
 # were escaped and the heap usage lines; peaks as events in the body) and version 2 (before the stacks, peaks, owners and hot
 # pages) by their own grammars, so that files kept from older runs (the
 # ws_print goldens) can still be compared.
 # Version 5 adds the cache lines (linesize, line columns, line figures in
 # the summary and region lines).
-FORMAT_VERSIONS = (2, 3, 4, 5)
+# Version 6 adds the live heap bytes (the `heap` column, with
+# --ws-heap=yes) and the heap-chunk records.
+FORMAT_VERSIONS = (2, 3, 4, 5, 6)
 
 
 _ESCAPE = re.compile(r"\\(?:x([0-9a-f]{2})|(\\)|(.?))")
@@ -235,16 +237,18 @@ MAX_OWNER_LINES = 10
 class Sample:
     """One sample line.  threads maps tid -> (insn, data) (per-thread
     runs only); shared is None without per-thread columns; insn_lines and
-    data_lines None without line columns (version 5)."""
+    data_lines None without line columns (version 5); heap, the live heap
+    bytes, None without the heap column (version 6)."""
 
     __slots__ = ("t", "insn", "data", "shared", "threads", "lineno",
-                 "insn_lines", "data_lines")
+                 "insn_lines", "data_lines", "heap")
 
     def __init__(self, t, insn, data, shared=None, threads=None, lineno=0,
-                 lines=(None, None)):
+                 lines=(None, None), heap=None):
         self.t, self.insn, self.data = t, insn, data
         self.shared, self.threads, self.lineno = shared, threads, lineno
         self.insn_lines, self.data_lines = lines
+        self.heap = heap
 
     def __repr__(self):
         extra = ""
@@ -554,6 +558,12 @@ def _has_lines(out):
     return out.version >= 5 and out.header.get("linesize", "0") != "0"
 
 
+def _has_heap(out):
+    """Whether the samples have the live heap bytes (version 6, a file
+    of a run with --ws-heap=yes)."""
+    return out.version >= 6 and " heap" in out.header.get("columns", "")
+
+
 def _check_header(out, first_body_lineno):
     h = out.header
     keys = _header_keys(out)
@@ -593,6 +603,7 @@ def _check_header(out, first_body_lineno):
             raise FormatError("header linesize: %d is not 0 or a power of "
                               "two from 16 to the page size" % ls)
     want = "t insn data" + (LINE_COLUMNS if _has_lines(out) else "") + (
+        " heap" if _has_heap(out) else "") + (
         " shared {tid insn data}..." if h["per-thread"] == "yes" else "")
     if h["columns"] != want:
         raise FormatError("header columns: %r, expected %r for per-thread %s"
@@ -608,10 +619,16 @@ def _sample(out, line, lineno):
                  "insn-lines data-lines)")
         lines = (v[3], v[4])
         del v[3:5]
+    heap = None
+    if _has_heap(out):
+        if len(v) < 4:
+            _bad(lineno, line, "a sample has the heap column")
+        heap = v.pop(3)
     if not out.per_thread:
         if len(v) != 3:
             _bad(lineno, line, "a sample has the header's columns")
-        return Sample(v[0], v[1], v[2], lineno=lineno, lines=lines)
+        return Sample(v[0], v[1], v[2], lineno=lineno, lines=lines,
+                      heap=heap)
     if len(v) < 7 or (len(v) - 4) % 3:
         _bad(lineno, line, "a per-thread sample is t insn data shared "
              "followed by one or more tid insn data triples")
@@ -623,7 +640,7 @@ def _sample(out, line, lineno):
             _bad(lineno, line, "thread ids must increase")
         prev = tid
         threads[tid] = (v[i + 1], v[i + 2])
-    return Sample(v[0], v[1], v[2], v[3], threads, lineno, lines)
+    return Sample(v[0], v[1], v[2], v[3], threads, lineno, lines, heap)
 
 
 class _Reader:

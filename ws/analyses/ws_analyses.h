@@ -269,6 +269,9 @@ Bool WS_(heap_owner_at)(Addr a, ULong sample, WS_Owner* o);
    [from, to): True and |o| filled in, or False. */
 Bool WS_(heap_block_in)(Addr from, Addr to, ULong sample, WS_Owner* o);
 
+/* The bytes of the live blocks, as the program asked for them. */
+ULong WS_(heap_live_bytes)(void);
+
 /* Whether |a| lies in memory the allocator manages (the brk heap, or
    an anonymous mapping in which ws has seen blocks: an arena). */
 Bool WS_(heap_arena_contains)(Addr a);

@@ -71,7 +71,8 @@
 #define WS_(str)    VGAPPEND(vgWS_,str)
 
 #define WS_VERSION        "0.1.0"
-#define WS_FORMAT_VERSION 5
+#define WS_FORMAT_VERSION 6
+#define WS_DUMP_FORMAT_VERSION 5
 
 /*------------------------------------------------------------*/
 /*--- What the core assumes of the platform                ---*/
