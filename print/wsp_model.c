@@ -99,6 +99,7 @@ void wsp_free(struct wsp_file *f)
    free(f->hot);
    free(f->heap_sites);
    free(f->heap_windows);
+   free(f->heap_chunks);
    free(f->routines);
    free(f->routine_rows);
    free(f->miss_stacks);

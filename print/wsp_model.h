@@ -324,6 +324,17 @@ struct wsp_heap_site {
    uint64_t touched, never_bytes, exit_live;   /* optional keys */
    uint64_t score_milli;                       /* optional (format 5) */
    size_t   kv_first, kv_n;
+   size_t   chunk_first, n_chunks;  /* its heap-chunk records (format 6),
+                                       chunks[chunk_first ..] of the file */
+};
+
+/* A heap-chunk line (version 6): one chunk of a site's, as its record
+   says; WSP_NONE for '-' (free: live at exit; first, last, lo, hi:
+   never accessed) and for reads and writes the line lacks (they come
+   with --ws-heap-usage=exact). */
+struct wsp_heap_chunk {
+   size_t   site;                    /* index in wsp_file.heap_sites */
+   uint64_t alloc, free, size, first, last, lo, hi, reads, writes;
 };
 
 /* A curve or mrc line (--ws-curves=exact): one point of a locality
@@ -438,6 +449,8 @@ struct wsp_file {
                                             when kept */
    struct wsp_heap_site *heap_sites;     /* version 4, in file order */
    size_t                n_heap_sites;
+   struct wsp_heap_chunk *heap_chunks;   /* version 6, in file order */
+   size_t                n_heap_chunks;
    int                   have_heap_scores; /* a heap-scores line: */
    uint64_t              heap_scores_milli[3]; /* lifetime, usage,
                                             useful, in thousandths */

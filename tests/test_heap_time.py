@@ -135,3 +135,175 @@ def test_html_no_curve_without_heap(ws, tmp_path):
     subprocess.run([WS_PRINT, "--html", report, r.out_path], check=True)
     res, _ = page_results(report, "")
     assert res["heapTime"] == {"hidden": True, "points": 0, "peak": None}
+
+
+# ----------------------------------------------------------------------
+# Chunk records (--ws-heap-chunks): a site's heap-chunk lines
+
+import pytest                                             # noqa: E402
+
+import memoro_model                                       # noqa: E402
+
+
+def model_chunks(out, exact):
+    """memoro_model Chunks rebuilt from the records of every site whose
+    chunks were all recorded, and those sites' ids.  Exact mode gives
+    the reads and writes, and of the bytes accessed only the lowest and
+    highest: every byte between is taken as accessed (so touched and
+    usage come out as bounds).  By default the records say whether a
+    chunk was accessed, not how: it is taken as read and written."""
+    chunks, whole = [], []
+    for h in out.heap_sites:
+        if len(h.chunks) != h["chunks"]:
+            continue
+        whole.append(h.id)
+        for c in h.chunks:
+            accessed = range(c.lo, c.hi + 1) if c.lo is not None else ()
+            if exact:
+                reads, writes = c.values["reads"], c.values["writes"]
+            else:
+                assert "reads" not in c.values
+                reads = writes = int(c.first is not None)
+            chunks.append(memoro_model.Chunk(h.id, c.alloc, c.free, c.size,
+                                             accessed, reads, writes,
+                                             c.first, c.last))
+    return chunks, whole
+
+
+# the keys the records give exactly, in exact mode and by default
+EXACT_KEYS = ("chunks", "bytes", "peak-live", "never", "read-only",
+              "write-only", "lifetime", "first-delay", "idle-tail", "useful",
+              "interval", "lifetime-score", "growth", "exit-live")
+DEFAULT_KEYS = ("chunks", "bytes", "peak-live", "never", "lifetime",
+                "first-delay", "idle-tail", "useful", "lifetime-score",
+                "growth", "exit-live")
+
+
+def check_sites(out, exact):
+    run_end = out.samples[-1].t            # the final sample: the end
+    chunks, whole = model_chunks(out, exact)
+    assert whole
+    figs = memoro_model.figures(chunks, run_end)
+    for h in out.heap_sites:
+        if h.id not in figs:
+            continue
+        want = figs[h.id].keys()
+        for k in EXACT_KEYS if exact else DEFAULT_KEYS:
+            got = "%.3f" % h[k] if isinstance(h[k], float) else h[k]
+            assert got == want[k], (h.id, k, got, want[k])
+        if exact:
+            # every byte from lo to hi, a bound of those accessed
+            assert h["touched"] <= figs[h.id].touched
+            assert h["usage"] <= float(want["usage"])
+    return whole
+
+
+PROGRAMS = ["heap_regrow", "heap_churn", "heap_oneway", "heap_untouched",
+            "heap_vector", "heap_offsets"]
+
+
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_records_rebuild_the_sites_exact(ws, name):
+    """For every site whose chunks were all recorded, the Memoro model
+    fed the records gives the heap-site line's figures exactly."""
+    r = ws([wslib.prog(name)], "--ws-heap-usage=exact",
+           "--ws-heap-chunks=1000000")
+    assert all(len(h.chunks) == h["chunks"] for h in r.output.heap_sites)
+    check_sites(r.output, True)
+
+
+@pytest.mark.parametrize("name", ["heap_regrow", "heap_churn",
+                                  "heap_vector"])
+def test_records_rebuild_the_sites_by_default(ws, name):
+    r = ws([wslib.prog(name)])
+    check_sites(r.output, False)
+
+
+def test_records_thinned_by_a_doubling_stride(ws):
+    """heap_churn's site of 1,000 chunks keeps 63 of the default 100
+    records: the chunks numbered 0, 16, 32, ... (the smallest power of
+    two that leaves at most 100), as memoro_model.records() chooses them
+    from every chunk's record."""
+    full = ws([wslib.prog("heap_churn")], "--ws-heap-chunks=1000000").output
+    (churn,) = [h for h in full.heap_sites if h["chunks"] == 1000]
+    assert len(churn.chunks) == 1000
+    every = [memoro_model.Chunk(churn.id, c.alloc, c.free, c.size)
+             for c in churn.chunks]
+
+    def facts(cs):
+        return [(c.alloc, c.free, c.size) for c in cs]
+
+    for limit, kept in ((100, 63), (1, 1), (999, 500), (1000, 1000)):
+        out = ws([wslib.prog("heap_churn")],
+                 "--ws-heap-chunks=%d" % limit).output
+        (site,) = [h for h in out.heap_sites if h["chunks"] == 1000]
+        assert len(site.chunks) == kept
+        assert facts(site.chunks) == facts(memoro_model.records(every,
+                                                                limit))
+        # the other sites' one chunk each
+        assert all(len(h.chunks) == 1 for h in out.heap_sites
+                   if h is not site)
+
+
+def test_no_records(ws):
+    r = ws([wslib.prog("heap_churn")], "--ws-heap-chunks=0")
+    assert all(h.chunks == [] for h in r.output.heap_sites)
+    with open(r.out_path) as f:
+        assert "heap-chunk" not in f.read()
+
+
+def test_record_of_a_chunk_live_at_exit(ws):
+    """heap_regrow's last chunk is live at exit: free '-'; with exact
+    mode its reads and writes."""
+    r = ws([wslib.prog("heap_regrow")], "--ws-heap-usage=exact")
+    live = [c for h in r.output.heap_sites for c in h.chunks
+            if c.free is None]
+    assert len(live) == 1 and sum(h["exit-live"]
+                                  for h in r.output.heap_sites) == 1
+    (c,) = live
+    assert c.first is not None and c.values["reads"] > 0 \
+        and c.values["writes"] > 0
+
+
+def lines_with(path, i, new):
+    with open(path) as f:
+        lines = f.read().split("\n")
+    return "\n".join(lines[:i] + new + lines[i + 1:])
+
+
+BAD_CHUNKS = [
+    # (the line, what ws_print says)
+    ("heap-chunk 1 alloc 10 free 5 size 8 first - last - lo - hi -",
+     "a chunk is freed after its allocation"),
+    ("heap-chunk 1 alloc 10 free - size 8 first 12 last 11 lo 0 hi 0",
+     "a chunk is freed after its allocation"),
+    ("heap-chunk 1 alloc 10 free - size 8 first 12 last 12 lo 3 hi 8",
+     "lo and hi are offsets in an accessed chunk"),
+    ("heap-chunk 1 alloc 10 free - size 8 first - last - lo 0 hi 1",
+     "lo and hi are offsets in an accessed chunk"),
+    ("heap-chunk 1 alloc 10 free - size 8 first - last -",
+     "a heap-chunk line is 'heap-chunk SITE alloc T free T|- size N"),
+    ("heap-chunk 1 free - alloc 10 size 8 first - last - lo - hi -",
+     "a heap-chunk line is 'heap-chunk SITE alloc T free T|- size N"),
+    ("heap-chunk 2 alloc 10 free - size 8 first - last - lo - hi -",
+     "heap-chunk lines follow the heap-site line of their site"),
+]
+
+
+@pytest.mark.parametrize("line,why", BAD_CHUNKS,
+                         ids=[str(i) for i in range(len(BAD_CHUNKS))])
+def test_malformed_chunk_lines_refused(ws, tmp_path, line, why):
+    """ws_print and wslib refuse a heap-chunk line that breaks the
+    grammar or says what no run can, naming the line."""
+    r = ws([wslib.prog("heap_steps"), "1000"], "--ws-heap-chunks=1")
+    with open(r.out_path) as f:
+        lines = f.read().split("\n")
+    i = [k for k, l in enumerate(lines) if l.startswith("heap-chunk 1 ")][0]
+    path = tmp_path / "bad.out"
+    path.write_text(lines_with(r.out_path, i, [line]))
+    p = subprocess.run([WS_PRINT, str(path)], capture_output=True, text=True)
+    assert p.returncode == 1 and p.stdout == ""
+    assert p.stderr.startswith("ws_print: %s:%d: %s" % (path, i + 1, why)), \
+        p.stderr
+    with pytest.raises(wslib.FormatError):
+        wslib.read_output(str(path))

@@ -84,6 +84,9 @@ BAD = [
     ("--ws-count-rep=", ["--ws-count-rep"], ["once", "each"]),
     ("--ws-count-rep=ONCE", ["--ws-count-rep"], ["once", "each"]),
     ("--ws-heap-usage=sometimes", ["--ws-heap-usage"], ["yes", "exact", "no"]),
+    ("--ws-heap-chunks=-1", ["--ws-heap-chunks"], ["from 0 to 1000000"]),
+    ("--ws-heap-chunks=1000001", ["--ws-heap-chunks"], ["from 0 to 1000000"]),
+    ("--ws-heap-chunks=abc", ["--ws-heap-chunks"], ["from 0 to 1000000"]),
 ]
 
 

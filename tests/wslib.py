@@ -425,11 +425,12 @@ class HeapSite:
     {key: value}: the fractions as floats, other values that are whole
     numbers as ints, anything else (a key this reader does not know) as
     the text the file has."""
-    __slots__ = ("id", "stack", "values", "lineno")
+    __slots__ = ("id", "stack", "values", "lineno", "chunks")
 
     def __init__(self, sid, stack, values, lineno):
         self.id, self.stack, self.values = sid, stack, values
         self.lineno = lineno
+        self.chunks = []        # its heap-chunk records (version 6)
 
     def __getitem__(self, key):
         return self.values[key]
@@ -437,6 +438,33 @@ class HeapSite:
     def __repr__(self):
         return "<heap-site %d stack=%d %r>" % (self.id, self.stack,
                                                self.values)
+
+
+# A heap-chunk line (version 6): a site's chunk record, its fixed keys
+# then any others (reads and writes with --ws-heap-usage=exact).
+_T = r"([0-9]+|-)"
+_HEAP_CHUNK = re.compile(r"heap-chunk ([0-9]+) alloc ([0-9]+) free " + _T
+                         + r" size ([0-9]+) first " + _T + r" last " + _T
+                         + r" lo " + _T + r" hi " + _T
+                         + r"((?: [a-z][a-z0-9-]* [^ ]+)*)\Z")
+
+
+class HeapChunk:
+    """A heap-chunk line: alloc, free, size, first, last, lo, hi (None
+    for '-'), and values, its other keys (reads and writes, as ints)."""
+    __slots__ = ("alloc", "free", "size", "first", "last", "lo", "hi",
+                 "values", "lineno")
+
+    def __init__(self, fields, values, lineno):
+        (self.alloc, self.free, self.size, self.first, self.last, self.lo,
+         self.hi) = fields
+        self.values, self.lineno = values, lineno
+
+    def __repr__(self):
+        return "<heap-chunk alloc=%r free=%r size=%r first=%r last=%r " \
+            "lo=%r hi=%r %r>" % (self.alloc, self.free, self.size,
+                                 self.first, self.last, self.lo, self.hi,
+                                 self.values)
 
 
 def _key_values(lineno, line, text, fractions=()):
@@ -1065,6 +1093,38 @@ class _Reader:
                  "F usage F useful F'")
         self.out.heap_scores = v
 
+    def heap_chunk_line(self, lineno, line):
+        m = _HEAP_CHUNK.match(line)
+        if not m:
+            _bad(lineno, line, "a heap-chunk line is 'heap-chunk SITE alloc "
+                 "T free T|- size N first T|- last T|- lo N|- hi N|-' and "
+                 "then keys and values")
+        sites = self.out.heap_sites
+        if not sites or int(m.group(1)) != sites[-1].id:
+            _bad(lineno, line, "heap-chunk lines follow the heap-site line "
+                 "of their site")
+        f = [None if g == "-" else int(g) for g in m.group(2, 3, 4, 5, 6, 7,
+                                                            8)]
+        alloc, free, size, first, last, lo, hi = f
+        if (free is not None and free < alloc) \
+                or (first is None) != (last is None) \
+                or (first is not None
+                    and not (alloc <= first <= last
+                             and (free is None or last <= free))):
+            _bad(lineno, line, "a chunk is freed after its allocation, and "
+                 "accessed (first, then last) in between")
+        if (lo is None) != (hi is None) or (
+                lo is not None and (first is None or not lo <= hi < size)):
+            _bad(lineno, line, "lo and hi are offsets in an accessed chunk")
+        site = sites[-1]
+        if site.chunks and alloc < site.chunks[-1].alloc:
+            _bad(lineno, line, "a site's heap-chunk lines come in allocation "
+                 "order")
+        if len(site.chunks) == site["chunks"]:
+            _bad(lineno, line, "at most one heap-chunk line per chunk")
+        site.chunks.append(HeapChunk(f, _key_values(lineno, line,
+                                                    m.group(9)), lineno))
+
     def heap_site_line(self, lineno, line):
         self.site_stack_due = False
         m = _HEAP_SITE.match(line)
@@ -1334,6 +1394,10 @@ class _Reader:
             return
         if self.state == "heap" and line.startswith("heap-scores"):
             self.heap_scores_line(lineno, line)
+            return
+        if self.state == "heap" and line.startswith("heap-chunk ") \
+                and self.out.version >= 6:
+            self.heap_chunk_line(lineno, line)
             return
         if self.v4 and self.state in ("body", "regions", "hot", "pages",
                                       "heap", "routines") \

@@ -241,6 +241,7 @@ typedef struct {
    Bool         heap;
    Bool         heap_usage;      /* followed: --ws-heap=yes too */
    Bool         heap_exact;      /* --ws-heap-usage=exact: each access */
+   ULong        heap_chunks;     /* chunk records kept per site */
    Bool         routines;        /* per-routine footprint */
    WS_CurvesMode curves;         /* --ws-curves */
 } WS_Clo;
