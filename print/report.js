@@ -917,6 +917,20 @@ function runTests(spec) {
   var hl = $("heap-line"), hp = document.querySelector("#heap-curve g.peak title");
   out.heapTime = { hidden: $("heap-time-section").hidden, points: hl ? +hl.getAttribute("data-points") : 0,
                    peak: hp ? hp.textContent : null };
+  /* the chunk timeline: the site shown, its rows, ticks, tooltips and
+     live-bytes line; the flame graph's legend */
+  var sl = $("heap-site-line");
+  out.timeline = { hidden: $("heap-timeline-box").hidden,
+                   site: HTsite === null ? null : WS.heapSites[HTsite].id,
+                   rows: document.querySelectorAll("#heap-timeline g.chunk").length,
+                   ticks: document.querySelectorAll("#heap-timeline line.tick").length,
+                   tips: Array.prototype.map.call(document.querySelectorAll("#heap-timeline g.chunk title"),
+                                                  function (t) { return t.textContent; }),
+                   fills: Array.prototype.map.call(document.querySelectorAll("#heap-timeline g.chunk rect"),
+                                                   function (r) { return r.getAttribute("fill"); }),
+                   siteLine: sl ? +sl.getAttribute("data-points") : 0 };
+  out.heapColour = $("heap-colour").value;
+  out.heapLegend = $("heap-legend-score").hidden ? null : $("heap-legend-score").querySelectorAll(".swatch").length;
   /* the routines section: its table's rows and what the plot drew */
   var rt = $("routine-table").querySelector("table");
   out.routines = rt ? Array.prototype.slice.call(rt.rows, 1).map(function (r) {

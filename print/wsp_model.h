@@ -530,6 +530,14 @@ const char *wsp_heap_key_words(enum wsp_heap_key key);
 uint64_t wsp_heap_value(const struct wsp_heap_site *s, enum wsp_heap_key k);
 /* The indexes of f's sites, worst first by key (malloc'd, or NULL). */
 size_t  *wsp_heap_order(const struct wsp_file *f, enum wsp_heap_key key);
+/* The Memoro paper's marks on sites (ws-interface.md section 9): a
+   site's peak-live bytes (WSP_TOP_PEAK_LIVE) or chunks (WSP_TOP_CHUNKS)
+   are in the top 90th percentile of the sites' when they are at least
+   the value at position floor(0.9 n) of the n sites' values in
+   ascending order, and more than 0 (equal values, equal marks).
+   |marks| gets one entry per site; -1 when out of memory. */
+enum { WSP_TOP_PEAK_LIVE = 1, WSP_TOP_CHUNKS = 2 };
+int      wsp_heap_marks(const struct wsp_file *f, unsigned char *marks);
 /* The heap-window line of peak n for a heap owner's stack, or NULL. */
 const struct wsp_heap_window *wsp_heap_window_of(const struct wsp_file *f,
                                                  size_t peak, size_t stack);

@@ -307,3 +307,143 @@ def test_malformed_chunk_lines_refused(ws, tmp_path, line, why):
         p.stderr
     with pytest.raises(wslib.FormatError):
         wslib.read_output(str(path))
+
+
+# ----------------------------------------------------------------------
+# The viewers: the chunk timeline, the severity colours, the marks
+
+# the Memoro paper's 12 severity colours, blue (score 1) to red (0), as
+# print/report-heap.js has them
+SEVERITY = ["#2b6cb0", "#2f8fbf", "#38a9b4", "#3fae86", "#4fae55", "#84bd45",
+            "#b7c93c", "#e2d23a", "#f2b736", "#ef9130", "#e3652b", "#cc3125"]
+
+
+def severity(score):
+    return SEVERITY[min(11, int((1000 - round(score * 1000)) * 12 // 1000))]
+
+
+class _Marked:
+    def __init__(self, h):
+        self.peak_live, self.chunks = h["peak-live"], h["chunks"]
+
+
+def marks(out):
+    """{site id: the paper's marks}, by memoro_model.top_marks."""
+    return memoro_model.top_marks({h.id: _Marked(h) for h in out.heap_sites})
+
+
+def html(ws_out_path, tmp_path, query=""):
+    from test_print import page_results
+    report = str(tmp_path / "r.html")
+    subprocess.run([WS_PRINT, "--html", report, ws_out_path], check=True)
+    return page_results(report, query)[0]
+
+
+def tip(site, k, c):
+    n = "{:,}".format
+    lines = ["record %d of %d (site %d): %s bytes"
+             % (k + 1, len(site.chunks), site.id, n(c.size)),
+             "allocated at t=%s i, %s" % (n(c.alloc), "live at exit"
+                                         if c.free is None
+                                         else "freed at t=%s i" % n(c.free)),
+             "never accessed" if c.first is None
+             else "first access t=%s i, last t=%s i" % (n(c.first),
+                                                        n(c.last))]
+    if c.lo is not None:
+        lines.append("bytes %s\u2013%s accessed" % (n(c.lo), n(c.hi)))
+    if "reads" in c.values:
+        lines.append("%s reads, %s writes" % (n(c.values["reads"]),
+                                              n(c.values["writes"])))
+    return "\n".join(lines)
+
+
+def test_html_chunk_timeline(ws, tmp_path):
+    """heap_regrow's buffer doubled by realloc: a row per record, ticks at
+    each accessed chunk's first and last access, tooltips with the
+    record's figures, darker bars for larger chunks; the site's live
+    bytes over the heap's curve (a point per allocation and free); the
+    site chosen from the list."""
+    r = ws([wslib.prog("heap_regrow")], "--ws-heap-usage=exact")
+    out = r.output
+    for k, site in enumerate(out.heap_sites):
+        res = html(r.out_path, tmp_path, "heap:site:%d" % k)
+        t = res["timeline"]
+        assert (t["hidden"], t["site"], t["rows"]) == (False, site.id,
+                                                       len(site.chunks))
+        assert t["ticks"] == 2 * sum(c.first is not None
+                                     for c in site.chunks)
+        assert t["tips"] == [tip(site, i, c)
+                             for i, c in enumerate(site.chunks)]
+        # 1 + an allocation and a free per record (a live one: none)
+        assert t["siteLine"] == 1 + sum(1 + (c.free is not None)
+                                        for c in site.chunks)
+        light = [int(f.split(",")[2].rstrip("%)")) for f in t["fills"]]
+        by_size = sorted(zip([c.size for c in site.chunks], light))
+        assert [l for _, l in by_size] == sorted(light, reverse=True)
+    # site_long: seven chunks of 4 KiB doubled to 256 KiB, darkest last
+    res = html(r.out_path, tmp_path, "heap:site:0")
+    assert res["timeline"]["fills"][0] == "hsl(215,45%,80%)"
+    assert res["timeline"]["fills"][-1] == "hsl(215,45%,30%)"
+
+
+def test_html_no_timeline_without_records(ws, tmp_path):
+    r = ws([wslib.prog("heap_regrow")], "--ws-heap-chunks=0")
+    res = html(r.out_path, tmp_path)
+    assert res["timeline"]["hidden"] and res["timeline"]["rows"] == 0
+    assert not res["heapTime"]["hidden"]
+
+
+def test_html_flame_severity_colours(ws, tmp_path):
+    """By default the flame graph colours each site's frame by its score
+    in the paper's 12 severity colours, with their legend."""
+    r = ws([wslib.prog("heap_regrow")], "--ws-heap-usage=exact")
+    out = r.output
+    res = html(r.out_path, tmp_path)
+    assert res["heapColour"] == "score" and res["heapLegend"] == 12
+    for h in out.heap_sites:
+        w = out.stacks[h.stack][0]
+        name = "%s (%s)" % (w.function, w.location)
+        # (sites may share their innermost frame: one of its frames)
+        leaves = [f["fill"] for f in res["flame"] if f["name"] == name
+                  and f["sites"] == 1 and f["value"] == h["bytes"]]
+        assert severity(h["score"]) in leaves, (name, h["score"], leaves)
+    # heap_regrow's scores span several colours
+    assert len({severity(h["score"]) for h in out.heap_sites}) >= 3
+
+
+def test_marks_in_text_and_html(ws, tmp_path):
+    """The sites in the top 90th percentile of peak-live bytes or of
+    chunks (memoro_model.top_marks) are marked in the text report and in
+    the HTML report's table."""
+    r = ws([wslib.prog("heap_offsets")], "--ws-heap-usage=exact")
+    out = r.output
+    want = marks(out)
+    assert any(want.values()) and not all(want.values())
+    text = subprocess.run([WS_PRINT, "--width", "200", r.out_path],
+                          capture_output=True, text=True,
+                          check=True).stdout.split("\n")
+    n = sum(1 for m in want.values() if m)
+    assert "  %d site%s marked: in the top 90th percentile of the sites by " \
+        "peak-live bytes or by chunks, as the Memoro paper marks them" \
+        % (n, "" if n == 1 else "s") in text
+    words = {frozenset(["peak-live"]): "peak-live bytes",
+             frozenset(["chunks"]): "chunks",
+             frozenset(["peak-live", "chunks"]):
+                 "peak-live bytes and of chunks"}
+    # each site's block, where the text lists it in full
+    for i, line in enumerate(text):
+        if not line.startswith("  site ") or "(above)" in line:
+            continue
+        sid = int(line.split()[1].rstrip(":"))
+        block = text[i + 1:i + 3]
+        marked = [l for l in block if l.startswith("      marked:")]
+        if want[sid]:
+            assert marked == ["      marked: in the top 90th percentile of "
+                              + words[frozenset(want[sid])]], block
+        else:
+            assert marked == [], block
+    res = html(r.out_path, tmp_path)
+    for row in res["heapSites"]:
+        m = want[int(row[0])]
+        assert row[-1] == ("\u2691 " + ", ".join(
+            k for k in ("peak-live", "chunks") if k in m) if m else "")
