@@ -18,9 +18,10 @@
 
 /* Owns the reading of the heap usage records of format 4
    (docs/output-format.md): heap-site lines (one per allocation site,
-   numbered from 1, with consistent counts) and heap-window lines (after
-   their peak's owner lines, one per heap owner it names).  Both are
-   KEY VALUE records: the keys below are read into the model's fields,
+   numbered from 1, with consistent counts), their heap-chunk lines
+   (format 6: a chunk's record, its fixed fields then keys) and
+   heap-window lines (after their peak's owner lines, one per heap owner
+   it names).  heap-site and heap-window lines are KEY VALUE records: the keys below are read into the model's fields,
    and every pair is kept, so that keys this reader does not know are
    skipped, not refused. */
 

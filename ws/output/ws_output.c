@@ -230,7 +230,7 @@ void WS_(write_header)(WS_File* f, Bool dump_file)
 {
    WS_(file_printf)(f, "%s: %d\n", dump_file ? "ws-dump-format"
                                               : "ws-output-format",
-                    WS_FORMAT_VERSION);
+                    dump_file ? WS_DUMP_FORMAT_VERSION : WS_FORMAT_VERSION);
    if (!dump_file) {
       WS_(file_printf)(f, "tool: ws %s\ncommand: ", WS_VERSION);
       WS_(file_command)(f);
