@@ -919,6 +919,24 @@ function runTests(spec) {
              fill: r.getAttribute("fill") };
   });
   out.heapHidden = $("heap-section").hidden;
+  /* the heap over time: its curve's points and what its peak says */
+  var hl = $("heap-line"), hp = document.querySelector("#heap-curve g.peak title");
+  out.heapTime = { hidden: $("heap-time-section").hidden, points: hl ? +hl.getAttribute("data-points") : 0,
+                   peak: hp ? hp.textContent : null };
+  /* the chunk timeline: the site shown, its rows, ticks, tooltips and
+     live-bytes line; the flame graph's legend */
+  var sl = $("heap-site-line");
+  out.timeline = { hidden: $("heap-timeline-box").hidden,
+                   site: HTsite === null ? null : WS.heapSites[HTsite].id,
+                   rows: document.querySelectorAll("#heap-timeline g.chunk").length,
+                   ticks: document.querySelectorAll("#heap-timeline line.tick").length,
+                   tips: Array.prototype.map.call(document.querySelectorAll("#heap-timeline g.chunk title"),
+                                                  function (t) { return t.textContent; }),
+                   fills: Array.prototype.map.call(document.querySelectorAll("#heap-timeline g.chunk rect"),
+                                                   function (r) { return r.getAttribute("fill"); }),
+                   siteLine: sl ? +sl.getAttribute("data-points") : 0 };
+  out.heapColour = $("heap-colour").value;
+  out.heapLegend = $("heap-legend-score").hidden ? null : $("heap-legend-score").querySelectorAll(".swatch").length;
   /* the routines section: its table's rows and what the plot drew */
   var rt = $("routine-table").querySelector("table");
   out.routines = rt ? Array.prototype.slice.call(rt.rows, 1).map(function (r) {
@@ -962,7 +980,7 @@ function start() {
   renderThreads();
   view.t0 = 0; view.t1 = tEnd();
   draw();
-  renderSummary(); renderRegions(); renderEvents(); renderPeaks(); renderHot(); renderHeap(); renderRoutines();
+  renderSummary(); renderRegions(); renderEvents(); renderPeaks(); renderHot(); renderHeapTime(); renderHeap(); renderRoutines();
   renderCurves();
   $("zoom-in").addEventListener("click", function () { zoomBy(0.5); });
   $("zoom-out").addEventListener("click", function () { zoomBy(2); });

@@ -27,6 +27,8 @@
      syscalls, perThread, instrAtstart, complete, cutLine   booleans
      header     [[key, value], ...]  every header line, in order
      t, insn, data                the samples, one array per column
+     heap       the live heap bytes of each sample, or null without the
+                heap column (version 6)
      shared     an array, or null without per-thread columns
      thinned    null when the arrays hold every sample; else
                 {samples, buckets, insn: [avg, peak, sum], data: [...]}: the
@@ -79,7 +81,11 @@
                 idle}] the heap-site lines (version 4; usage and useful
                 as numbers from 0 to 1, optional keys null when absent,
                 wasted and idle the bytes a site wastes by usage and by
-                useful lifetime)
+                useful lifetime); then score (0 to 1, or null),
+                marks (["peak-live", "chunks"]: the Memoro paper's marks,
+                wsp_heap_marks) and records ([[alloc, free, size, first,
+                last, lo, hi, reads, writes], ...]: its heap-chunk lines,
+                null for '-' or a key the line lacks; version 6)
      heapWindows [{peak, stack, live, window}] the heap-window lines
      routines   [{stack, calls, cost, rmsMax, trmsMax, threadInduced,
                  syscallInduced, exponent, r2, calledOut, flagged,
@@ -93,6 +99,7 @@
    Strings are escaped for a <script> element (wsp_json_fmt.c), so no
    label can end the script or break the page. */
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "wsp_render.h"
@@ -181,12 +188,55 @@ static void json_opt(FILE *out, const char *key, uint64_t v)
       fprintf(out, ",\"%s\":%llu", key, (unsigned long long)v);
 }
 
+/* A number, or null for WSP_NONE, after |sep|. */
+static void json_u64_or_null(FILE *out, const char *sep, uint64_t v)
+{
+   fputs(sep, out);
+   if (v == WSP_NONE)
+      fputs("null", out);
+   else
+      wsp_json_u64(out, v);
+}
+
+/* A site's score (null without one), marks and chunk records. */
+static void json_site_time(FILE *out, const struct wsp_file *f, size_t i,
+                           unsigned char mark)
+{
+   const struct wsp_heap_site *s = &f->heap_sites[i];
+   if (s->score_milli == WSP_NONE)
+      fputs(",\"score\":null", out);
+   else
+      fprintf(out, ",\"score\":%.3f", s->score_milli / 1000.0);
+   fprintf(out, ",\"marks\":[%s%s%s]",
+           mark & WSP_TOP_PEAK_LIVE ? "\"peak-live\"" : "",
+           mark == (WSP_TOP_PEAK_LIVE | WSP_TOP_CHUNKS) ? "," : "",
+           mark & WSP_TOP_CHUNKS ? "\"chunks\"" : "");
+   fputs(",\"records\":[", out);
+   for (size_t k = 0; k < s->n_chunks; k++) {
+      const struct wsp_heap_chunk *c = &f->heap_chunks[s->chunk_first + k];
+      json_u64_or_null(out, k ? ",[" : "[", c->alloc);
+      json_u64_or_null(out, ",", c->free);
+      json_u64_or_null(out, ",", c->size);
+      json_u64_or_null(out, ",", c->first);
+      json_u64_or_null(out, ",", c->last);
+      json_u64_or_null(out, ",", c->lo);
+      json_u64_or_null(out, ",", c->hi);
+      json_u64_or_null(out, ",", c->reads);
+      json_u64_or_null(out, ",", c->writes);
+      fputc(']', out);
+   }
+   fputc(']', out);
+}
+
 /* The heap members (heapUsage, heapSites, heapWindows). */
 static void json_heap(FILE *out, const struct wsp_file *f)
 {
+   unsigned char *marks = malloc(f->n_heap_sites + 1);
+   size_t n_sites = marks && !wsp_heap_marks(f, marks)
+                    ? f->n_heap_sites : 0;   /* out of memory: none */
    fprintf(out, ",\n\"heapUsage\":%s,\n\"heapSites\":[",
            f->heap_usage < 0 ? "null" : f->heap_usage ? "true" : "false");
-   for (size_t i = 0; i < f->n_heap_sites; i++) {
+   for (size_t i = 0; i < n_sites; i++) {
       const struct wsp_heap_site *s = &f->heap_sites[i];
       fprintf(out, "%s{\"id\":%llu,\"stack\":%zu,\"chunks\":%llu,"
               "\"bytes\":%llu,\"peakLive\":%llu,\"usage\":%.3f,"
@@ -205,10 +255,13 @@ static void json_heap(FILE *out, const struct wsp_file *f)
       json_opt(out, "touched", s->touched);
       json_opt(out, "neverBytes", s->never_bytes);
       json_opt(out, "exitLive", s->exit_live);
-      fprintf(out, ",\"wasted\":%llu,\"idle\":%llu}",
+      fprintf(out, ",\"wasted\":%llu,\"idle\":%llu",
               (unsigned long long)wsp_heap_value(s, WSP_KEY_USAGE),
               (unsigned long long)wsp_heap_value(s, WSP_KEY_USEFUL));
+      json_site_time(out, f, i, marks[i]);
+      fputc('}', out);
    }
+   free(marks);
    fputs("],\n\"heapWindows\":[", out);
    for (size_t i = 0; i < f->n_heap_windows; i++) {
       const struct wsp_heap_window *w = &f->heap_windows[i];
@@ -386,6 +439,11 @@ static void json_data(FILE *out, const struct wsp_file *f,
    else
       fputs("null", out);
    fprintf(out, ",\n\"linesize\":%llu", (unsigned long long)f->linesize);
+   fputs(",\n\"heap\":", out);
+   if (f->columns.at[WSP_COL_HEAP] >= 0)
+      json_column(out, v, WSP_COL_HEAP);
+   else
+      fputs("null", out);
    fputs(",\n\"shared\":", out);
    if (f->per_thread)
       json_column(out, v, WSP_COL_SHARED);

@@ -272,6 +272,27 @@ static void trailer(FILE *out, const struct wsp_file *f)
       kvs(out, f, s->kv_first, s->kv_n);
       fputc('}', out);
    }
+   fputs("],\n\"heap_chunks\":[", out);
+   for (size_t i = 0; i < f->n_heap_chunks; i++) {
+      const struct wsp_heap_chunk *c = &f->heap_chunks[i];
+      const uint64_t v[9] = { c->alloc, c->free, c->size, c->first, c->last,
+                              c->lo, c->hi, c->reads, c->writes };
+      static const char *const key[9] = { "alloc", "free", "size", "first",
+                                          "last", "lo", "hi", "reads",
+                                          "writes" };
+      fprintf(out, "%s{\"site\":%llu", i ? ",\n" : "\n",
+              (unsigned long long)f->heap_sites[c->site].id);
+      for (int k = 0; k < 9; k++) {
+         if (k >= 7 && v[k] == WSP_NONE)
+            continue;                    /* reads, writes: exact mode's */
+         fprintf(out, ",\"%s\":", key[k]);
+         if (v[k] == WSP_NONE)
+            fputs("null", out);
+         else
+            fprintf(out, "%llu", (unsigned long long)v[k]);
+      }
+      fputc('}', out);
+   }
    fputs("],\n\"heap_scores\":", out);
    if (f->have_heap_scores)
       fprintf(out, "{\"lifetime\":%llu.%03llu,\"usage\":%llu.%03llu,"

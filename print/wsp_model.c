@@ -99,6 +99,7 @@ void wsp_free(struct wsp_file *f)
    free(f->hot);
    free(f->heap_sites);
    free(f->heap_windows);
+   free(f->heap_chunks);
    free(f->routines);
    free(f->routine_rows);
    free(f->miss_stacks);
@@ -285,6 +286,40 @@ size_t *wsp_heap_order(const struct wsp_file *f, enum wsp_heap_key key)
    order_key = key;
    qsort(o, f->n_heap_sites, sizeof *o, cmp_worst);
    return o;
+}
+
+static int cmp_u64(const void *av, const void *bv)
+{
+   uint64_t a = *(const uint64_t *)av, b = *(const uint64_t *)bv;
+   return a < b ? -1 : a > b;
+}
+
+/* Of each site, its peak-live bytes (|chunks| 0) or its chunks. */
+static uint64_t mark_value(const struct wsp_heap_site *s, int chunks)
+{
+   return chunks ? s->chunks : s->peak_live;
+}
+
+int wsp_heap_marks(const struct wsp_file *f, unsigned char *marks)
+{
+   size_t n = f->n_heap_sites;
+   uint64_t *v = malloc((n + 1) * sizeof *v);
+   if (!v)
+      return -1;
+   memset(marks, 0, n);
+   for (int chunks = 0; chunks < 2 && n; chunks++) {
+      for (size_t i = 0; i < n; i++)
+         v[i] = mark_value(&f->heap_sites[i], chunks);
+      qsort(v, n, sizeof *v, cmp_u64);
+      uint64_t cut = v[n * 9 / 10];
+      for (size_t i = 0; i < n; i++) {
+         uint64_t x = mark_value(&f->heap_sites[i], chunks);
+         if (x >= cut && x > 0)
+            marks[i] |= chunks ? WSP_TOP_CHUNKS : WSP_TOP_PEAK_LIVE;
+      }
+   }
+   free(v);
+   return 0;
 }
 
 const struct wsp_heap_window *wsp_heap_window_of(const struct wsp_file *f,

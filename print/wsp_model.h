@@ -42,7 +42,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WSP_FORMAT_VERSION 5          /* the newest version read */
+#define WSP_FORMAT_VERSION 6          /* the newest version read */
 #define WSP_FORMAT_OLDEST  2          /* the oldest */
 #define WSP_DUMP_FORMAT_VERSION 5     /* of dump files */
 #define WSP_DUMP_FORMAT_OLDEST  4
@@ -69,7 +69,8 @@ struct wsp_error {
 /* The sample columns ws_print knows, found by name in the header's
    `columns:` line; a sample keeps each at its index here. */
 enum wsp_col { WSP_COL_T, WSP_COL_INSN, WSP_COL_DATA, WSP_COL_SHARED,
-               WSP_COL_INSN_LINES, WSP_COL_DATA_LINES, WSP_N_COLS };
+               WSP_COL_INSN_LINES, WSP_COL_DATA_LINES, WSP_COL_HEAP,
+               WSP_N_COLS };
 extern const char *const wsp_col_name[WSP_N_COLS];
 
 /* The column of a working set: data (else instructions). */
@@ -325,6 +326,17 @@ struct wsp_heap_site {
    uint64_t score_milli;                       /* optional (format 5) */
    uint64_t lifetime_score_milli, growth;      /* optional (format 5) */
    size_t   kv_first, kv_n;
+   size_t   chunk_first, n_chunks;  /* its heap-chunk records (format 6),
+                                       chunks[chunk_first ..] of the file */
+};
+
+/* A heap-chunk line (version 6): one chunk of a site's, as its record
+   says; WSP_NONE for '-' (free: live at exit; first, last, lo, hi:
+   never accessed) and for reads and writes the line lacks (they come
+   with --ws-heap-usage=exact). */
+struct wsp_heap_chunk {
+   size_t   site;                    /* index in wsp_file.heap_sites */
+   uint64_t alloc, free, size, first, last, lo, hi, reads, writes;
 };
 
 /* A curve or mrc line (--ws-curves=exact): one point of a locality
@@ -446,6 +458,8 @@ struct wsp_file {
                                             when kept */
    struct wsp_heap_site *heap_sites;     /* version 4, in file order */
    size_t                n_heap_sites;
+   struct wsp_heap_chunk *heap_chunks;   /* version 6, in file order */
+   size_t                n_heap_chunks;
    int                   have_heap_scores; /* a heap-scores line: */
    uint64_t              heap_scores_milli[3]; /* lifetime, usage,
                                             useful, in thousandths */
@@ -525,6 +539,14 @@ const char *wsp_heap_key_words(enum wsp_heap_key key);
 uint64_t wsp_heap_value(const struct wsp_heap_site *s, enum wsp_heap_key k);
 /* The indexes of f's sites, worst first by key (malloc'd, or NULL). */
 size_t  *wsp_heap_order(const struct wsp_file *f, enum wsp_heap_key key);
+/* The Memoro paper's marks on sites (ws-interface.md section 9): a
+   site's peak-live bytes (WSP_TOP_PEAK_LIVE) or chunks (WSP_TOP_CHUNKS)
+   are in the top 90th percentile of the sites' when they are at least
+   the value at position floor(0.9 n) of the n sites' values in
+   ascending order, and more than 0 (equal values, equal marks).
+   |marks| gets one entry per site; -1 when out of memory. */
+enum { WSP_TOP_PEAK_LIVE = 1, WSP_TOP_CHUNKS = 2 };
+int      wsp_heap_marks(const struct wsp_file *f, unsigned char *marks);
 /* The heap-window line of peak n for a heap owner's stack, or NULL. */
 const struct wsp_heap_window *wsp_heap_window_of(const struct wsp_file *f,
                                                  size_t peak, size_t stack);

@@ -193,10 +193,14 @@ static int body_line(struct reader *r)
                   "or 'peaks N', may follow a routine line");
    if (b->state == S_HEAP && word_is(s, len, "heap-scores"))
       return heap_scores_line(r);
+   if (b->state == S_HEAP && word_is(s, len, "heap-chunk")
+       && p->f->version >= 6)
+      return heap_chunk_line(r);
    if (b->state == S_HEAP)
-      return fail(p, "only heap-site lines (and their stack blocks), a "
-                  "heap-scores line and 'peaks N' may follow a heap-site "
-                  "line");
+      return fail(p, "only heap-site lines (and their stack blocks), "
+                  "%sa heap-scores line and 'peaks N' may follow a "
+                  "heap-site line", p->f->version >= 6 ? "their heap-chunk "
+                  "lines, " : "");
    if (b->state == S_PAGES)
       return fail(p, v4 ? "only page lines, heap-site lines and 'peaks N' "
                   "may follow a page line"

@@ -36,11 +36,17 @@ static const char *const header_keys[] = {
 #define N_HEADER_KEYS (sizeof header_keys / sizeof header_keys[0])
 #define KEY_COUNT_REP 11
 
-#define COLUMNS            "t insn data"
-#define COLUMNS_PER_THREAD "t insn data shared {tid insn data}..."
-#define LINE_COLUMNS       "t insn data insn-lines data-lines"
-#define LINE_COLUMNS_PER_THREAD \
-   "t insn data insn-lines data-lines shared {tid insn data}..."
+/* The columns a file has: t insn data, the lines' (version 5, when its
+   linesize is not 0), the live heap bytes (version 6, when ws followed
+   the heap), the per-thread group (per-thread: yes). */
+static void want_columns(char *buf, size_t n, const struct wsp_file *f,
+                         int heap)
+{
+   snprintf(buf, n, "t insn data%s%s%s",
+            f->linesize ? " insn-lines data-lines" : "",
+            heap ? " heap" : "",
+            f->per_thread ? " shared {tid insn data}..." : "");
+}
 
 int check_version(struct lex *p)
 {
@@ -298,13 +304,17 @@ int check_header(struct lex *p)
       return fail(p, "the header (which ends before this line) lacks the "
                   "key linesize");
    }
-   const char *want = f->linesize
-      ? (f->per_thread ? LINE_COLUMNS_PER_THREAD : LINE_COLUMNS)
-      : (f->per_thread ? COLUMNS_PER_THREAD : COLUMNS);
+   char want[96], with_heap[96];
+   want_columns(want, sizeof want, f, 0);
+   want_columns(with_heap, sizeof with_heap, f, 1);
    AT(12);
-   if (!wsp_str_is(V(12), want))
-      return fail(p, "header columns: the value is not '%s' (as "
+   if (!wsp_str_is(V(12), want)
+       && (f->version < 6 || !wsp_str_is(V(12), with_heap)))
+      return fail(p, "header columns: the value is not '%s'%s%s%s (as "
                   "per-thread: %s%s requires)", want,
+                  f->version >= 6 ? " or '" : "",
+                  f->version >= 6 ? with_heap : "",
+                  f->version >= 6 ? "'" : "",
                   f->per_thread ? "yes" : "no",
                   f->linesize ? " with lines" : "");
    read_columns(f, V(12));

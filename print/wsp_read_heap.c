@@ -18,9 +18,10 @@
 
 /* Owns the reading of the heap usage records of format 4
    (docs/output-format.md): heap-site lines (one per allocation site,
-   numbered from 1, with consistent counts) and heap-window lines (after
-   their peak's owner lines, one per heap owner it names).  Both are
-   KEY VALUE records: the keys below are read into the model's fields,
+   numbered from 1, with consistent counts), their heap-chunk lines
+   (format 6: a chunk's record, its fixed fields then keys) and
+   heap-window lines (after their peak's owner lines, one per heap owner
+   it names).  heap-site and heap-window lines are KEY VALUE records: the keys below are read into the model's fields,
    and every pair is kept, so that keys this reader does not know are
    skipped, not refused. */
 
@@ -97,6 +98,8 @@ int heap_site_line(struct reader *r)
    h.score_milli = v[K_SCORE];
    h.lifetime_score_milli = v[K_LIFETIME_SCORE];
    h.growth = v[K_GROWTH];
+   h.chunk_first = f->n_heap_chunks;
+   h.n_chunks = 0;
    if (h.chunks == 0)
       return fail(p, "a site has allocated at least one chunk");
    if (h.never > h.chunks || h.read_only > h.chunks - h.never
@@ -139,6 +142,83 @@ int heap_scores_line(struct reader *r)
       return fail(p, "a heap-scores line is 'heap-scores lifetime F "
                   "usage F useful F', fractions from 0.000 to 1.000");
    f->have_heap_scores = 1;
+   return 0;
+}
+
+/* A time, an offset or '-' after the word |key|, into |v| (WSP_NONE for
+   '-'). */
+static int time_or_dash(struct cur *c, const char *key, uint64_t *v)
+{
+   struct wsp_str w;
+   if (!cur_word(c, &w) || !wsp_str_is(w, key) || !cur_lit(c, " "))
+      return 0;
+   if (cur_lit(c, "-")) {
+      *v = WSP_NONE;
+      return cur_end(c) || c->s[c->pos] == ' ';
+   }
+   return cur_u64(c, v) > 0 && *v != WSP_NONE;
+}
+
+#define CHUNK_SHAPE "a heap-chunk line is 'heap-chunk SITE alloc T free T|- " \
+   "size N first T|- last T|- lo N|- hi N|-' and then keys and values"
+
+/* `heap-chunk SITE alloc T free T size N first T last T lo N hi N`
+   (version 6), then keys and values (reads, writes), after the
+   heap-site line of its site or its other heap-chunk lines. */
+int heap_chunk_line(struct reader *r)
+{
+   struct lex *p = &r->p;
+   struct wsp_file *f = p->f;
+   struct cur c = cur_line(p);
+   struct wsp_heap_chunk k;
+   struct wsp_heap_site *h;
+   uint64_t site;
+
+   cur_lit(&c, "heap-chunk ");
+   if (cur_u64(&c, &site) <= 0 || !time_or_dash(&c, "alloc", &k.alloc)
+       || k.alloc == WSP_NONE || !time_or_dash(&c, "free", &k.free)
+       || !time_or_dash(&c, "size", &k.size) || k.size == WSP_NONE
+       || !time_or_dash(&c, "first", &k.first)
+       || !time_or_dash(&c, "last", &k.last)
+       || !time_or_dash(&c, "lo", &k.lo) || !time_or_dash(&c, "hi", &k.hi))
+      return fail(p, CHUNK_SHAPE);
+   k.reads = k.writes = WSP_NONE;
+   while (!cur_end(&c)) {
+      struct wsp_str key;
+      uint64_t v;
+      if (!cur_word(&c, &key) || !cur_lit(&c, " ") || cur_u64(&c, &v) <= 0)
+         return fail(p, CHUNK_SHAPE);
+      if (wsp_str_is(key, "reads"))
+         k.reads = v;
+      else if (wsp_str_is(key, "writes"))
+         k.writes = v;
+   }
+   if (f->n_heap_sites == 0 || site != f->n_heap_sites)
+      return fail(p, "heap-chunk lines follow the heap-site line of their "
+                  "site (%zu)", f->n_heap_sites);
+   h = &f->heap_sites[f->n_heap_sites - 1];
+   if ((k.free != WSP_NONE && k.free < k.alloc)
+       || (k.first == WSP_NONE) != (k.last == WSP_NONE)
+       || (k.first != WSP_NONE && (k.first < k.alloc || k.last < k.first
+                                   || (k.free != WSP_NONE
+                                       && k.last > k.free))))
+      return fail(p, "a chunk is freed after its allocation, and accessed "
+                  "(first, then last) in between");
+   if ((k.lo == WSP_NONE) != (k.hi == WSP_NONE)
+       || (k.lo != WSP_NONE && (k.first == WSP_NONE || k.lo > k.hi
+                                || k.hi >= k.size)))
+      return fail(p, "lo and hi are offsets in an accessed chunk, lo at "
+                  "most hi");
+   if (h->n_chunks && k.alloc < f->heap_chunks[f->n_heap_chunks - 1].alloc)
+      return fail(p, "a site's heap-chunk lines come in allocation order");
+   if (h->n_chunks == h->chunks)
+      return fail(p, "a site has at most one heap-chunk line per chunk");
+   if (wsp_grow(&f->heap_chunks, &r->cap.heap_chunks, f->n_heap_chunks,
+                sizeof *f->heap_chunks))
+      return fail(p, "out of memory");
+   k.site = f->n_heap_sites - 1;
+   f->heap_chunks[f->n_heap_chunks++] = k;
+   h->n_chunks++;
    return 0;
 }
 

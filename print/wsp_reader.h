@@ -33,7 +33,8 @@
 struct caps {
    size_t hdr, events, dumps, regions;
    size_t stacks, frames, peaks, owners, hot, region_labels;
-   size_t heap_sites, heap_windows, kvs, dump_pages, pages, thr;
+   size_t heap_sites, heap_windows, heap_chunks, kvs, dump_pages, pages;
+   size_t thr;
    size_t routines, routine_rows, miss_stacks, curve_points;
 };
 
@@ -143,6 +144,7 @@ int owner_line(struct reader *r);
 /* wsp_read_heap.c: heap-site and heap-window lines (version 4). */
 int heap_site_line(struct reader *r);
 int heap_scores_line(struct reader *r);
+int heap_chunk_line(struct reader *r);
 int routine_line(struct reader *r);
 int routine_size_line(struct reader *r);
 int miss_stack_line(struct reader *r);

@@ -40,7 +40,7 @@
 
 const char *const wsp_col_name[WSP_N_COLS] = { "t", "insn", "data",
                                                "shared", "insn-lines",
-                                               "data-lines" };
+                                               "data-lines", "heap" };
 
 /* The figures of a thread id: found, or added in the order of ids. */
 static struct wsp_tid_stats *tid_slot(struct wsp_series *ser, uint64_t tid)

@@ -17,8 +17,9 @@
 */
 
 /* The charts of the text report, in the manner of ms_print: one per
-   working set (instruction, data) made of characters, then a legend
-   for the time axis.
+   working set (instruction, data), and one of the live heap bytes when
+   the file has them (massif's curve), made of characters, then a
+   legend for the time axis.
 
    A chart has `height` rows and as many columns as fit in `width`.
    Time runs from 0 to the last time in the file, each column covering
@@ -374,22 +375,32 @@ static int has_peaks(const struct wsp_file *f, int data)
 /*--- One chart                                            ---*/
 /*------------------------------------------------------------*/
 
-/* The largest sample of one kind, at least 1. */
-static uint64_t chart_top(const struct wsp_file *f, int data)
+/* The charts: the working sets (insn, data), then the live heap bytes
+   when the file has them (version 6), massif's curve. */
+enum { CHART_INSN, CHART_DATA, CHART_HEAP, N_CHARTS };
+static const enum wsp_col chart_col[N_CHARTS] = {
+   WSP_COL_INSN, WSP_COL_DATA, WSP_COL_HEAP
+};
+
+/* The largest sample of one chart, at least 1. */
+static uint64_t chart_top(const struct wsp_file *f, int which)
 {
-   uint64_t peak = f->samples.col[wsp_kind_col(data)].max;
+   uint64_t peak = f->samples.col[chart_col[which]].max;
    return peak ? peak : 1;
 }
 
-/* The value of each column of both charts (insn, data), or -1 for a
-   blank one: a column shows the largest sample taken in it, a blank
-   one the next sample when that sample's window reaches back into
-   it. */
+/* The value of each column of the charts, or -1 for a blank one: a
+   column shows the largest sample taken in it; a blank one, of a
+   working set, the next sample when that sample's window reaches back
+   into it, and of the heap the sample before (the live bytes stand
+   until the next allocation or free). */
 struct columns {
-   const struct taxis *a;
+   const struct taxis *a[N_CHARTS];   /* each chart's time axis */
    double              tau;
-   double             *col[2];
-   int                 prev;          /* the column of the last sample */
+   int                 charts;        /* 2, or 3 with the heap's */
+   double             *col[N_CHARTS];
+   double              last_heap;     /* the last sample's heap bytes */
+   int                 prev[N_CHARTS]; /* the column of the last sample */
 };
 
 static int column_sample(void *arg, size_t i, const struct wsp_sample *s,
@@ -397,28 +408,34 @@ static int column_sample(void *arg, size_t i, const struct wsp_sample *s,
 {
    struct columns *k = arg;
    double t = (double)s->v[WSP_COL_T];
-   int c = tcol(k->a, t);
    (void)i;
    (void)thr;
-   for (int d = 0; d < 2; d++) {
-      double v = (double)s->v[wsp_kind_col(d)];
-      for (int e = k->prev + 1; e < c; e++)     /* blank columns before */
-         if (t - k->tau < (e + 1) * k->a->tmax / k->a->cols)
+   for (int d = 0; d < k->charts; d++) {
+      const struct taxis *a = k->a[d];
+      double v = (double)s->v[chart_col[d]];
+      int c = tcol(a, t);
+      for (int e = k->prev[d] + 1; e < c; e++)  /* blank columns before */
+         if (d == CHART_HEAP)
+            k->col[d][e] = k->prev[d] >= 0 ? k->last_heap : -1;
+         else if (t - k->tau < (e + 1) * a->tmax / a->cols)
             k->col[d][e] = v;
       if (v > k->col[d][c])
          k->col[d][c] = v;
+      k->prev[d] = c;
    }
-   k->prev = c;
+   if (k->charts > CHART_HEAP)
+      k->last_heap = (double)s->v[WSP_COL_HEAP];
    return 0;
 }
 
 /* One chart of col (its columns' values); yw is the width of the y
    labels, the same for both charts so that their columns line up. */
-static void chart(FILE *out, const struct wsp_file *f, int data,
+static void chart(FILE *out, const struct wsp_file *f, int which,
                   const struct taxis *a, const double *col, int height,
                   int yw, const struct marks *m)
 {
-   uint64_t top = chart_top(f, data);
+   int data = which == CHART_DATA;
+   uint64_t top = chart_top(f, which);
    int cols = a->cols;
    char *row = malloc((size_t)cols + (size_t)yw + 16);
    char *lab = calloc((size_t)cols + 8, 1);
@@ -428,10 +445,14 @@ static void chart(FILE *out, const struct wsp_file *f, int data,
       fprintf(out, "(out of memory)\n");
       return;
    }
-   int peak_col = tcol(a, (double)f->samples.col[wsp_kind_col(data)].max_t);
+   int peak_col = tcol(a, (double)f->samples.col[chart_col[which]].max_t);
 
-   fprintf(out, "%s working set, pages of %llu bytes\n",
-           data ? "Data" : "Instruction", (unsigned long long)f->pagesize);
+   if (which == CHART_HEAP)
+      fprintf(out, "Live heap, bytes the program asked for\n");
+   else
+      fprintf(out, "%s working set, pages of %llu bytes\n",
+              data ? "Data" : "Instruction",
+              (unsigned long long)f->pagesize);
    int mid = height >= 6 && top >= 4 ? height / 2 : 0;
    for (int r = height; r >= 1; r--) {
       int n = 0;
@@ -469,7 +490,7 @@ static void chart(FILE *out, const struct wsp_file *f, int data,
       event_row(row, f, m, a);
       symbol_row(out, row, cols, yw);
    }
-   if (has_peaks(f, data)) {
+   if (which != CHART_HEAP && has_peaks(f, data)) {
       memset(row, ' ', (size_t)cols);
       peak_row(row, f, data, a);
       symbol_row(out, row, cols, yw);
@@ -478,34 +499,51 @@ static void chart(FILE *out, const struct wsp_file *f, int data,
    free(lab);
 }
 
-/* Both charts, their columns from one walk over the samples. */
+/* The width of a chart's y labels, and the columns left for its plot
+   in |width|. */
+static int plot_cols(int width, int yw)
+{
+   int cols = width - yw - 5;         /* label, ' ', axis, plot, '>', unit */
+   return cols < 8 ? 8 : cols;
+}
+
+/* The charts, their columns from one walk over the samples; the working
+   sets' y labels of one width, so that their columns line up, the
+   heap's (in bytes) of its own. */
 static void charts(FILE *out, const struct wsp_file *f,
                    const struct wsp_text_opts *o, const struct marks *m)
 {
-   uint64_t ti = chart_top(f, 0), td = chart_top(f, 1);
-   int yw = digits(ti > td ? ti : td);
-   int cols = o->width - yw - 5;      /* label, ' ', axis, plot, '>', unit */
-   if (cols < 8)
-      cols = 8;
-   struct taxis a;
-   taxis_init(&a, f, cols);
-   struct columns k = { &a, (double)f->tau, { NULL, NULL }, -1 };
-   k.col[0] = malloc((size_t)cols * sizeof *k.col[0]);
-   k.col[1] = malloc((size_t)cols * sizeof *k.col[1]);
-   fputc('\n', out);
-   if (k.col[0] && k.col[1]) {
-      for (int c = 0; c < cols; c++)
-         k.col[0][c] = k.col[1][c] = -1;
-      wsp_samples_each(f, column_sample, &k);
-      chart(out, f, 0, &a, k.col[0], o->height, yw, m);
-      fputc('\n', out);
-      chart(out, f, 1, &a, k.col[1], o->height, yw, m);
-   } else {
-      fprintf(out, "(out of memory)\n\n(out of memory)\n");
+   int n = f->columns.at[WSP_COL_HEAP] >= 0 ? N_CHARTS : CHART_HEAP;
+   uint64_t ti = chart_top(f, CHART_INSN), td = chart_top(f, CHART_DATA);
+   int yw[N_CHARTS], ok = 1;
+   struct taxis a[N_CHARTS];
+   struct columns k = { { NULL }, (double)f->tau, n, { NULL }, 0,
+                        { -1, -1, -1 } };
+   yw[CHART_INSN] = yw[CHART_DATA] = digits(ti > td ? ti : td);
+   yw[CHART_HEAP] = digits(n > CHART_HEAP ? chart_top(f, CHART_HEAP) : 1);
+   for (int d = 0; d < n; d++) {
+      taxis_init(&a[d], f, plot_cols(o->width, yw[d]));
+      k.a[d] = &a[d];
+      k.col[d] = malloc((size_t)a[d].cols * sizeof *k.col[d]);
+      ok = ok && k.col[d];
    }
    fputc('\n', out);
-   free(k.col[0]);
-   free(k.col[1]);
+   if (ok) {
+      for (int d = 0; d < n; d++)
+         for (int c = 0; c < a[d].cols; c++)
+            k.col[d][c] = -1;
+      wsp_samples_each(f, column_sample, &k);
+      for (int d = 0; d < n; d++) {
+         if (d)
+            fputc('\n', out);
+         chart(out, f, d, &a[d], k.col[d], o->height, yw[d], m);
+      }
+   } else {
+      fprintf(out, "(out of memory)\n");
+   }
+   fputc('\n', out);
+   for (int d = 0; d < n; d++)
+      free(k.col[d]);
 }
 
 /*------------------------------------------------------------*/

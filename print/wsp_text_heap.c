@@ -43,8 +43,22 @@ static int line_resolution(const struct wsp_file *f)
           && f->linesize < f->pagesize;
 }
 
+/* The Memoro paper's marks of a site (wsp_heap_marks), in words. */
+static const char *mark_words(unsigned char m)
+{
+   switch (m) {
+   case WSP_TOP_PEAK_LIVE:
+      return "peak-live bytes";
+   case WSP_TOP_CHUNKS:
+      return "chunks";
+   case WSP_TOP_PEAK_LIVE | WSP_TOP_CHUNKS:
+      return "peak-live bytes and of chunks";
+   }
+   return NULL;
+}
+
 static void site_block(FILE *out, const struct wsp_file *f, size_t i,
-                       enum wsp_heap_key key, int width)
+                       enum wsp_heap_key key, unsigned char mark, int width)
 {
    const struct wsp_heap_site *s = &f->heap_sites[i];
    const char *u = f->ms ? "ms" : "i";
@@ -77,6 +91,9 @@ static void site_block(FILE *out, const struct wsp_file *f, size_t i,
             wsp_commas(a, sizeof a, s->chunks), s->chunks == 1 ? "" : "s",
             wsp_commas(b, sizeof b, s->peak_live), c[0] ? ", " : "", c,
             c[0] ? " live at exit" : "");
+   if (mark)
+      wsp_wrap(out, width, 8, "      marked: in the top 90th percentile "
+               "of %s\n", mark_words(mark));
    wsp_wrap(out, width, 8, "      never touched %s, read-only %s, "
             "write-only %s, by several threads %s\n",
             wsp_commas(a, sizeof a, s->never), wsp_commas(b, sizeof b, s->read_only),
@@ -103,7 +120,8 @@ static void site_block(FILE *out, const struct wsp_file *f, size_t i,
 /* The worst MAX_SITES sites by key; those already shown above (in
    |shown|) by number only. */
 static void ranking(FILE *out, const struct wsp_file *f,
-                    enum wsp_heap_key key, unsigned char *shown, int width)
+                    enum wsp_heap_key key, unsigned char *shown,
+                    const unsigned char *marks, int width)
 {
    size_t *o = wsp_heap_order(f, key), n = 0;
    char a[32];
@@ -129,7 +147,7 @@ static void ranking(FILE *out, const struct wsp_file *f,
          continue;
       }
       shown[o[k]] = 1;
-      site_block(out, f, o[k], key, width);
+      site_block(out, f, o[k], key, marks[o[k]], width);
    }
    if (n == 0)
       fprintf(out, "  none\n");
@@ -189,22 +207,32 @@ void wsp_text_heap(FILE *out, const struct wsp_file *f, int width)
                "useful %s\n", a, b, c);
    }
    unsigned char *shown = calloc(f->n_heap_sites, 1);
-   if (!shown) {
+   unsigned char *marks = malloc(f->n_heap_sites);
+   if (!shown || !marks || wsp_heap_marks(f, marks)) {
+      free(shown);
+      free(marks);
       fprintf(out, "  (out of memory)\n");
       return;
    }
+   size_t marked = 0;
+   for (size_t i = 0; i < f->n_heap_sites; i++)
+      marked += marks[i] != 0;
+   wsp_wrap(out, width, 4, "  %zu site%s marked: in the top 90th "
+            "percentile of the sites by peak-live bytes or by chunks, as the "
+            "Memoro paper marks them\n", marked, marked == 1 ? "" : "s");
    if (f->have_heap_scores) {
       wsp_wrap(out, width, 4, "\n  Worst by the Memoro paper's score, "
                "bytes x (1 - score):\n");
-      ranking(out, f, WSP_KEY_SCORE, shown, width);
+      ranking(out, f, WSP_KEY_SCORE, shown, marks, width);
    }
    wsp_wrap(out, width, 4, "\n  Worst by bytes never touched, bytes x "
             "(1 - usage):\n");
-   ranking(out, f, WSP_KEY_USAGE, shown, width);
+   ranking(out, f, WSP_KEY_USAGE, shown, marks, width);
    wsp_wrap(out, width, 4, "\n  Worst by bytes idle after their last use, "
             "bytes x (1 - useful):\n");
-   ranking(out, f, WSP_KEY_USEFUL, shown, width);
+   ranking(out, f, WSP_KEY_USEFUL, shown, marks, width);
    free(shown);
+   free(marks);
    if (f->n_heap_sites > MAX_SITES)
       wsp_wrap(out, width, 4, "\n  ws_print --folded "
                "usage|useful|bytes|never|score lists all %zu sites.\n",

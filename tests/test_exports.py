@@ -224,7 +224,8 @@ RT_GROWTH = [wslib.prog("rt_growth"), "quad", "4", "8", "16", "32"]
 LINE_KINDS = {
     "sample", "stack", "frame", "inline", "dump-begin", "dump-page",
     "dump-owner", "dump-end", "region", "hot", "hot-owner", "page",
-    "heap-site", "peak", "peak-region", "owner", "heap-window", "peaks",
+    "heap-site", "heap-chunk", "peak", "peak-region", "owner", "heap-window",
+    "peaks",
     "summary", "samples", "end", "event thread-start", "event thread-exit",
     "event start", "event stop", "event set", "event mark", "event dump",
     "event final", "event peak", "routine", "routine-size", "miss-stack",
@@ -287,6 +288,8 @@ def check_json(path, j):
         row = [s.t, s.insn, s.data]
         if s.insn_lines is not None:
             row += [s.insn_lines, s.data_lines]
+        if s.heap is not None:
+            row.append(s.heap)
         if s.shared is not None:
             row += [s.shared, [[tid, i, dd] for tid, (i, dd)
                                in s.threads.items()]]
@@ -370,6 +373,12 @@ def check_json(path, j):
         [dict(h.values, site=None, stack=None) for h in out.heap_sites]
     assert [(h["site"], h["stack"]) for h in j["heap_sites"]] == \
         [(h.id, h.stack) for h in out.heap_sites]
+    # the chunk records (format 6), '-' as null
+    assert j["heap_chunks"] == [
+        dict({"site": h.id, "alloc": c.alloc, "free": c.free, "size": c.size,
+              "first": c.first, "last": c.last, "lo": c.lo, "hi": c.hi},
+             **c.values)
+        for h in out.heap_sites for c in h.chunks]
     # the routines, their keys' values as numbers (exponent and r2 too,
     # or "-" without a fit) and their rows
     def number(v):
@@ -663,7 +672,7 @@ def test_diff_refuses_what_it_cannot_compare(spikes, known, ws, tmp_path):
          "(64 and 128 bytes); --force compares them all the same"
          % (a.out_path, wide.out_path), True),
         (str(junk), "%s:1: not a ws output file: the first line is not "
-         "'ws-output-format: 5'" % junk, False),
+         "'ws-output-format: 6'" % junk, False),
         (str(cut), "%s: the run did not finish (the file has no trailer): "
          "there is no summary to compare" % cut, False),
     ]

@@ -103,7 +103,7 @@ def known(tmp_path_factory):
 
 
 def test_known_header_and_totals(known):
-    assert known.output.version == wslib.FORMAT_VERSION == 5
+    assert known.output.version == wslib.FORMAT_VERSION == 6
     assert known.output.header["heap-usage"] == "yes"
     check_totals(known)
 
@@ -988,8 +988,13 @@ def test_html_heap_section(known, tmp_path):
     assert flame[0]["value"] == sum(h["bytes"] for h in out.heap_sites)
     leaf = [f for f in flame if f["name"].startswith("site_never (")]
     assert len(leaf) == 1 and leaf[0]["value"] == 3 * 4 * PAGE
-    # the never-touched site's frames are red: usage 0 is hue 0
+    # the never-touched site's frames are red: score 0 is the last of the
+    # paper's severity colours (the default), usage 0 hue 0
     pages_frame = [f for f in flame if f["name"].startswith("pages (")
+                   and f["sites"] == 1 and f["value"] == 3 * 4 * PAGE]
+    assert pages_frame and pages_frame[0]["fill"] == "#cc3125"
+    res, _ = test_print.page_results(report, "heap:colour:usage")
+    pages_frame = [f for f in res["flame"] if f["name"].startswith("pages (")
                    and f["sites"] == 1 and f["value"] == 3 * 4 * PAGE]
     assert pages_frame and pages_frame[0]["fill"].startswith("hsl(0,")
     # sized by bytes never touched: the busy site's frame is the 15/16
@@ -1003,17 +1008,18 @@ def test_html_heap_section(known, tmp_path):
                                            for h in out.heap_sites)
 
 
-def test_html_flame_default_colours(heap_example, tmp_path):
-    """The flame graph's default colours (docs/heap-example.md's run): the
-    cache that render() only writes (the text's worst site by idle
-    bytes) is red, as are the request buffers and the sessions; the
-    index, used from its allocation to its free, is green."""
+def test_html_flame_worst_colours(heap_example, tmp_path):
+    """The flame graph's colours by the worst of usage, useful lifetime
+    and chunks read (docs/heap-example.md's run): the cache that render()
+    only writes (the text's worst site by idle bytes) is red, as are the
+    request buffers and the sessions; the index, used from its
+    allocation to its free, is green."""
     import test_print
     _, _, where = heap_example
     report = str(tmp_path / "report.html")
     subprocess.run([WS_PRINT, "--html", report, str(where / "ws.out")],
                    check=True)
-    res, _ = test_print.page_results(report, "")
+    res, _ = test_print.page_results(report, "heap:colour:worst")
     out = wslib.read_output(str(where / "ws.out"))
     leaf = {}
     for h in out.heap_sites:

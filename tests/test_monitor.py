@@ -161,8 +161,10 @@ def test_exit_status_follows_the_reply(server):
         text = f.read()
     assert re.search(r"\nevent ([0-9]+) mark from ws-monitor\n"
                      r"event \1 set every %d\n"
-                     # ws stop takes a final sample first
-                     r"\1 [0-9]+ [0-9]+ [0-9]+ [0-9]+\nevent \1 final [0-9]+\n"
+                     # ws stop takes a final sample first (t insn data,
+                     # the lines, the live heap bytes)
+                     r"\1 [0-9]+ [0-9]+ [0-9]+ [0-9]+ [0-9]+\n"
+                     r"event \1 final [0-9]+\n"
                      r"event \1 stop\nevent \1 start\n"
                      r"event \1 set peak-thresh 5\n"
                      r"event \1 dump monitor\nevent \1 dump file .*/snap\.%d\n"

@@ -85,6 +85,9 @@ BAD = [
     ("--ws-count-rep=ONCE", ["--ws-count-rep"], ["once", "each"]),
     ("--ws-heap-usage=sometimes", ["--ws-heap-usage"], ["yes", "exact", "no"]),
     ("--ws-curves=yes", ["--ws-curves"], ["no", "sampled", "exact"]),
+    ("--ws-heap-chunks=-1", ["--ws-heap-chunks"], ["from 0 to 1000000"]),
+    ("--ws-heap-chunks=1000001", ["--ws-heap-chunks"], ["from 0 to 1000000"]),
+    ("--ws-heap-chunks=abc", ["--ws-heap-chunks"], ["from 0 to 1000000"]),
 ]
 
 

@@ -508,7 +508,7 @@ def test_output_file_of_a_run(ws):
                                                                   4096)
     assert (h["syscalls"], h["per-thread"]) == ("yes", "no")
     assert (h["linesize"], h["columns"]) == (
-        "64", "t insn data insn-lines data-lines")
+        "64", "t insn data insn-lines data-lines heap")
     # about 6,130,000 instructions: 61 samples
     assert 60 <= len(out.samples) <= 62, len(out.samples)
     wslib.check_sample_times(out)

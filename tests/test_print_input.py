@@ -48,7 +48,7 @@ def test_dev_zero_refused_at_once():
     rc, out, err = ws_print("/dev/zero")
     assert rc == 1 and out == ""
     assert err == ("ws_print: /dev/zero:1: not a ws output file: the first "
-                   "line is not 'ws-output-format: 5'\n"), err
+                   "line is not 'ws-output-format: 6'\n"), err
 
 
 def test_binary_refused_at_once():

@@ -402,6 +402,9 @@ BAD = [(o, NUMBER) for o in (
     (o, "takes a whole number from 1 to 1000") for o in (
         "--ws-peak-thresh=0", "--ws-peak-thresh=1001",
         "--ws-peak-thresh=-5", "--ws-peak-thresh=")] + [
+    (o, "takes a whole number from 0 to 1000000") for o in (
+        "--ws-heap-chunks=", "--ws-heap-chunks=1e3",
+        "--ws-heap-chunks=99999999999999999999")] + [
     (opt + v, YESNO) for opt in ("--ws-peak-detect", "--ws-list-pages",
                                  "--ws-locations", "--ws-heap")
     for v in ("=maybe", "=", "=1")]

@@ -25,14 +25,16 @@ VG_IN_PLACE = (os.environ.get("WS_VG_IN_PLACE")
                or os.path.join(TOP_BUILDDIR, "vg-in-place"))
 
 # The version ws writes.
-FORMAT_VERSION = 5
+FORMAT_VERSION = 6
 # What this reader reads: version 4 strictly, version 3 (before strings
 # were escaped and the heap usage lines; peaks as events in the body) and version 2 (before the stacks, peaks, owners and hot
 # pages) by their own grammars, so that files kept from older runs (the
 # ws_print goldens) can still be compared.
 # Version 5 adds the cache lines (linesize, line columns, line figures in
 # the summary and region lines).
-FORMAT_VERSIONS = (2, 3, 4, 5)
+# Version 6 adds the live heap bytes (the `heap` column, with
+# --ws-heap=yes) and the heap-chunk records.
+FORMAT_VERSIONS = (2, 3, 4, 5, 6)
 
 
 _ESCAPE = re.compile(r"\\(?:x([0-9a-f]{2})|(\\)|(.?))")
@@ -244,16 +246,18 @@ MAX_OWNER_LINES = 10
 class Sample:
     """One sample line.  threads maps tid -> (insn, data) (per-thread
     runs only); shared is None without per-thread columns; insn_lines and
-    data_lines None without line columns (version 5)."""
+    data_lines None without line columns (version 5); heap, the live heap
+    bytes, None without the heap column (version 6)."""
 
     __slots__ = ("t", "insn", "data", "shared", "threads", "lineno",
-                 "insn_lines", "data_lines")
+                 "insn_lines", "data_lines", "heap")
 
     def __init__(self, t, insn, data, shared=None, threads=None, lineno=0,
-                 lines=(None, None)):
+                 lines=(None, None), heap=None):
         self.t, self.insn, self.data = t, insn, data
         self.shared, self.threads, self.lineno = shared, threads, lineno
         self.insn_lines, self.data_lines = lines
+        self.heap = heap
 
     def __repr__(self):
         extra = ""
@@ -430,11 +434,12 @@ class HeapSite:
     {key: value}: the fractions as floats, other values that are whole
     numbers as ints, anything else (a key this reader does not know) as
     the text the file has."""
-    __slots__ = ("id", "stack", "values", "lineno")
+    __slots__ = ("id", "stack", "values", "lineno", "chunks")
 
     def __init__(self, sid, stack, values, lineno):
         self.id, self.stack, self.values = sid, stack, values
         self.lineno = lineno
+        self.chunks = []        # its heap-chunk records (version 6)
 
     def __getitem__(self, key):
         return self.values[key]
@@ -442,6 +447,33 @@ class HeapSite:
     def __repr__(self):
         return "<heap-site %d stack=%d %r>" % (self.id, self.stack,
                                                self.values)
+
+
+# A heap-chunk line (version 6): a site's chunk record, its fixed keys
+# then any others (reads and writes with --ws-heap-usage=exact).
+_T = r"([0-9]+|-)"
+_HEAP_CHUNK = re.compile(r"heap-chunk ([0-9]+) alloc ([0-9]+) free " + _T
+                         + r" size ([0-9]+) first " + _T + r" last " + _T
+                         + r" lo " + _T + r" hi " + _T
+                         + r"((?: [a-z][a-z0-9-]* [^ ]+)*)\Z")
+
+
+class HeapChunk:
+    """A heap-chunk line: alloc, free, size, first, last, lo, hi (None
+    for '-'), and values, its other keys (reads and writes, as ints)."""
+    __slots__ = ("alloc", "free", "size", "first", "last", "lo", "hi",
+                 "values", "lineno")
+
+    def __init__(self, fields, values, lineno):
+        (self.alloc, self.free, self.size, self.first, self.last, self.lo,
+         self.hi) = fields
+        self.values, self.lineno = values, lineno
+
+    def __repr__(self):
+        return "<heap-chunk alloc=%r free=%r size=%r first=%r last=%r " \
+            "lo=%r hi=%r %r>" % (self.alloc, self.free, self.size,
+                                 self.first, self.last, self.lo, self.hi,
+                                 self.values)
 
 
 def _key_values(lineno, line, text, fractions=()):
@@ -566,6 +598,12 @@ def _has_lines(out):
     return out.version >= 5 and out.header.get("linesize", "0") != "0"
 
 
+def _has_heap(out):
+    """Whether the samples have the live heap bytes (version 6, a file
+    of a run with --ws-heap=yes)."""
+    return out.version >= 6 and " heap" in out.header.get("columns", "")
+
+
 def _check_header(out, first_body_lineno):
     h = out.header
     keys = _header_keys(out)
@@ -605,6 +643,7 @@ def _check_header(out, first_body_lineno):
             raise FormatError("header linesize: %d is not 0 or a power of "
                               "two from 16 to the page size" % ls)
     want = "t insn data" + (LINE_COLUMNS if _has_lines(out) else "") + (
+        " heap" if _has_heap(out) else "") + (
         " shared {tid insn data}..." if h["per-thread"] == "yes" else "")
     if h["columns"] != want:
         raise FormatError("header columns: %r, expected %r for per-thread %s"
@@ -620,10 +659,16 @@ def _sample(out, line, lineno):
                  "insn-lines data-lines)")
         lines = (v[3], v[4])
         del v[3:5]
+    heap = None
+    if _has_heap(out):
+        if len(v) < 4:
+            _bad(lineno, line, "a sample has the heap column")
+        heap = v.pop(3)
     if not out.per_thread:
         if len(v) != 3:
             _bad(lineno, line, "a sample has the header's columns")
-        return Sample(v[0], v[1], v[2], lineno=lineno, lines=lines)
+        return Sample(v[0], v[1], v[2], lineno=lineno, lines=lines,
+                      heap=heap)
     if len(v) < 7 or (len(v) - 4) % 3:
         _bad(lineno, line, "a per-thread sample is t insn data shared "
              "followed by one or more tid insn data triples")
@@ -635,7 +680,7 @@ def _sample(out, line, lineno):
             _bad(lineno, line, "thread ids must increase")
         prev = tid
         threads[tid] = (v[i + 1], v[i + 2])
-    return Sample(v[0], v[1], v[2], v[3], threads, lineno, lines)
+    return Sample(v[0], v[1], v[2], v[3], threads, lineno, lines, heap)
 
 
 class _Reader:
@@ -1060,6 +1105,38 @@ class _Reader:
                  "F usage F useful F'")
         self.out.heap_scores = v
 
+    def heap_chunk_line(self, lineno, line):
+        m = _HEAP_CHUNK.match(line)
+        if not m:
+            _bad(lineno, line, "a heap-chunk line is 'heap-chunk SITE alloc "
+                 "T free T|- size N first T|- last T|- lo N|- hi N|-' and "
+                 "then keys and values")
+        sites = self.out.heap_sites
+        if not sites or int(m.group(1)) != sites[-1].id:
+            _bad(lineno, line, "heap-chunk lines follow the heap-site line "
+                 "of their site")
+        f = [None if g == "-" else int(g) for g in m.group(2, 3, 4, 5, 6, 7,
+                                                            8)]
+        alloc, free, size, first, last, lo, hi = f
+        if (free is not None and free < alloc) \
+                or (first is None) != (last is None) \
+                or (first is not None
+                    and not (alloc <= first <= last
+                             and (free is None or last <= free))):
+            _bad(lineno, line, "a chunk is freed after its allocation, and "
+                 "accessed (first, then last) in between")
+        if (lo is None) != (hi is None) or (
+                lo is not None and (first is None or not lo <= hi < size)):
+            _bad(lineno, line, "lo and hi are offsets in an accessed chunk")
+        site = sites[-1]
+        if site.chunks and alloc < site.chunks[-1].alloc:
+            _bad(lineno, line, "a site's heap-chunk lines come in allocation "
+                 "order")
+        if len(site.chunks) == site["chunks"]:
+            _bad(lineno, line, "at most one heap-chunk line per chunk")
+        site.chunks.append(HeapChunk(f, _key_values(lineno, line,
+                                                    m.group(9)), lineno))
+
     def heap_site_line(self, lineno, line):
         self.site_stack_due = False
         m = _HEAP_SITE.match(line)
@@ -1350,6 +1427,10 @@ class _Reader:
             return
         if self.state == "heap" and line.startswith("heap-scores"):
             self.heap_scores_line(lineno, line)
+            return
+        if self.state == "heap" and line.startswith("heap-chunk ") \
+                and self.out.version >= 6:
+            self.heap_chunk_line(lineno, line)
             return
         if self.v4 and self.state in ("body", "regions", "hot", "pages",
                                       "heap", "routines") \

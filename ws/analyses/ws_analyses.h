@@ -268,6 +268,9 @@ Bool WS_(heap_owner_at)(Addr a, ULong sample, WS_Owner* o);
    [from, to): True and |o| filled in, or False. */
 Bool WS_(heap_block_in)(Addr from, Addr to, ULong sample, WS_Owner* o);
 
+/* The bytes of the live blocks, as the program asked for them. */
+ULong WS_(heap_live_bytes)(void);
+
 /* Whether |a| lies in memory the allocator manages (the brk heap, or
    an anonymous mapping in which ws has seen blocks: an arena). */
 Bool WS_(heap_arena_contains)(Addr a);
@@ -371,6 +374,27 @@ void WS_(heapuse_chunk)(const WS_ChunkUse* c, Addr* start, SizeT* size,
                         ExeContext** site);
 /* The live bytes of |site| now (0 if it has none). */
 ULong WS_(heapuse_live_bytes)(ExeContext* site);
+
+/* A chunk's record (--ws-heap-chunks), for its site's timeline: its
+   allocation, its free (WS_NO_TIME: live at exit), its size, and for an
+   accessed chunk its first and last access and the lowest and highest
+   offset accessed (at the run's resolution: with pages, the chunk's
+   first and last bytes on its first and last accessed page), with
+   --ws-heap-usage=exact its reads and writes (accesses).  Unaccessed:
+   first, last, lo and hi are WS_NO_TIME. */
+#define WS_NO_TIME (~0ULL)
+typedef struct {
+   ULong alloc_t, free_t;
+   ULong size;
+   ULong first_t, last_t;
+   ULong lo, hi;
+   ULong reads, writes;
+} WS_ChunkRec;
+/* The records |site| keeps, |*n| of them in allocation order: of its
+   chunks, those whose number (from 0, in allocation order) is a
+   multiple of the smallest power of two that leaves at most
+   --ws-heap-chunks; a forked child's, of the chunks it allocated. */
+const WS_ChunkRec* WS_(heapuse_records)(ExeContext* site, UInt* n);
 
 /* The bytes a site wastes by |key|, its rank: never touched (usage),
    idle (useful: bytes x (1 - useful)), allocated (bytes), in chunks

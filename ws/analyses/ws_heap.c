@@ -93,6 +93,10 @@ typedef struct {
    WS_ChunkUse* use;      /* blocks: its usage (ws_heapuse.c), or NULL */
 } Interval;
 
+/* The bytes the live blocks were asked for: each sample carries it
+   (the `heap` column), massif's curve. */
+static ULong live_bytes = 0;
+
 /* Who hears of chunks (WS_(heap_chunks_to)), or NULL. */
 static WS_ChunkUse* (*chunk_alloc)(Addr block, SizeT size, ExeContext* site);
 static void         (*chunk_free)(WS_ChunkUse* use);
@@ -148,6 +152,7 @@ static UInt remove_overlapping(OSet* set, Addr start, SizeT len)
          return removed;
       key = iv->start;
       iv = VG_(OSetGen_Remove)(set, &key);
+      live_bytes -= iv->size;         /* an arena's is 0 */
       if (iv->use != NULL)
          chunk_free(iv->use);
       VG_(OSetGen_FreeNode)(set, iv);
@@ -331,6 +336,7 @@ static void add_block(Addr block, SizeT size, ExeContext* site)
    iv->size = size;
    iv->site = site;
    iv->born = seq();
+   live_bytes += size;
    if (chunk_alloc != NULL)
       iv->use = chunk_alloc(block, size, site);
    stats.allocs++;
@@ -356,6 +362,7 @@ static void remove_block(Addr block)
       iv->use = NULL;        /* gone with the block: the log keeps none */
    }
    iv->died = seq();
+   live_bytes -= iv->size;
    VG_(addToXA)(freed, iv);
    VG_(OSetGen_FreeNode)(blocks, iv);
    stats.frees++;
@@ -451,6 +458,11 @@ void WS_(heap_for_each_block)(void (*fn)(WS_ChunkUse* use, void* opaque),
                               void* opaque)
 {
    WS_(heap_for_blocks_in)(0, ~(Addr)0, fn, opaque);
+}
+
+ULong WS_(heap_live_bytes)(void)
+{
+   return live_bytes;
 }
 
 Bool WS_(heap_arena_contains)(Addr a)
@@ -826,6 +838,7 @@ void WS_(heap_init)(void)
       return;
    WS_(add_instrument_pass)(heap_instrument);
    WS_(listen)(WS_EvSample, forget_freed);
+   WS_(out_sample_column)("heap", WS_(heap_live_bytes));
    blocks = new_interval_set("ws.heap.blocks");
    arenas = new_interval_set("ws.heap.arenas");
    freed = VG_(newXA)(VG_(malloc), "ws.heap.freed", VG_(free),

@@ -18,7 +18,8 @@
 
 /* Owns how the sums of ws_heapuse.c reach people: the figures of a
    site (usage, the means, the useful-lifetime score) and its rank, the
-   trailer's heap-site lines, "ws heap", and the heap-window lines that
+   trailer's heap-site lines and each site's heap-chunk records, "ws
+   heap", and the heap-window lines that
    say, at a data peak, how much of each heap owner's live bytes lie in
    the window (docs/output-format.md).  It computes nothing but those
    figures from the sums. */
@@ -182,6 +183,34 @@ static void milli_text(ULong milli, HChar* buf)
 /*--- The trailer                                          ---*/
 /*------------------------------------------------------------*/
 
+/* " <key> <t>", or " <key> -" for WS_NO_TIME. */
+static void time_or_dash(const HChar* key, ULong t)
+{
+   if (t == WS_NO_TIME)
+      WS_(out_printf)(" %s -", key);
+   else
+      WS_(out_printf)(" %s %llu", key, t);
+}
+
+/* The heap-chunk lines of the site numbered |id|: its records. */
+static void chunk_lines(UInt id, ExeContext* site)
+{
+   UInt n, k;
+   const WS_ChunkRec* r = WS_(heapuse_records)(site, &n);
+   for (k = 0; k < n; k++, r++) {
+      WS_(out_printf)("heap-chunk %u alloc %llu", id, r->alloc_t);
+      time_or_dash("free", r->free_t);
+      WS_(out_printf)(" size %llu", r->size);
+      time_or_dash("first", r->first_t);
+      time_or_dash("last", r->last_t);
+      time_or_dash("lo", r->lo);
+      time_or_dash("hi", r->hi);
+      if (WS_(clo).heap_exact)
+         WS_(out_printf)(" reads %llu writes %llu", r->reads, r->writes);
+      WS_(out_end_line)();
+   }
+}
+
 /* The heap-scores line: the geometric mean over the sites of each of
    the three scores, the paper's global scores. */
 static void global_scores(const WS_SiteUse* sites, UInt n)
@@ -241,6 +270,7 @@ void WS_(heapsites_trailer)(void)
       WS_(out_printf)(" lifetime-score %s growth %llu score %s", lifetime,
                       s->growth, score);
       WS_(out_end_line)();
+      chunk_lines(i + 1, sites[i].site);
    }
    if (n > 0)
       global_scores(sites, n);

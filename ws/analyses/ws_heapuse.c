@@ -73,6 +73,7 @@
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_poolalloc.h"
 #include "pub_tool_threadstate.h"
+#include "pub_tool_xarray.h"
 
 #include "ws_analyses.h"
 
@@ -117,6 +118,7 @@ struct WS_ChunkUse {
    SizeT        size;
    SiteRec*     site;
    ULong        seq;        /* its allocation, in the order of |seq| */
+   ULong        index;      /* its number at its site, from 0 */
    ULong        alloc_t;
    ULong        first_t;    /* its first access, once HEARD */
    UInt         heard;      /* HEARD | WS_Read | WS_Write */
@@ -197,6 +199,13 @@ struct SiteRec {
    Group*      last_group;
    ULong       last_size;   /* the size of its latest chunk, and how */
    ULong       growing;     /* many chunks to it grew in size */
+   /* Its chunk records (--ws-heap-chunks): of the chunks numbered
+      rec_from + k (k from 0), those whose k is a multiple of stride,
+      record k / stride in |recs|. */
+   ULong       allocs;      /* chunks allocated, a forked child's too */
+   ULong       rec_from;    /* the first chunk recorded */
+   ULong       stride;
+   XArray*     recs;        /* of WS_ChunkRec, or NULL */
 };
 
 /* Orders allocations and accesses: an access belongs to a chunk's life
@@ -247,6 +256,7 @@ static SiteRec* site_rec(ExeContext* ec)
    if (s == NULL) {
       s = VG_(calloc)("ws.heapuse.site", 1, sizeof *s);
       s->key = (UWord)ec;
+      s->stride = 1;
       VG_(HT_add_node)(sites, s);
    }
    return s;
@@ -972,6 +982,59 @@ static Double lifetime_score(const SiteRec* site, ULong now)
    return groups == 0 ? 1.0 : sum / (Double)groups;
 }
 
+/*------------------------------------------------------------*/
+/*--- Chunk records                                        ---*/
+/*------------------------------------------------------------*/
+
+/* The record of the chunk numbered |index| at |site|, or NULL. */
+static WS_ChunkRec* record_of(const SiteRec* site, ULong index)
+{
+   ULong k;
+   if (site->recs == NULL || index < site->rec_from)
+      return NULL;
+   k = index - site->rec_from;
+   if (k % site->stride != 0
+       || k / site->stride >= (ULong)VG_(sizeXA)(site->recs))
+      return NULL;
+   return VG_(indexXA)(site->recs, k / site->stride);
+}
+
+/* Every other record goes, the stride doubles: a site keeps at most
+   --ws-heap-chunks records, spread over its whole run. */
+static void thin_records(SiteRec* site)
+{
+   Word i, n = VG_(sizeXA)(site->recs);
+   for (i = 2; i < n; i += 2)
+      *(WS_ChunkRec*)VG_(indexXA)(site->recs, i / 2) =
+         *(WS_ChunkRec*)VG_(indexXA)(site->recs, i);
+   VG_(dropTailXA)(site->recs, n - (n + 1) / 2);
+   site->stride *= 2;
+}
+
+/* |c| was just allocated: its record, if its number is the stride's. */
+static void record_alloc(const WS_ChunkUse* c)
+{
+   SiteRec* site = c->site;
+   WS_ChunkRec r = { c->alloc_t, WS_NO_TIME, c->size, WS_NO_TIME,
+                     WS_NO_TIME, WS_NO_TIME, WS_NO_TIME, 0, 0 };
+   if (WS_(clo).heap_chunks == 0
+       || (c->index - site->rec_from) % site->stride != 0)
+      return;
+   if (site->recs == NULL)
+      site->recs = VG_(newXA)(VG_(malloc), "ws.heapuse.recs", VG_(free),
+                              sizeof(WS_ChunkRec));
+   VG_(addToXA)(site->recs, &r);
+   if ((ULong)VG_(sizeXA)(site->recs) > WS_(clo).heap_chunks)
+      thin_records(site);
+}
+
+const WS_ChunkRec* WS_(heapuse_records)(ExeContext* ec, UInt* n)
+{
+   const SiteRec* s = sites ? VG_(HT_lookup)(sites, (UWord)ec) : NULL;
+   *n = s && s->recs ? (UInt)VG_(sizeXA)(s->recs) : 0;
+   return *n ? VG_(indexXA)(s->recs, 0) : NULL;
+}
+
 static WS_ChunkUse* chunk_alloc(Addr block, SizeT size, ExeContext* site)
 {
    WS_ChunkUse* c = VG_(allocEltPA)(chunk_pool);
@@ -999,6 +1062,8 @@ static WS_ChunkUse* chunk_alloc(Addr block, SizeT size, ExeContext* site)
          WS_(dtlb_settle_page)(page);
    c->seq = ++seq;
    c->alloc_t = WS_(now)();
+   c->index = c->site->allocs++;
+   record_alloc(c);
    join_group(c);
    grow(c->site, size);
    s = &c->site->sums;
@@ -1021,6 +1086,8 @@ typedef struct Outcome {
    ULong interval;      /* highest - lowest byte accessed + 1, or 0 */
    ULong last_t;        /* its last access (by default, the end of
                            that access's epoch) */
+   ULong lo, hi;        /* the lowest and highest offset accessed, at
+                           the run's resolution (touched > 0) */
    Bool  multi;         /* accessed by more than one thread */
 } Outcome;
 
@@ -1028,6 +1095,8 @@ static void exact_outcome(const WS_ChunkUse* c, Outcome* o)
 {
    o->touched = exact_touched(c);
    o->interval = c->heard & HEARD ? c->hi - c->lo + 1 : 0;
+   o->lo = c->lo;
+   o->hi = c->hi;
    o->last_t = c->last_t;
    o->multi = c->multi;
 }
@@ -1070,6 +1139,7 @@ static void outcome(const WS_ChunkUse* c, ULong now, Outcome* o)
       return;
    }
    o->touched = 0;
+   o->lo = o->hi = 0;
    o->multi = False;
    for (page = first_page(c); c->size > 0 && page <= last_page(c); page++) {
       const PageUse* p = WS_(pt_record_if_any)(&pages, page);
@@ -1128,6 +1198,10 @@ static void outcome(const WS_ChunkUse* c, ULong now, Outcome* o)
    if (o->last_t < c->first_t)
       o->last_t = c->first_t;
    o->interval = hi > lo ? hi - lo : 0;
+   if (hi > lo) {
+      o->lo = lo - c->start;
+      o->hi = hi - 1 - c->start;
+   }
 }
 
 /* Adds the life of |c|, ended at |end_t|, to |s|. */
@@ -1168,6 +1242,26 @@ static void add_life(WS_SiteSums* s, const WS_ChunkUse* c,
               : (Double)(o->last_t - c->first_t) / (Double)life;
 }
 
+/* The record of |c|, if it has one, ended at |end_t| (WS_NO_TIME: live
+   at exit) as |o| says. */
+static void record_end(const WS_ChunkUse* c, const Outcome* o, ULong end_t)
+{
+   WS_ChunkRec* r = record_of(c->site, c->index);
+   if (r == NULL)
+      return;
+   r->free_t = end_t;
+   if (!(c->heard & HEARD))
+      return;
+   r->first_t = c->first_t;
+   r->last_t = o->last_t;
+   if (o->touched > 0) {
+      r->lo = o->lo;
+      r->hi = o->hi;
+   }
+   r->reads = c->reads;
+   r->writes = c->writes;
+}
+
 /* |c| ends now: freed (|at_exit| False) or live at exit. */
 static void end_chunk(WS_ChunkUse* c, Bool at_exit)
 {
@@ -1176,6 +1270,7 @@ static void end_chunk(WS_ChunkUse* c, Bool at_exit)
    Outcome o;
    outcome(c, now, &o);
    add_life(s, c, &o, now);
+   record_end(c, &o, at_exit ? WS_NO_TIME : now);
    c->group->life += now - c->alloc_t;
    c->group->live--;
    c->group->live_alloc -= c->alloc_t;
@@ -1369,6 +1464,12 @@ static void forget_ended(void)
       s->sums.live = s->sums.peak_live = live;
       s->sums.live_chunks = live_chunks;
       forget_ended_groups(s);
+      /* its records are of the chunks it allocates */
+      if (s->recs != NULL)
+         VG_(deleteXA)(s->recs);
+      s->recs = NULL;
+      s->rec_from = s->allocs;
+      s->stride = 1;
    }
 }
 

@@ -64,11 +64,13 @@ WS_Clo WS_(clo) = {
    .locations      = True,
    .heap           = True,
    .heap_usage     = True,
+   .heap_chunks    = 100,
 };
 
 #define WS_MIN_PAGESIZE   64
 #define WS_MIN_LINESIZE   16
 #define WS_MAX_PAGESIZE   (2 * 1024 * 1024)
+#define WS_MAX_HEAP_CHUNKS 1000000
 
 /*------------------------------------------------------------*/
 /*--- Values                                               ---*/
@@ -308,6 +310,7 @@ Bool WS_(process_cmd_line_option)(const HChar* arg)
    else if NUMBER("--ws-peak-window", 2, WS_MAX_PEAK_WINDOW, peak_window) {}
    else if NUMBER("--ws-hot", 0, WS_MAX_HOT, hot) {}
    else if NUMBER("--ws-peaks", 1, WS_MAX_PEAKS, peaks) {}
+   else if NUMBER("--ws-heap-chunks", 0, WS_MAX_HEAP_CHUNKS, heap_chunks) {}
    else if (VG_(Clo_Mode)() == cloD && !VG_(Clo_Recognised)()
             && VG_STREQN(5, arg, "--ws-"))
       cannot_change(arg);
@@ -390,6 +393,9 @@ void WS_(print_usage)(void)
 "                              how each allocation site uses its chunks,\n"
 "                              at the resolution of pages or of each\n"
 "                              access (needs --ws-heap=yes) [yes]\n"
+"    --ws-heap-chunks=<n>      chunk records kept per allocation site, for\n"
+"                              its timeline (spread over the run); 0: none\n"
+"                              [100]\n"
 "    --ws-routines=no|yes      per routine, how its cost grows with the\n"
 "                              input it reads (rms, trms) [no]\n"
 "    --ws-curves=no|sampled|exact\n"

@@ -71,7 +71,8 @@
 #define WS_(str)    VGAPPEND(vgWS_,str)
 
 #define WS_VERSION        "0.1.0"
-#define WS_FORMAT_VERSION 5
+#define WS_FORMAT_VERSION 6
+#define WS_DUMP_FORMAT_VERSION 5
 
 /*------------------------------------------------------------*/
 /*--- What the core assumes of the platform                ---*/
@@ -241,6 +242,7 @@ typedef struct {
    Bool         heap;
    Bool         heap_usage;      /* followed: --ws-heap=yes too */
    Bool         heap_exact;      /* --ws-heap-usage=exact: each access */
+   ULong        heap_chunks;     /* chunk records kept per site */
    Bool         routines;        /* per-routine footprint */
    WS_CurvesMode curves;         /* --ws-curves */
 } WS_Clo;

@@ -110,7 +110,19 @@ void WS_(out_event)(const HChar* format, ...)
 /*--- What the core tells                                  ---*/
 /*------------------------------------------------------------*/
 
-/* A sample's line: "t insn data", with --ws-per-thread=yes the shared
+/* The column an analysis adds to the samples (the live heap bytes), or
+   NULL: its name in the header, and its value at each sample. */
+static const HChar* column_name;
+static ULong      (*column_value)(void);
+
+void WS_(out_sample_column)(const HChar* name, ULong (*value)(void))
+{
+   column_name = name;
+   column_value = value;
+}
+
+/* A sample's line: "t insn data", the lines, an analysis's column, with
+   --ws-per-thread=yes the shared
    pages and each live thread's sizes; a final sample is marked by the
    event after it, which gives its window's length. */
 static void write_sample(const WS_Event* ev)
@@ -121,6 +133,8 @@ static void write_sample(const WS_Event* ev)
                    ev->sizes[WS_Data]);
    if (WS_(lines_on)())
       WS_(out_printf)(" %llu %llu", ev->lines[WS_Insn], ev->lines[WS_Data]);
+   if (column_value != NULL)
+      WS_(out_printf)(" %llu", column_value());
    if (WS_(clo).per_thread) {
       WS_(out_printf)(" %llu", WS_(shared_pages)());
       for (tid = 1; tid < VG_N_THREADS; tid++)
@@ -216,7 +230,7 @@ void WS_(write_header)(WS_File* f, Bool dump_file)
 {
    WS_(file_printf)(f, "%s: %d\n", dump_file ? "ws-dump-format"
                                               : "ws-output-format",
-                    WS_FORMAT_VERSION);
+                    dump_file ? WS_DUMP_FORMAT_VERSION : WS_FORMAT_VERSION);
    if (!dump_file) {
       WS_(file_printf)(f, "tool: ws %s\ncommand: ", WS_VERSION);
       WS_(file_command)(f);
@@ -239,7 +253,7 @@ void WS_(write_header)(WS_File* f, Bool dump_file)
       return;
    WS_(file_printf)(f, "syscalls: %s\nper-thread: %s\ninstr-atstart: %s\n"
                     "count-rep: %s\nheap-usage: %s\nnum-callers: %d\n"
-                    "%scolumns: t insn data%s%s\n",
+                    "%scolumns: t insn data%s%s%s%s\n",
                     WS_(clo).syscalls ? "yes" : "no",
                     WS_(clo).per_thread ? "yes" : "no",
                     WS_(clo).instr_atstart ? "yes" : "no",
@@ -249,6 +263,8 @@ void WS_(write_header)(WS_File* f, Bool dump_file)
                     VG_(clo_backtrace_size),
                     WS_(clo).routines ? "routines: yes\n" : "",
                     WS_(lines_on)() ? " insn-lines data-lines" : "",
+                    column_name != NULL ? " " : "",
+                    column_name != NULL ? column_name : "",
                     WS_(clo).per_thread ? " shared {tid insn data}..." : "");
 }
 

@@ -129,6 +129,10 @@ WS_File* WS_(out_file)(void);
 /* The "key: value" header of the output file, or of a dump file. */
 void WS_(write_header)(WS_File* f, Bool dump_file);
 void WS_(out_header)(void);
+/* Adds a column, named |name| in the header, after the core's in every
+   sample line: |value| at each sample (at start-up, before the
+   header). */
+void WS_(out_sample_column)(const HChar* name, ULong (*value)(void));
 /* Registers the output file's lines of what the core tells: samples,
    starts and stops, threads. */
 void WS_(output_init)(void);
