@@ -114,15 +114,11 @@
 __asm__(KNEES_RUN("knees_run", "", ""));
 /* With -r: the phase is a ws region (WS_START after the first
    `syscall`, WS_STOP before the second), named after its argument. */
-/* The request codes, written as numbers because a top-level asm takes
-   no operands: ws.h's, which the compiler checks here. */
-_Static_assert(VG_USERREQ__WS_START == 0x57530000, "WS_START's code");
-_Static_assert(VG_USERREQ__WS_STOP == 0x57530001, "WS_STOP's code");
-__asm__(".pushsection .rodata\n"
-        "   .p2align 3\n"
-        "knees_start_args: .quad 0x57530000, 0, 0, 0, 0, 0\n"
-        "knees_stop_args:  .quad 0x57530001, 0, 0, 0, 0, 0\n"
-        ".popsection\n"
+/* The requests' argument blocks (ws.h's codes, no arguments), which the
+   assembly names: a top-level asm takes no operands. */
+const unsigned long knees_start_args[6] = { VG_USERREQ__WS_START };
+const unsigned long knees_stop_args[6] = { VG_USERREQ__WS_STOP };
+__asm__(
         KNEES_RUN("knees_run_region",
                   KNEES_REQUEST("knees_start_args", "knees_region_start"),
                   KNEES_REQUEST("knees_stop_args", "knees_region_stop")));
