@@ -547,10 +547,16 @@ def scene_curves(sc, docs):
         return line
     record = [pick("curve", "tau 2048"), pick("curve", "tau 4096"), "...",
               pick("mrc", "size 32"), pick("mrc", "size 64")]
+    return curve_parts(sc, record, "  region:4096:64:4096:30, data pages:")
+
+
+def curve_parts(sc, record, heading):
+    """A curves scene's parts: its records, and ws_print's report of
+    ws.out from the curve under heading to the blank line after it."""
     rc, out, err = sc.run("ws_print ws.out")
     assert rc == 0, err
     text = out.rstrip("\n").split("\n")
-    first = text.index("  region:4096:64:4096:30, data pages:")
+    first = text.index(heading)
     last = first + text[first:].index("") if "" in text[first:] \
         else len(text)
     return {"record": sc.normalise("\n".join(record)),
@@ -579,15 +585,7 @@ def scene_sampled(sc, docs):
     record = (pick("curve", "tau 2048 ") + pick("curve", "tau 4096 ")
               + ["..."] + pick("mrc", "size 1 ")
               + [l for l in pick("mrc") if l.endswith(" from footprint")][:1])
-    rc, out, err = sc.run("ws_print ws.out")
-    assert rc == 0, err
-    text = out.rstrip("\n").split("\n")
-    first = text.index("  run, data pages:")
-    last = first + text[first:].index("") if "" in text[first:] \
-        else len(text)
-    return {"record": sc.normalise("\n".join(record)),
-            "text": sc.normalise("\n".join(["$ ws_print ws.out", "..."]
-                                            + text[first:last]))}
+    return curve_parts(sc, record, "  run, data pages:")
 
 
 SCENES = {"miss": scene_miss, "routines": scene_routines, "curves": scene_curves, "sampled": scene_sampled, "manual": scene_manual, "phases": scene_phases,
