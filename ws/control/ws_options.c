@@ -391,7 +391,7 @@ void WS_(print_usage)(void)
 "    --ws-heap=yes|no          follow malloc/free to name heap owners [yes]\n"
 "    --ws-heap-usage=yes|exact|no\n"
 "                              how each allocation site uses its chunks,\n"
-"                              at the resolution of pages or of each\n"
+"                              at the resolution of cache lines or of each\n"
 "                              access (needs --ws-heap=yes) [yes]\n"
 "    --ws-heap-chunks=<n>      chunk records kept per allocation site, for\n"
 "                              its timeline (spread over the run); 0: none\n"
