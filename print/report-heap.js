@@ -18,6 +18,8 @@ var SEVERITY = ["#2b6cb0", "#2f8fbf", "#38a9b4", "#3fae86", "#4fae55", "#84bd45"
 function severity(score) { return Math.min(11, Math.floor((1 - score) * 12)); }
 function siteValue(s, key) { return s[key] === null || s[key] === undefined ? 0 : s[key]; }
 function milli(x) { return x.toFixed(3); }
+/* A site's usage; with chunks below the resolution it is a bound. */
+function usageText(s) { return (s.below ? "\u2264 " : "") + milli(s.usage); }
 /* A site's score for the flame graph's colours, 0 (wasted) to 1 (well
    used): usage, useful lifetime, or (the default) the worst of those and
    of the share of its chunks ever read, so that a site whose chunks are
@@ -34,15 +36,18 @@ function siteLines(s) {
   return ["Site " + s.id + ": " + int(s.chunks) + (s.chunks === 1 ? " chunk, " : " chunks, ") +
             int(s.bytes) + " bytes allocated, peak live " + int(s.peakLive) + " bytes" +
             (s.exitLive !== null ? ", " + int(s.exitLive) + " live at exit" : "") + ".",
-          "usage " + milli(s.usage) + " (" + int(s.wasted) + " bytes never touched), useful " +
-            milli(s.useful) + " (" + int(s.idle) + " bytes idle after their last use).",
-          "never touched " + int(s.never) + ", read-only " + int(s.readOnly) + ", write-only " +
+          "usage " + (s.below ? "at most " : "") + milli(s.usage) + " (" + int(s.wasted) +
+            " bytes never touched), useful " + milli(s.useful) + " (" + int(s.idle) +
+            " bytes idle after their last use)."].concat(
+          s.below ? [int(s.below) + (s.below === 1 ? " chunk" : " chunks") + " below the resolution (" +
+                     (s.below === 1 ? "its" : "their") + " figures are bounds)."] : [],
+          ["never touched " + int(s.never) + ", read-only " + int(s.readOnly) + ", write-only " +
             int(s.writeOnly) + ", by several threads " + int(s.threads) + " chunks.",
           "On average: lifetime " + int(s.lifetime) + u + ", first access " + int(s.firstDelay) + u +
             " after allocation, idle " + int(s.idleTail) + u + " before the free.",
           "Allocated at:", stackNode(s.stack)].concat(
           s.marks && s.marks.length ? ["Marked: in the top 90th percentile of the sites by " +
-                                       s.marks.join(" and by ") + "."] : []);
+                                       s.marks.join(" and by ") + "."] : []));
 }
 function heapDetails(lines) {
   var d = $("heap-details");
@@ -155,7 +160,7 @@ function chooseNode(idx) {
                table(["site", HEAP_KEYS[size], "bytes", "usage", "useful", "innermost function"],
                      sites.map(function (k) {
                        var s = WS.heapSites[k];
-                       return [s.id, int(siteValue(s, size)), int(s.bytes), milli(s.usage), milli(s.useful),
+                       return [s.id, int(siteValue(s, size)), int(s.bytes), usageText(s), milli(s.useful),
                                whereText(WS.stacks[s.stack][0])];
                      }), function (r) { showSite(sites[r]); }, [0, 0, 0, 0, 0, 1])]);
 }
@@ -172,7 +177,7 @@ function renderHeapTable() {
     heapRows.map(function (k) {
       var s = WS.heapSites[k];
       return [s.id, int(siteValue(s, key)), int(s.chunks), int(s.bytes), int(s.peakLive),
-              milli(s.usage), milli(s.useful), int(s.never), int(s.readOnly), int(s.writeOnly),
+              usageText(s), milli(s.useful), int(s.never), int(s.readOnly), int(s.writeOnly),
               int(s.threads), whereText(WS.stacks[s.stack][0]),
               s.marks && s.marks.length ? "\u2691 " + s.marks.join(", ") : ""];
     }), function (r) { showSite(heapRows[r]); }, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1]);

@@ -240,13 +240,15 @@ static void json_heap(FILE *out, const struct wsp_file *f)
       const struct wsp_heap_site *s = &f->heap_sites[i];
       fprintf(out, "%s{\"id\":%llu,\"stack\":%zu,\"chunks\":%llu,"
               "\"bytes\":%llu,\"peakLive\":%llu,\"usage\":%.3f,"
-              "\"never\":%llu,\"readOnly\":%llu,\"writeOnly\":%llu,"
+              "\"below\":%llu,\"never\":%llu,\"readOnly\":%llu,"
+              "\"writeOnly\":%llu,"
               "\"lifetime\":%llu,\"firstDelay\":%llu,\"idleTail\":%llu,"
               "\"useful\":%.3f,\"threads\":%llu",
               i ? ",\n" : "", (unsigned long long)s->id, s->stack,
               (unsigned long long)s->chunks, (unsigned long long)s->bytes,
               (unsigned long long)s->peak_live, s->usage_milli / 1000.0,
-              (unsigned long long)s->never, (unsigned long long)s->read_only,
+              (unsigned long long)s->below, (unsigned long long)s->never,
+              (unsigned long long)s->read_only,
               (unsigned long long)s->write_only,
               (unsigned long long)s->lifetime,
               (unsigned long long)s->first_delay,

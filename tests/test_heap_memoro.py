@@ -163,6 +163,37 @@ def test_default_regrow(ws, options, below, touched):
             n, usage, 0, 0, wo, t), h
 
 
+def test_html_bounds_below_resolution(ws, tmp_path):
+    """The HTML report says a site's usage is a bound when some of its
+    chunks are below the resolution, as the text does: "at most" in its
+    details, a line counting those chunks, "\u2264" in the tables; a site
+    resolved exactly is shown plainly (the default run at 4 KiB pages,
+    test_default_regrow's figures)."""
+    import os
+    import subprocess
+    import test_print
+    r = ws([wslib.prog("heap_regrow")])
+    report = str(tmp_path / "report.html")
+    subprocess.run([os.path.join(wslib.TOP_BUILDDIR, "print", "ws_print"),
+                    "--html", report, r.out_path], check=True)
+    res, _ = test_print.page_results(report, "click:site:0")
+    rows = {row[0]: row for row in res["heapSites"]}
+    for function, below, usage in (("site_long", 6, "0.504"),
+                                   ("site_short", 4, "0.667")):
+        h = site(r.output, function)
+        assert h["below-resolution"] == below
+        assert rows[str(h.id)][5] == "\u2264 " + usage, rows
+    exact_site = [h for h in r.output.heap_sites
+                  if "below-resolution" not in h.values]
+    assert exact_site, r.output.heap_sites
+    assert rows[str(exact_site[0].id)][5] == "%.3f" % exact_site[0]["usage"]
+    # site_long leaves the most bytes untouched: the first row, clicked
+    assert res["heapSites"][0][0] == str(site(r.output, "site_long").id)
+    assert "usage at most 0.504 (" in res["details"], res["details"]
+    assert "6 chunks below the resolution (their figures are bounds)." \
+        in res["details"], res["details"]
+
+
 def test_exact_needs_heap(ws):
     r = ws([wslib.prog("heap_untouched")], "--ws-heap-usage=exact",
            "--ws-heap=no", check=False)
