@@ -18,19 +18,21 @@
 
 /* One header row, then one row per sample, exactly the file's numbers:
 
-     t,insn,data
-     t,insn,data,shared,tid1_insn,tid1_data,tid2_insn,...   (per thread)
+     t,insn,data[,insn_lines,data_lines][,heap]
+        [,shared,tid1_insn,tid1_data,tid2_insn,...]
 
-   With per-thread columns every thread id seen in any sample gets two
-   columns, in increasing order; they are empty in the samples where
-   that thread was not alive. */
+   The line and heap columns when the file has them (the working sets
+   in lines, format 5 on; the live heap bytes, format 6 with the heap
+   followed); then, with per-thread columns, every thread id seen in any
+   sample gets two columns, in increasing order, empty in the samples
+   where that thread was not alive. */
 
 #include "wsp_render.h"
 
 struct rows {
    FILE                    *out;
    const struct wsp_series *ser;
-   int                      per_thread;
+   int                      lines, heap, per_thread;
 };
 
 static int row(void *arg, size_t i, const struct wsp_sample *s,
@@ -42,6 +44,11 @@ static int row(void *arg, size_t i, const struct wsp_sample *s,
    fprintf(out, "%llu,%llu,%llu", (unsigned long long)s->v[WSP_COL_T],
            (unsigned long long)s->v[WSP_COL_INSN],
            (unsigned long long)s->v[WSP_COL_DATA]);
+   if (r->lines)
+      fprintf(out, ",%llu,%llu", (unsigned long long)s->v[WSP_COL_INSN_LINES],
+              (unsigned long long)s->v[WSP_COL_DATA_LINES]);
+   if (r->heap)
+      fprintf(out, ",%llu", (unsigned long long)s->v[WSP_COL_HEAP]);
    if (r->per_thread) {
       size_t j = 0;
       fprintf(out, ",%llu", (unsigned long long)s->v[WSP_COL_SHARED]);
@@ -63,9 +70,14 @@ static int row(void *arg, size_t i, const struct wsp_sample *s,
 void wsp_csv(FILE *out, const struct wsp_file *f)
 {
    const struct wsp_series *ser = &f->samples;
-   struct rows r = { out, ser, f->per_thread };
+   struct rows r = { out, ser, f->columns.at[WSP_COL_INSN_LINES] >= 0,
+                     f->columns.at[WSP_COL_HEAP] >= 0, f->per_thread };
 
    fprintf(out, "t,insn,data");
+   if (r.lines)
+      fprintf(out, ",insn_lines,data_lines");
+   if (r.heap)
+      fprintf(out, ",heap");
    if (f->per_thread)
       fprintf(out, ",shared");
    for (size_t k = 0; k < ser->n_tids; k++)

@@ -79,6 +79,11 @@ static int counter(void *arg, size_t i, const struct wsp_sample *s,
               (unsigned long long)s->v[WSP_COL_INSN_LINES],
               (unsigned long long)s->v[WSP_COL_DATA_LINES]);
    }
+   if (w->f->columns.at[WSP_COL_HEAP] >= 0) {
+      head(w->out, w->f, "C", s->v[WSP_COL_T]);
+      fprintf(w->out, ",\"name\":\"live heap (bytes)\",\"args\":{"
+              "\"heap\":%llu}}", (unsigned long long)s->v[WSP_COL_HEAP]);
+   }
    for (uint32_t k = 0; k < s->thr_count; k++) {
       head(w->out, w->f, "C", s->v[WSP_COL_T]);
       fprintf(w->out, ",\"name\":\"thread %llu (pages)\",\"args\":{"

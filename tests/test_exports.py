@@ -964,7 +964,8 @@ def test_trace(json_runs):
     tracks = trace_tracks(doc)
     out = wslib.read_output(macros)
     # as a viewer shows it: the process named by the command, a counter
-    # track of the working set in pages and one in lines, each with a
+    # track of the working set in pages, one in lines and one of the live
+    # heap bytes, each with a
     # point per sample, the measured stretches side by side on thread 1,
     # every instant global
     pid = int(out.header["pid"])
@@ -975,7 +976,9 @@ def test_trace(json_runs):
                                        for s in out.samples],
         (pid, "working set (lines)"): [(s.t, {"insn": s.insn_lines,
                                               "data": s.data_lines})
-                                       for s in out.samples]}
+                                       for s in out.samples],
+        (pid, "live heap (bytes)"): [(s.t, {"heap": s.heap})
+                                     for s in out.samples]}
     assert {d for ss in tracks["slices"].values()
             for _, _, _, d in ss} == {0}
     assert {scope for _, scope, _ in tracks["instants"]} == {"g"}
@@ -1016,8 +1019,8 @@ def test_trace(json_runs):
     doc = json.loads(p.stdout)
     tracks = trace_tracks(doc)
     out = wslib.read_output(threads)
-    # the process's pages and lines, and each thread's pages
-    assert len(tracks["counters"]) == 2 + len(
+    # the process's pages, lines and live heap, and each thread's pages
+    assert len(tracks["counters"]) == 3 + len(
         {tid for s in out.samples for tid in s.threads})
     got = {}
     for e in doc["traceEvents"]:
@@ -1031,6 +1034,27 @@ def test_trace(json_runs):
             want.setdefault(tid, []).append((s.t, i, dd))
     assert got == want and len(got) >= 2
 
+
+
+def test_trace_live_heap(ws, tmp_path):
+    """The live heap bytes of each sample as a counter track of its own,
+    the file's column exactly (heap_regrow's buffers: not all zero), and
+    no such track for a run without the heap followed."""
+    r = ws([wslib.prog("heap_regrow")])
+    target = tmp_path / "regrow.trace.json"
+    p = ws_print("--trace", target, r.out_path)
+    assert (p.returncode, p.stdout, p.stderr) == (0, "", "")
+    doc = json.load(open(target, encoding="utf-8"))
+    heap = [(e["ts"], e["args"]) for e in doc["traceEvents"]
+            if e["ph"] == "C" and e["name"] == "live heap (bytes)"]
+    assert heap == [(s.t, {"heap": s.heap}) for s in r.output.samples]
+    assert max(s.heap for s in r.output.samples) > 0
+    r = ws([wslib.prog("heap_regrow")], "--ws-heap=no")
+    p = ws_print("--trace", target, r.out_path)
+    assert p.returncode == 0, p.stderr
+    doc = json.load(open(target, encoding="utf-8"))
+    assert not [e for e in doc["traceEvents"]
+                if e["name"] == "live heap (bytes)"]
 
 def test_trace_reader_refuses():
     """The reader holds files to the format's rules: each way of

@@ -578,24 +578,39 @@ def csv_rows(text):
 
 
 def check_csv(text, out):
+    """The samples' columns as tests/wslib.py reads them: t, insn, data,
+    the lines and the live heap when the file has them, then shared and
+    each thread's pair."""
     rows = csv_rows(text)
     head, body = rows[0], rows[1:]
     assert len(body) == len(out.samples)
+
+    def columns(s):
+        lines = (s.insn_lines, s.data_lines) \
+            if s.insn_lines is not None else ()
+        heap = (s.heap,) if s.heap is not None else ()
+        return (s.t, s.insn, s.data) + lines + heap
+    want = ["t", "insn", "data"]
+    if wslib._has_lines(out):
+        want += ["insn_lines", "data_lines"]
+    if wslib._has_heap(out):
+        want.append("heap")
+    n = len(want)
     if not out.per_thread:
-        assert head == ["t", "insn", "data"]
+        assert head == want
         assert [tuple(map(int, r)) for r in body] == [
-            (s.t, s.insn, s.data) for s in out.samples]
+            columns(s) for s in out.samples]
         return
     tids = sorted({tid for s in out.samples for tid in s.threads})
-    want = ["t", "insn", "data", "shared"]
+    want.append("shared")
     for tid in tids:
         want += ["tid%d_insn" % tid, "tid%d_data" % tid]
     assert head == want
     for r, s in zip(body, out.samples):
-        assert tuple(map(int, r[:4])) == (s.t, s.insn, s.data, s.shared)
+        assert tuple(map(int, r[:n + 1])) == columns(s) + (s.shared,)
         threads = {}
         for k, tid in enumerate(tids):
-            i, d = r[4 + 2 * k], r[5 + 2 * k]
+            i, d = r[n + 1 + 2 * k], r[n + 2 + 2 * k]
             assert (i == "") == (d == "")
             if i:
                 threads[tid] = (int(i), int(d))
