@@ -18,11 +18,12 @@
 
 /* --diff A B: run B against run A.  The summary (each kind's average,
    largest sample and total, in pages and, when both runs measured lines
-   of one size, in lines with the data density), the peaks (each kind's largest sample, and
-   the detected peaks matched by stack), the regions (matched by label)
-   the heap sites (matched by allocation stack) and the routines
-   (matched by function), each list worst change first: the largest
-   growth, then the largest shrinking; and the locality curves
+   of one size, in lines with the data density; the live heap's largest
+   sample and average when both runs have it), the peaks (each kind's
+   largest sample, and the detected peaks matched by stack), the regions
+   (matched by label) the heap sites (matched by allocation stack) and
+   the routines (matched by function), each list worst change first: the
+   largest growth, then the largest shrinking; and the locality curves
    (matched by scope, kind and unit: their knees and the taus whose
    figures changed).
 
@@ -34,9 +35,9 @@
    and the others by their functions alone, so that a site whose lines
    an edit moved is still matched.  Sites of A (or of B) with the same
    key are summed.  A growth by more than the --fail-above percentage of
-   the run's largest sample of a kind, of a region's, of a heap site's
-   bytes (from nothing counts) or of the cost of a routine called out
-   in either run is a failure, listed last. */
+   the run's largest sample of a kind or of the live heap, of a region's,
+   of a heap site's bytes (from nothing counts) or of the cost of a
+   routine called out in either run is a failure, listed last. */
 
 #include <math.h>
 #include <stdlib.h>
@@ -236,6 +237,12 @@ static void summary(FILE *out, const struct wsp_file *a,
    summary_rows(out, a, b, 0, v);
    row(out, "samples", a->samples.n, b->samples.n);
    row(out, "time", wsp_last_time(a), wsp_last_time(b));
+   if (a->columns.at[WSP_COL_HEAP] >= 0 && b->columns.at[WSP_COL_HEAP] >= 0) {
+      struct wsp_apt x = apt_of(a, WSP_COL_HEAP), y = apt_of(b, WSP_COL_HEAP);
+      row(out, "live heap peak", x.peak, y.peak);
+      row_avg(out, "live heap average", x.avg10, y.avg10);
+      fail_if(v, x.peak, y.peak, "the run's live heap peak");
+   }
    if (!a->linesize || a->linesize != b->linesize)
       return;
    fprintf(out, "\nSummary, lines of %llu bytes:\n  %-22s %14s %14s  "

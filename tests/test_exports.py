@@ -559,6 +559,13 @@ def test_diff_summary_and_heap_sites(spikes):
         ta, tb = oa.summary[kind][2], ob.summary[kind][2]
         assert "  %-22s %14d %14d  %s\n" % (kind + " total", ta, tb,
                                              change(ta, tb)) in text
+    # the live heap, in bytes: the table is memspike's one chunk, so its
+    # peak doubles exactly
+    ha = max(s.heap for s in oa.samples)
+    hb = max(s.heap for s in ob.samples)
+    assert (ha, hb) == (4096000, 8192000)
+    assert "  %-22s %14d %14d  %s\n" % ("live heap peak", ha, hb,
+                                         change(ha, hb)) in text
     # the table grows by 1000 pages: the data peak by about as much (the
     # jitter of the pool around it moves it by less than its 190 pages)
     assert 1000 - 190 <= max(s.data for s in ob.samples) - \
@@ -597,8 +604,10 @@ def test_diff_fail_above(spikes):
     pa = max(s.data for s in a.output.samples)
     pb = max(s.data for s in b.output.samples)
     assert p.stdout.endswith(
-        "\nFAIL: 2 figures grew by more than 50 %%:\n"
+        "\nFAIL: 3 figures grew by more than 50 %%:\n"
         "  the run's data peak: %d -> %d, %s\n"
+        "  the run's live heap peak: 4096000 -> 8192000, +4096000 "
+        "(+100.0 %%)\n"
         "  the bytes of heap site main (memspike.c:%d): 4096000 -> 8192000, "
         "+4096000 (+100.0 %%)\n" % (pa, pb, change(pa, pb), malloc_line()))
     p = ws_print("--diff", a.out_path, b.out_path, "--fail-above=100")
