@@ -197,7 +197,8 @@ _STATUS_KEYS = {"measurement": "measurement", "time": "time", "tau": "tau",
                 "insn pages": "insn", "data pages": "data",
                 "samples": "samples", "peaks": "peaks",
                 "output file": "output_file", "line size": "linesize",
-                "insn lines": "insn_lines", "data lines": "data_lines"}
+                "insn lines": "insn_lines", "data lines": "data_lines",
+                "live heap": "heap"}
 # given only when lines are measured (--ws-linesize other than 0)
 _STATUS_LINE_KEYS = {"linesize", "insn_lines", "data_lines", "density"}
 
@@ -215,6 +216,10 @@ def parse_status(text):
         key, val = _STATUS_KEYS[m.group(1)], m.group(2)
         if key in ("time", "tau", "every", "pagesize", "linesize"):
             val = int(val.split(" ")[0])
+        elif key == "heap":
+            m = re.match(r"([0-9]+) bytes\Z", val)
+            assert m, "status line %r" % line
+            val = int(m.group(1))
         elif key == "data_lines":
             m = re.match(r"([0-9]+) \(density ([0-9]\.[0-9]{3})\)\Z", val)
             assert m, "status line %r" % line
@@ -223,8 +228,10 @@ def parse_status(text):
         elif key in ("insn", "data", "samples", "peaks", "insn_lines"):
             val = int(val)
         res[key] = val
+    # the live heap only when the heap is followed (--ws-heap=yes)
     keys = set(_STATUS_KEYS.values()) | {"pid", "density"}
-    assert set(res) in (keys, keys - _STATUS_LINE_KEYS), res
+    assert set(res) - {"heap"} in (keys - {"heap"},
+                                   keys - {"heap"} - _STATUS_LINE_KEYS), res
     return res
 
 

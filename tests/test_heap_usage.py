@@ -482,7 +482,11 @@ def test_ws_heap_live(tmp_path, platform):
     wslib.require_built(wslib.prog("heap_server", platform))
     s = heap_server(tmp_path, platform=platform)
     try:
+        before = ctl_util.parse_status(s.vgdb("ws status"))["heap"]
         assert s.cmd("alloc 3 4") == "ok"
+        # ws status: the live heap bytes, the three chunks more
+        assert ctl_util.parse_status(s.vgdb("ws status"))["heap"] == \
+            before + 3 * 4 * PAGE
         reply = s.vgdb("ws heap 1")
         assert re.match(r"ws heap at t=\d+: the 1 worst of \d+ allocation "
                         r"sites by bytes never touched\n", reply), reply
@@ -521,6 +525,7 @@ def test_ws_heap_live(tmp_path, platform):
         help_text = s.vgdb("ws help")
         assert "  ws heap [<n>] [usage|useful|bytes|never|score]\n" in help_text
         assert s.cmd("free") == "ok"
+        assert ctl_util.parse_status(s.vgdb("ws status"))["heap"] == before
         assert s.finish() == 0
     finally:
         s.kill()

@@ -422,6 +422,8 @@ static Bool cmd_status(Words* w)
       VG_(gdb_printf)("  data lines:  %llu (density %s)\n",
                       st.lines[WS_Data], density);
    }
+   if (WS_(clo).heap)
+      VG_(gdb_printf)("  live heap:   %llu bytes\n", WS_(heap_live_bytes)());
    VG_(gdb_printf)("  samples:     %llu\n", st.samples);
    VG_(gdb_printf)("  peaks:       %llu\n", st.peaks);
    VG_(gdb_printf)("  output file: %s\n",
