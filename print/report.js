@@ -489,6 +489,8 @@ function showDump(k) {
 /* A code address as Valgrind shows it: function (file:line) or (in object). */
 function whereText(w) {
   var loc = w.loc === "???" ? "" : w.loc.charAt(0) === "(" ? " (in " + w.loc.slice(1) : " (" + w.loc + ")";
+  /* code without a symbol, named by its object and offset */
+  if (w.loc.charAt(0) === "(" && w.fn.indexOf(w.loc.slice(1, -1) + "+0x") === 0) loc = "";
   return w.fn + loc;
 }
 /* The line that names a stack in a phrase: the program's own (own),

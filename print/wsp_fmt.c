@@ -278,7 +278,16 @@ static size_t short_fn(char *out, struct wsp_str fn, int level)
    return n;
 }
 
-/* "fn (file:line)", "fn (in object)" or "fn" for a location ???.  When
+int wsp_fn_is_object_offset(const struct wsp_where *w)
+{
+   size_t n = w->loc.len;
+   return n > 2 && w->loc.s[0] == '(' && w->fn.len > n + 1
+          && memcmp(w->fn.s, w->loc.s + 1, n - 2) == 0
+          && memcmp(w->fn.s + n - 2, "+0x", 3) == 0;
+}
+
+/* "fn (file:line)", "fn (in object)" or "fn" for a location ??? or
+   for code named by its object and offset.  When
    the line would be wider than width with |after| more characters,
    a C++ function's parameter lists are written "(...)", then its
    template arguments "<...>", then its scopes are left out, so that
@@ -287,8 +296,9 @@ void wsp_lwhere(struct wsp_line *l, const struct wsp_where *w, int width,
                 size_t after)
 {
    int in_obj = w->loc.len && w->loc.s[0] == '(';
-   int none = w->loc.len == 3 && memcmp(w->loc.s, "???", 3) == 0;
-   size_t loc = in_obj ? w->loc.len + 4 : none ? 0 : w->loc.len + 3;
+   int none = (w->loc.len == 3 && memcmp(w->loc.s, "???", 3) == 0)
+              || wsp_fn_is_object_offset(w);
+   size_t loc = none ? 0 : in_obj ? w->loc.len + 4 : w->loc.len + 3;
    struct wsp_str fn = w->fn;
    char buf[sizeof l->b];
    if (fn.len < sizeof buf)
@@ -300,10 +310,12 @@ void wsp_lwhere(struct wsp_line *l, const struct wsp_where *w, int width,
          fn.len = n;
       }
    wsp_lstr(l, fn);
+   if (none)
+      return;
    if (in_obj) {
       wsp_lput(l, " (in ", 5);
       wsp_lput(l, w->loc.s + 1, w->loc.len - 1);
-   } else if (!none) {
+   } else {
       wsp_lput(l, " (", 2);
       wsp_lstr(l, w->loc);
       wsp_lput(l, ")", 1);

@@ -55,6 +55,8 @@ static void put_frame(FILE *out, const struct wsp_where *w, int by_line)
    int in_obj = w->loc.len && w->loc.s[0] == '(';
    int none = wsp_str_is(w->loc, "???");
    put_name(out, w->fn.s, w->fn.len);
+   if (wsp_fn_is_object_offset(w))
+      return;
    if (in_obj) {
       fputs(" (in ", out);
       put_name(out, w->loc.s + 1, w->loc.len - 1);

@@ -143,6 +143,9 @@ void wsp_lflush(FILE *out, struct wsp_line *l, int width);
    indented by indent; a word wider than a line is cut. */
 __attribute__((format(printf, 4, 5)))
 void wsp_wrap(FILE *out, int width, int indent, const char *fmt, ...);
+/* Whether a frame's object goes without saying: "(obj)" for code that
+   ws named "obj+0x<offset>" for want of a symbol. */
+int wsp_fn_is_object_offset(const struct wsp_where *w);
 /* "fn (file:line)": a C++ name shortened to fit (see wsp_fmt.c). */
 void wsp_lwhere(struct wsp_line *l, const struct wsp_where *w, int width,
                 size_t after);

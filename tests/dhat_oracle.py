@@ -43,7 +43,8 @@ spends one of its --num-callers frames on the replacement, so run()
 gives DHAT one more than ws's (12 by default) and the stacks are the
 same length.  Frames are written as ws writes them: `file:line`, or
 `(object)` by the object's base name when there is no line information,
-or `???`.
+or `???`; a function without a symbol is `???` (ws_key() maps ws's
+`object+0x<offset>` to it).
 
 Known differences (ws-interface.md, docs/manual.md):
 - a block of 0 bytes (malloc(0)) is 1 byte to DHAT, 0 to ws;
@@ -278,8 +279,11 @@ class Profile:
 
 
 def ws_key(frames):
-    """The stack key of ws's frames (wslib's Where: function, location)."""
-    return tuple((f.function, f.location) for f in frames)
+    """The stack key of ws's frames (wslib's Where: function, location);
+    code without a symbol, which ws names by its object and offset, is
+    "???" as DHAT names it."""
+    return tuple(("???" if f.named_by_offset() else f.function, f.location)
+                 for f in frames)
 
 
 def parse(text):

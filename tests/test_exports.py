@@ -71,16 +71,6 @@ def folded_lines(stdout):
     return got
 
 
-def report_where(f):
-    """A frame as the text report names it: function (file:line), or
-    function (in object) without line information."""
-    if f.location == "???":
-        return f.function
-    if f.location.startswith("("):
-        return "%s (in %s" % (f.function, f.location[1:])
-    return "%s (%s)" % (f.function, f.location)
-
-
 # ----------------------------------------------------------------------
 # --folded
 
@@ -113,7 +103,7 @@ def test_folded_by_line(known):
     want = {}
     for h in out.heap_sites:
         frames = out.stacks[h.stack]
-        want[";".join(report_where(f) for f in reversed(frames))] = \
+        want[";".join(f.words() for f in reversed(frames))] = \
             h["bytes"]
     assert dict(folded_lines(p.stdout)) == want
     src = open(os.path.join(wslib.TOP_SRCDIR, "tests", "progs",

@@ -634,22 +634,13 @@ def test_print_folded(known):
         for h in out.heap_sites:
             if value(h):
                 frames = out.stacks[h.stack]
-                want[";".join(wslib_where(f) for f in reversed(frames))] = \
+                want[";".join(f.words() for f in reversed(frames))] = \
                     value(h)
         assert got == want, key
     p = print_text(known.out_path, "--folded", "size")
     assert p.returncode == 1
     assert "--folded takes usage, useful, bytes, never or score, not 'size'" \
         in p.stderr
-
-
-def wslib_where(f):
-    """A frame as ws_print names it: function (file:line)."""
-    if f.location == "???":
-        return f.function
-    if f.location.startswith("("):
-        return "%s (in %s" % (f.function, f.location[1:])
-    return "%s (%s)" % (f.function, f.location)
 
 
 def test_print_reads_older_files_without_heap_lines():

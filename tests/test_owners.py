@@ -208,13 +208,22 @@ def test_peak_owners_without_debug_info(ws):
 
 
 def test_peak_owners_of_a_stripped_program(ws):
-    """No symbol table: the block's stack has placeholders for the
-    program's own frames, and the global array is only a mapping of the
-    program's file or anonymous memory (its .bss)."""
+    """No symbol table: the block's stack names the program's own frames
+    by the object and the offset inside it, which addr2line maps to the
+    malloc's line in own_spike (the same code with its symbols: the
+    stripped one is it linked with -s), and the global array is only a
+    mapping of the program's file or anonymous memory (its .bss)."""
     (data, owners), stacks = _burst_peak(ws, wslib.prog("own_spike_stripped"))
     p0, o0 = owners[0]
     assert (p0, o0.split()[0]) == (HEAP_PAGES, "heap"), owners
-    assert stacks[int(o0.split()[1])][0][2] == "???", stacks
+    _, location, function = stacks[int(o0.split()[1])][0]
+    m = re.fullmatch(r"own_spike_stripped\+0x([0-9a-f]+)", function)
+    assert location == "(own_spike_stripped)" and m, stacks
+    where = subprocess.run(["addr2line", "-e", OWN_SPIKE, "0x" + m.group(1)],
+                           stdout=subprocess.PIPE, check=True,
+                           universal_newlines=True).stdout.split()[0]
+    assert where.rsplit("/", 1)[-1] == "own_spike.c:%d" % _source_line(
+        "/* own_spike: malloc */"), where
     assert not any(o.startswith("global burst") for _, o in owners), owners
     assert any(p >= GLOBAL_PAGES and o.split()[0] in ("anon", "file")
                for p, o in owners[1:]), owners

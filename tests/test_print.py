@@ -264,10 +264,7 @@ def section(text, title, end_titles):
 
 
 def where_text(w):
-    loc = "" if w.location == "???" else (
-        " (in %s" % w.location[1:] if w.location.startswith("(")
-        else " (%s)" % w.location)
-    return w.function + loc
+    return w.words()
 
 
 @pytest.mark.parametrize("name", V3_FILES)

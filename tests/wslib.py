@@ -295,6 +295,24 @@ class Where:
         return "<%s 0x%x %s %s>" % ("inline" if self.inline else "frame",
                                     self.ip, self.location, self.function)
 
+    def named_by_offset(self):
+        """Whether ws named code without a symbol by its object and the
+        offset inside it (object+0x...), as docs/output-format.md says."""
+        loc = self.location
+        return loc.startswith("(") and \
+            self.function.startswith(loc[1:-1] + "+0x")
+
+    def words(self):
+        """As ws_print names it: function (file:line), function (in
+        object) without line information, the function alone when the
+        location is unknown or the function is named by its offset."""
+        loc = self.location
+        if loc == "???" or self.named_by_offset():
+            return self.function
+        if loc.startswith("("):
+            return "%s (in %s" % (self.function, loc[1:])
+        return "%s (%s)" % (self.function, loc)
+
 
 class Owner:
     """What lives in a page.  kind is one of OWNER_KINDS or 'rest';

@@ -467,16 +467,43 @@ typedef struct {
    UInt       id;
 } WrittenStack;
 
+static Bool unnamed(const Level* l);
+static const DebugInfo* object_of(DiEpoch ep, Addr ip);
+static void unnamed_code(DiEpoch ep, Addr ip, HChar* buf, SizeT size);
+
+/* Room for an object's base name and an offset. */
+#define WS_UNNAMED_MAX 300
+
+/* The function of a line in a file: its name; for code without a
+   symbol in an object, the name people see for it (unnamed_code), so
+   that two such routines, sites or frames stay two in every viewer;
+   "???" for code in no object.  |buf| holds the name made. */
+static const HChar* file_function(DiEpoch ep, Addr ip, const Level* l,
+                                  HChar buf[WS_UNNAMED_MAX])
+{
+   if (!unnamed(l))
+      return l->function;
+   if (object_of(ep, ip) == NULL)
+      return "???";
+   unnamed_code(ep, ip, buf, WS_UNNAMED_MAX);
+   return buf;
+}
+
+typedef struct {
+   WS_StackFile* sf;
+   DiEpoch       ep;
+} StackLines;
+
 static void put_level(Addr ip, const Level* l, void* opaque)
 {
-   WS_StackFile* sf = opaque;
-   HChar loc[WS_LOCATION_MAX];
+   StackLines* sl = opaque;
+   HChar loc[WS_LOCATION_MAX], made[WS_UNNAMED_MAX];
    format_location(l, loc);
-   WS_(file_printf)(sf->file, "%s 0x%lx %s ",
+   WS_(file_printf)(sl->sf->file, "%s 0x%lx %s ",
                     l->inlined ? "inline" : "frame", ip, loc);
-   WS_(file_text)(sf->file, l->function[0] ? l->function : "???",
+   WS_(file_text)(sl->sf->file, file_function(sl->ep, ip, l, made),
                   WS_EscText);
-   WS_(file_put_char)('\n', sf->file);
+   WS_(file_put_char)('\n', sl->sf->file);
 }
 
 UInt WS_(stack_id)(WS_StackFile* sf, ExeContext* ec)
@@ -485,6 +512,7 @@ UInt WS_(stack_id)(WS_StackFile* sf, ExeContext* ec)
    DiEpoch       ep = VG_(get_ExeContext_epoch)(ec);
    Addr          ips[VG_(get_ExeContext_n_ips)(ec)];
    Frames        f = { ips, 0 };
+   StackLines    sl = { sf, ep };
    UInt          lines = 0, i;
    WrittenStack* w;
 
@@ -504,7 +532,7 @@ UInt WS_(stack_id)(WS_StackFile* sf, ExeContext* ec)
 
    WS_(file_printf)(sf->file, "stack %u %u\n", w->id, lines);
    for (i = 0; i < f.n; i++)
-      for_each_level(ep, f.ips[i], False, put_level, sf);
+      for_each_level(ep, f.ips[i], False, put_level, &sl);
    return w->id;
 }
 
@@ -543,19 +571,20 @@ void WS_(out_stacks_forget)(void)
 #define WS_TEXT_MAX 4096
 
 typedef struct {
-   HChar* buf;
-   SizeT  size;
+   HChar*  buf;
+   SizeT   size;
+   DiEpoch ep;
 } WhereText;
 
 static void where_text_level(Addr ip, const Level* l, void* opaque)
 {
    WhereText* w = opaque;
-   HChar loc[WS_LOCATION_MAX];
+   HChar loc[WS_LOCATION_MAX], made[WS_UNNAMED_MAX];
    SizeT n;
    format_location(l, loc);
    n = VG_(snprintf)(w->buf, w->size, "0x%lx %s ", ip, loc);
    if (n + 4 < w->size)
-      WS_(escape_into)(l->function[0] ? l->function : "???", WS_EscText,
+      WS_(escape_into)(file_function(w->ep, ip, l, made), WS_EscText,
                        w->buf + n, w->size - n);
    else
       VG_(snprintf)(w->buf, w->size, "0x%lx ??? ???", ip);
@@ -563,9 +592,9 @@ static void where_text_level(Addr ip, const Level* l, void* opaque)
 
 static void where_text(Addr ip, HChar* buf, SizeT size)
 {
-   WhereText w = { buf, size };
+   WhereText w = { buf, size, VG_(current_DiEpoch)() };
    buf[0] = '\0';
-   for_each_level(VG_(current_DiEpoch)(), ip, True, where_text_level, &w);
+   for_each_level(w.ep, ip, True, where_text_level, &w);
 }
 
 void WS_(write_where)(WS_File* f, Addr ip)
@@ -593,8 +622,6 @@ static Bool unnamed(const Level* l)
 {
    return VG_STREQ(l->function, "???") || l->function[0] == '\0';
 }
-
-static void unnamed_code(DiEpoch ep, Addr ip, HChar* buf, SizeT size);
 
 static void show_level(Addr ip, const Level* l, void* opaque)
 {
