@@ -32,7 +32,8 @@
       slot  = chunk + ((addr >> 6) & 0xFFFFFF) * 4
       e     = LOAD32(slot)
       STORE32(slot) = read ? (e & 1) | read_stamp : write_stamp
-      if (e <u threshold || the access crosses into the next line)
+      keep  = (((addr & 63) + size - 1) >> 6) - 1    -- 0 if it crosses
+      if ((e & keep) <u threshold)                   -- into the next line
          helper(addr, e, size)
 
    the threshold being, for a read, the later of the top activation's
@@ -137,9 +138,19 @@ static Bool covered(const WS_Access* a)
    return False;
 }
 
+/* The entry at |index| of |chunk|, an address expression of its own at
+   each use, so that the instruction selector makes it an addressing
+   mode (chunk + index * 4) rather than a register. */
+static IRExpr* slot(IRExpr* chunk, IRExpr* index)
+{
+   return bind(Ity_I64, IRExpr_Binop(Iop_Add64, chunk,
+               bind(Ity_I64, IRExpr_Binop(Iop_Shl64, index,
+                                          IRExpr_Const(IRConst_U8(2))))));
+}
+
 static void check(IRExpr* addr, Long size, WS_AccessKind kind, IRExpr* guard)
 {
-   IRExpr *chunk, *slot, *e, *value, *stale;
+   IRExpr *chunk, *index, *e, *value, *stale, *thr;
    const HChar* name;
    void* fn;
    chunk = bind(Ity_I64, IRExpr_Load(Iend_LE, Ity_I64,
@@ -151,12 +162,11 @@ static void check(IRExpr* addr, Long size, WS_AccessKind kind, IRExpr* guard)
                                                        - 3)))),
                           c64((WS_RT_L1_ENTRIES - 1ULL) << 3))),
                      c64((Addr)WS_(rt_lines))))));
-   slot = bind(Ity_I64, IRExpr_Binop(Iop_Add64, chunk,
-               bind(Ity_I64, IRExpr_Binop(Iop_And64,
-                    bind(Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
-                         IRExpr_Const(IRConst_U8(WS_RT_LINE_SHIFT - 2)))),
-                    c64(((1ULL << WS_RT_CHUNK_BITS) - 1) << 2)))));
-   e = bind(Ity_I32, IRExpr_Load(Iend_LE, Ity_I32, slot));
+   index = bind(Ity_I64, IRExpr_Binop(Iop_And64,
+                bind(Ity_I64, IRExpr_Binop(Iop_Shr64, addr,
+                     IRExpr_Const(IRConst_U8(WS_RT_LINE_SHIFT)))),
+                c64((1ULL << WS_RT_CHUNK_BITS) - 1)));
+   e = bind(Ity_I32, IRExpr_Load(Iend_LE, Ity_I32, slot(chunk, index)));
    if (kind & WS_Write)
       value = shadow32(WS_SHADOW_RT_WRITE_STAMP);
    else
@@ -165,18 +175,30 @@ static void check(IRExpr* addr, Long size, WS_AccessKind kind, IRExpr* guard)
                                               IRExpr_Const(IRConst_U32(1)))),
                    shadow32(WS_SHADOW_RT_READ_STAMP)));
    if (guard)
-      addStmtToIRSB(sb.out, IRStmt_StoreG(Iend_LE, slot, value, guard));
+      addStmtToIRSB(sb.out, IRStmt_StoreG(Iend_LE, slot(chunk, index), value,
+                                          guard));
    else
-      addStmtToIRSB(sb.out, IRStmt_Store(Iend_LE, slot, value));
-   stale = bind(Ity_I1, IRExpr_Binop(Iop_CmpLT32U, e,
-                shadow32(kind == WS_Write ? WS_SHADOW_RT_WRITE_THR
-                                          : WS_SHADOW_RT_READ_THR)));
-   if (size > 1) {
-      IRExpr* cross = size > 64
-         ? IRExpr_Const(IRConst_U1(True))
-         : bind(Ity_I1, IRExpr_Binop(Iop_CmpLT64U, c64(64 - size),
-                bind(Ity_I64, IRExpr_Binop(Iop_And64, addr, c64(63)))));
-      stale = bind(Ity_I1, IRExpr_Binop(Iop_Or1, stale, cross));
+      addStmtToIRSB(sb.out, IRStmt_Store(Iend_LE, slot(chunk, index), value));
+   thr = shadow32(kind == WS_Write ? WS_SHADOW_RT_WRITE_THR
+                                   : WS_SHADOW_RT_READ_THR);
+   if (size > 64) {
+      stale = IRExpr_Const(IRConst_U1(True));
+   } else if (size > 1) {
+      /* e, or 0 when the access crosses into the next line (every
+         threshold is above 0): one compare for both */
+      IRExpr* keep = bind(Ity_I32, IRExpr_Unop(Iop_64to32,
+                     bind(Ity_I64, IRExpr_Binop(Iop_Sub64,
+                          bind(Ity_I64, IRExpr_Binop(Iop_Shr64,
+                               bind(Ity_I64, IRExpr_Binop(Iop_Add64,
+                                    bind(Ity_I64, IRExpr_Binop(Iop_And64, addr,
+                                                               c64(63))),
+                                    c64(size - 1))),
+                               IRExpr_Const(IRConst_U8(WS_RT_LINE_SHIFT)))),
+                          c64(1)))));
+      stale = bind(Ity_I1, IRExpr_Binop(Iop_CmpLT32U,
+                   bind(Ity_I32, IRExpr_Binop(Iop_And32, e, keep)), thr));
+   } else {
+      stale = bind(Ity_I1, IRExpr_Binop(Iop_CmpLT32U, e, thr));
    }
    if (guard)
       stale = bind(Ity_I1, IRExpr_Binop(Iop_And1, stale, guard));
