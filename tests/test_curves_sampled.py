@@ -237,3 +237,55 @@ def test_ws_curves_answers_live(server_factory):
           out.curve_estimates[("curve",) + key + (tau,)]["from"])
          for tau, _, _ in out.curves[key]]
     assert out.curves[key][-1][0] > L0_TAUS[-1]
+
+
+def test_long_period_knee_from_epochs(tmp_path):
+    """knees' phase of 512 pages stored once each every P = 700,000
+    instructions, 8 rounds (5.6 million instructions): from the source,
+    every store misses below tau = P and only the first touches from P
+    on, so the page curve steps between tau = 2^19 and 2^20, far above
+    the windows' taus.  Sampled mode gives those taus from ws's epochs
+    (every 100,000 instructions): each point within its own error of the
+    oracle's (_check_long), the step's 512 * 7 misses within the two
+    points' errors (P lies more than an epoch from both taus, so the
+    bounds of every gap fall on one side: the errors of m are a last
+    digit), and ws_print names the knee with the pages it needs."""
+    pages, period, rounds = 512, 700000, 8
+    argv = [wslib.prog("knees_static"),
+            "4096:%d:%d:%d" % (pages, period, rounds)]
+    run, out = _ws(argv, tmp_path)
+    res = curve_oracle.run(wslib.VG_IN_PLACE, argv, cwd=str(tmp_path))
+    for kind in ("insn", "data"):
+        key = ("run", kind, "page")
+        want = res.run[(kind, "page")]
+        got = out.curves[key]
+        assert [tau for tau, _, _ in got] == curve_oracle.taus(want.k)
+        windows = {t: out.curve_estimates[("curve",) + key + (t,)]
+                   for t in L0_TAUS}
+        for tau, s, m in got:
+            if tau > L0_TAUS[-1]:
+                _check_long(key, want, windows, tau, s, m,
+                            out.curve_estimates[("curve",) + key + (tau,)])
+    key = ("run", "data", "page")
+    k = res.run[("data", "page")].k
+    at = {tau: (s, m) for tau, s, m in out.curves[key]}
+    err = {tau: out.curve_estimates[("curve",) + key + (tau,)]
+           for tau in (1 << 19, 1 << 20)}
+    assert err[1 << 19]["from"] == err[1 << 20]["from"] == "epochs"
+    step = (at[1 << 19][1] - at[1 << 20][1]) * k / 1000
+    assert abs(step - pages * (rounds - 1)) <= \
+        (err[1 << 19]["m-err"] + err[1 << 20]["m-err"] + 0.002) * k / 1000
+    js = tmp_path / "run.json"
+    subprocess.run([test_exports.WS_PRINT, "--json", str(js), run.out_path],
+                   check=True)
+    j = json.loads(js.read_text())
+    test_exports.check_json(run.out_path, j)
+    (c,) = [c for c in j["curves"]
+            if (c["scope"], c["kind"], c["unit"]) == ("run", "data", "page")]
+    (knee,) = [n for n in c["knees"] if n["tau_to"] == 1 << 20]
+    assert knee["tau_from"] == 1 << 19
+    assert at[1 << 20][0] >= pages
+    assert knee["text"].startswith(
+        "this run needs %d pages:" % -(-at[1 << 20][0] // 1))
+    assert {p["from"] for p in c["points"] if p["tau"] > L0_TAUS[-1]} \
+        == {"bounds", "epochs"}
