@@ -731,7 +731,10 @@ function renderCurves() {
       var e = c.points[0];
       box.appendChild(h("p", { class: "hint" }, "Estimated from observed windows (--ws-curves=sampled): "
         + "one standard error of s at \u03c4 = " + e.tau + " is " + (e.s_err === undefined ? "unknown" : e.s_err)
-        + ", of m " + (e.m_err === undefined ? "unknown" : e.m_err) + "; each value's error is in the text report."));
+        + ", of m " + (e.m_err === undefined ? "unknown" : e.m_err) + "; each value's error is in the text report."
+        + (c.points.some(function (p) { return p.from === "epochs"; })
+           ? " The longer \u03c4 come from ws's epochs: surely within their errors (from epochs), or only a range between"
+             + " the windows and the epochs (from bounds), whose middle is drawn." : "")));
     }
     curvePlot(box, c.points.map(function (p) { return p.tau; }),
               [{ cls: "m", vals: c.points.map(function (p) { return p.m; }) },

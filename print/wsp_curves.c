@@ -53,9 +53,14 @@ size_t wsp_curve_at(const struct wsp_file *f, size_t i, struct wsp_curve *c)
    return j;
 }
 
+/* A point made of bounds alone (--ws-curves=sampled between its
+   windows and its epochs) is in no knee: its value is only the middle
+   of what it may be. */
 static int knee_step(const struct wsp_curve_point *a,
                      const struct wsp_curve_point *b)
 {
+   if (a->from == WSP_FROM_BOUNDS || b->from == WSP_FROM_BOUNDS)
+      return 0;
    double grow = b->s ? (double)b->s / (double)(a->s ? a->s : 1) : 1;
    return a->m >= 2 * b->m && a->m - b->m >= 500
           && (double)a->m >= (double)b->m * grow * grow;

@@ -262,7 +262,7 @@ static void fixed(FILE *out, uint64_t v, int ten_thousandths)
 static void estimate_from(FILE *out, const struct wsp_curve_point *p)
 {
    static const char *const from[] = { NULL, "windows", "footprint",
-                                       "other" };
+                                       "epochs", "bounds", "other" };
    if (p->from)
       fprintf(out, ",\"from\":\"%s\"", from[p->from]);
 }

@@ -345,10 +345,13 @@ struct wsp_heap_chunk {
    thousandths (s in units, m in misses per 1,000 instructions); or, an
    mrc line, at cache size x units, the miss ratio in ten-thousandths. */
 /* A curve or mrc line; an estimate (--ws-curves=sampled) says what
-   made it (|from|: WSP_FROM_WINDOWS or WSP_FROM_FOOTPRINT, or
-   WSP_FROM_OTHER for a word this reader does not know) and, when
-   |has_err|, its standard errors in the same units. */
-enum { WSP_FROM_EXACT, WSP_FROM_WINDOWS, WSP_FROM_FOOTPRINT, WSP_FROM_OTHER };
+   made it (|from|: WSP_FROM_WINDOWS, WSP_FROM_FOOTPRINT, WSP_FROM_EPOCHS
+   or WSP_FROM_BOUNDS, or WSP_FROM_OTHER for a word this reader does not
+   know) and, when |has_err|, its errors in the same units (one standard
+   error of a window's estimate; the farthest the value can be off, of
+   the epochs' and the bounds'). */
+enum { WSP_FROM_EXACT, WSP_FROM_WINDOWS, WSP_FROM_FOOTPRINT, WSP_FROM_EPOCHS,
+       WSP_FROM_BOUNDS, WSP_FROM_OTHER };
 struct wsp_curve_point {
    struct wsp_str scope;
    int            data, line, mrc;

@@ -78,6 +78,8 @@ static int estimate_keys(struct cur *c, struct wsp_curve_point *pt)
       } else if (wsp_str_is(k, "from")) {
          pt->from = wsp_str_is(v, "windows") ? WSP_FROM_WINDOWS
                     : wsp_str_is(v, "footprint") ? WSP_FROM_FOOTPRINT
+                    : wsp_str_is(v, "epochs") ? WSP_FROM_EPOCHS
+                    : wsp_str_is(v, "bounds") ? WSP_FROM_BOUNDS
                     : WSP_FROM_OTHER;
       }
    }

@@ -79,6 +79,9 @@ static void curve(FILE *out, const struct wsp_file *f,
          fixed(b, sizeof b, p[i].m_err, 3);
          wsp_lprintf(&l, "   +-%s +-%s", a, b);
       }
+      if (p[i].from == WSP_FROM_EPOCHS || p[i].from == WSP_FROM_BOUNDS)
+         wsp_lprintf(&l, "   (%s)", p[i].from == WSP_FROM_EPOCHS
+                                    ? "epochs" : "bounds");
       bar(&l, p[i].m, most);
       wsp_lflush(out, &l, width);
    }
@@ -115,7 +118,11 @@ void wsp_text_curves(FILE *out, const struct wsp_file *f, int width)
       wsp_wrap(out, width, 2, "\nLocality curves (docs/manual.md, "
                "\"Locality curves\"), estimated from observed windows "
                "(--ws-curves=sampled), each value with one standard error "
-               "(+-); the LRU miss ratios marked (footprint) are converted "
+               "(+-); the page curves' longer taus from ws's epochs, marked "
+               "(epochs), each within its +- surely, and between the two "
+               "the middle of what the windows and the epochs leave, marked "
+               "(bounds), within its +- but for the windows' error; the "
+               "LRU miss ratios marked (footprint) are converted "
                "from s and m, with no error given: s = the mean working "
                "set over windows of tau instructions, m = misses per 1,000 "
                "instructions, LRU miss = the miss ratio of an LRU cache of "

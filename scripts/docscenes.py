@@ -567,7 +567,8 @@ def curve_parts(sc, record, heading):
 def scene_sampled(sc, docs):
     """output-format.md and manual.md, "Locality curves": the estimated
     curves (--ws-curves=sampled) of knees' two phases with ten times the
-    rounds: a few records with their errors, and ws_print's report."""
+    rounds: a few records with their errors (from the windows, bounds and
+    epochs), and ws_print's report."""
     sc.copy_in("tests/progs/knees",
                os.path.join(sc.builddir, "tests", "progs", "knees"))
     rc, _, err = sc.run("valgrind --tool=ws --ws-curves=sampled "
@@ -583,7 +584,8 @@ def scene_sampled(sc, docs):
         return [l for l in lines
                 if l.startswith("%s %s%s" % (word, scope, rest))]
     record = (pick("curve", "tau 2048 ") + pick("curve", "tau 4096 ")
-              + ["..."] + pick("mrc", "size 1 ")
+              + pick("curve", "tau 8192 ") + ["..."]
+              + pick("curve", "tau 131072 ") + ["..."] + pick("mrc", "size 1 ")
               + [l for l in pick("mrc") if l.endswith(" from footprint")][:1])
     return curve_parts(sc, record, "  run, data pages:")
 

@@ -52,6 +52,7 @@ OPTIONS = ("--ws-curves=sampled", "--ws-syscalls=no")
 L0_TAUS = [64 << j for j in range(7)]          # 64 .. 4096
 ONCE = 512
 ONCE_INSNS = 4096
+LAG = 64            # Valgrind's superblocks: at most 50 instructions
 
 
 def _ws(argv, tmp_path, options=()):
@@ -60,17 +61,51 @@ def _ws(argv, tmp_path, options=()):
     return run, wslib.read_output(run.out_path)
 
 
+def _check_long(key, want, got, tau, s, m, est):
+    """A page curve's point above the windows' taus within its own
+    error of the oracle's.  From epochs the error is the farthest the
+    value can be off, the gaps' bounds being sure but for the clock the
+    slow path reads, which lags a touch by at most a superblock (LAG
+    instructions): each gap seen moves by at most that, K s(tau) by at
+    most LAG a miss (a gap longer than tau - LAG, a first touch or a
+    tail, each at most a miss) and K m(tau) not at all but where a gap lies within
+    LAG of tau, which the last digit covers.  The bounds' points rest on
+    the windows' values at 4096 as well: three of their standard
+    errors and the allowance for what no window sees, as above."""
+    if est["from"] == "epochs":
+        slack_s = 2 * LAG * want.m(tau) / 1000 + 0.001
+        slack_m = 0.001
+    else:
+        assert est["from"] == "bounds", (key, tau, est)
+        win = got[L0_TAUS[-1]]
+        slack_s = 3 * win["s-err"] + ONCE * L0_TAUS[-1] / want.k + 0.001
+        slack_m = 3 * win["m-err"] + ONCE * 1000 / want.k + 0.001
+    assert abs(s - want.s(tau)) <= est["s-err"] + slack_s, \
+        (key, tau, s, want.s(tau), est)
+    assert abs(m - want.m(tau)) <= est["m-err"] + slack_m, \
+        (key, tau, m, want.m(tau), est)
+
+
 def _check_within_errors(out, res):
     """Every curve point and every LRU miss ratio the windows answer
-    within three standard errors (+ the last digit) of the oracle's."""
+    within three standard errors (+ the last digit) of the oracle's; the
+    page curves' points above the windows' taus, up to the run's length,
+    within their own errors (_check_long)."""
     checked = 0
     for kind, unit in curve_oracle.KEYS:
         want = res.run[(kind, unit)]
         key = ("run", kind, unit)
         got = out.curves[key]
-        assert [tau for tau, _, _ in got] == L0_TAUS
+        assert [tau for tau, _, _ in got] == \
+            (L0_TAUS if unit == "line" else curve_oracle.taus(want.k))
         for tau, s, m in got:
             est = out.curve_estimates[("curve",) + key + (tau,)]
+            if tau > L0_TAUS[-1]:
+                _check_long(key, want, {
+                    t: out.curve_estimates[("curve",) + key + (t,)]
+                    for t in L0_TAUS}, tau, s, m, est)
+                checked += 1
+                continue
             assert est["from"] == "windows"
             assert abs(s - want.s(tau)) <= \
                 3 * est["s-err"] + ONCE * tau / want.k + 0.001, \
@@ -174,7 +209,8 @@ def test_regions_and_bad_values(tmp_path):
 
 
 _EST_ROW = re.compile(r" +([0-9,]+) +([0-9]+\.[0-9]{3}) +([0-9]+\.[0-9]{3})"
-                      r" +\+-([0-9]+\.[0-9]{3}) \+-([0-9]+\.[0-9]{3})$")
+                      r" +\+-([0-9]+\.[0-9]{3}) \+-([0-9]+\.[0-9]{3})"
+                      r"(?: \((epochs|bounds)\))?$")
 
 
 def test_ws_curves_answers_live(server_factory):
@@ -193,8 +229,63 @@ def test_ws_curves_answers_live(server_factory):
     out = s.run().output
     key = ("run", "data", "page")
     assert [(int(t.replace(",", "")), float(v), float(m))
-            for t, v, m, _, _ in rows] == out.curves[key]
-    assert [(float(se), float(me)) for _, _, _, se, me in rows] == \
+            for t, v, m, _, _, _ in rows] == out.curves[key]
+    assert [(float(se), float(me), f or "windows")
+            for _, _, _, se, me, f in rows] == \
         [(out.curve_estimates[("curve",) + key + (tau,)]["s-err"],
-          out.curve_estimates[("curve",) + key + (tau,)]["m-err"])
-         for tau in L0_TAUS]
+          out.curve_estimates[("curve",) + key + (tau,)]["m-err"],
+          out.curve_estimates[("curve",) + key + (tau,)]["from"])
+         for tau, _, _ in out.curves[key]]
+    assert out.curves[key][-1][0] > L0_TAUS[-1]
+
+
+def test_long_period_knee_from_epochs(tmp_path):
+    """knees' phase of 512 pages stored once each every P = 700,000
+    instructions, 8 rounds (5.6 million instructions): from the source,
+    every store misses below tau = P and only the first touches from P
+    on, so the page curve steps between tau = 2^19 and 2^20, far above
+    the windows' taus.  Sampled mode gives those taus from ws's epochs
+    (every 100,000 instructions): each point within its own error of the
+    oracle's (_check_long), the step's 512 * 7 misses within the two
+    points' errors (P lies more than an epoch from both taus, so the
+    bounds of every gap fall on one side: the errors of m are a last
+    digit), and ws_print names the knee with the pages it needs."""
+    pages, period, rounds = 512, 700000, 8
+    argv = [wslib.prog("knees_static"),
+            "4096:%d:%d:%d" % (pages, period, rounds)]
+    run, out = _ws(argv, tmp_path)
+    res = curve_oracle.run(wslib.VG_IN_PLACE, argv, cwd=str(tmp_path))
+    for kind in ("insn", "data"):
+        key = ("run", kind, "page")
+        want = res.run[(kind, "page")]
+        got = out.curves[key]
+        assert [tau for tau, _, _ in got] == curve_oracle.taus(want.k)
+        windows = {t: out.curve_estimates[("curve",) + key + (t,)]
+                   for t in L0_TAUS}
+        for tau, s, m in got:
+            if tau > L0_TAUS[-1]:
+                _check_long(key, want, windows, tau, s, m,
+                            out.curve_estimates[("curve",) + key + (tau,)])
+    key = ("run", "data", "page")
+    k = res.run[("data", "page")].k
+    at = {tau: (s, m) for tau, s, m in out.curves[key]}
+    err = {tau: out.curve_estimates[("curve",) + key + (tau,)]
+           for tau in (1 << 19, 1 << 20)}
+    assert err[1 << 19]["from"] == err[1 << 20]["from"] == "epochs"
+    step = (at[1 << 19][1] - at[1 << 20][1]) * k / 1000
+    assert abs(step - pages * (rounds - 1)) <= \
+        (err[1 << 19]["m-err"] + err[1 << 20]["m-err"] + 0.002) * k / 1000
+    js = tmp_path / "run.json"
+    subprocess.run([test_exports.WS_PRINT, "--json", str(js), run.out_path],
+                   check=True)
+    j = json.loads(js.read_text())
+    test_exports.check_json(run.out_path, j)
+    (c,) = [c for c in j["curves"]
+            if (c["scope"], c["kind"], c["unit"]) == ("run", "data", "page")]
+    (knee,) = [n for n in c["knees"] if n["tau_to"] == 1 << 20]
+    assert knee["tau_from"] == 1 << 19
+    assert at[1 << 20][0] >= pages
+    assert knee["text"].startswith(
+        "this run needs %d pages:" % -(-at[1 << 20][0] // 1))
+    assert {p["from"] for p in c["points"] if p["tau"] > L0_TAUS[-1]} \
+        == {"bounds", "epochs"}

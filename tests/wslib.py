@@ -202,7 +202,7 @@ _MRC = re.compile(r"mrc (run|region:\S+) (insn|data) (page|line) size "
 _ESTIMATE = {"s-err": re.compile(r"[0-9]+\.[0-9]{3}\Z"),
              "m-err": re.compile(r"[0-9]+\.[0-9]{3}\Z"),
              "miss-err": re.compile(r"[0-9]+\.[0-9]{4}\Z"),
-             "from": re.compile(r"(windows|footprint)\Z")}
+             "from": re.compile(r"(windows|footprint|epochs|bounds)\Z")}
 
 # The per-routine footprint (--ws-routines=yes): routine lines in the
 # trailer after the heap-site lines, each followed by its rows.
@@ -565,7 +565,7 @@ class WsOutput:
         self.miss_stacks = []
         self.curve_lines = []
         # (curve|mrc, scope, kind, unit, tau|size) -> an estimate's keys:
-        # s-err, m-err, miss-err (floats), from (windows|footprint)
+        # s-err, m-err, miss-err (floats), from (windows|footprint|epochs|bounds)
         self.curve_estimates = {}
         self.curves = {}
         self.mrc = {}

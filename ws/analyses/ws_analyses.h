@@ -492,6 +492,22 @@ void WS_(curves_trailer)(void);
 void WS_(curves_monitor)(WS_Kind kind, Bool lines);
 void WS_(curves_after_fork)(void);
 
+/* --ws-curves=sampled's long taus, from ws's epochs
+   (ws_curves_epochs.c): its listeners, set up at start-up; a forked
+   child's fresh start; the pages' curve of |kind| over the run so far
+   at tau = 2^j for every j < 64: s in units, m in misses per
+   instruction, the estimate and its bounds.  |sure|: all three hold
+   (tau at or above the longest epoch, or the run); else only s_hi and
+   m_lo are bounds (and s, m mean nothing). */
+typedef struct {
+   double s, s_lo, s_hi;
+   double m, m_lo, m_hi;
+   Bool   sure;
+} WS_EpochPoint;
+void WS_(epochs_init)(void);
+void WS_(epochs_after_fork)(void);
+void WS_(epochs_curve)(WS_Kind kind, WS_EpochPoint pts[64]);
+
 /*------------------------------------------------------------*/
 /*--- Per-routine footprint (ws_routines.c,                ---*/
 /*--- ws_routines_ir.c)                                    ---*/

@@ -716,6 +716,57 @@ static Estimate combine(Estimate e, double hx, double hn, double rest)
    return c;
 }
 
+/* The pages' curve of |kind| above the windows' taus, up to the first
+   power of two at or above the run's |k| instants (ws_curves_epochs.c):
+   where the epochs bound it, their estimate and the farther bound's
+   distance ("from epochs"); below, the middle and half the width of
+   what monotony leaves between the windows' values at WIN_SPAN
+   (|s_w|, |m_w|) and the epochs' one-sided bounds ("from bounds"). */
+static void epochs_curve(Int kind, Estimate s_w, Estimate m_w, ULong k,
+                         Bool out)
+{
+   static WS_EpochPoint pts[64];
+   Int   j;
+   HChar v[32], m[32], ve[32], me[32];
+   WS_(epochs_curve)(kind, pts);
+   for (j = bits(WIN_SPAN); j < 64; j++) {
+      const WS_EpochPoint* p = &pts[j];
+      double s_val, s_err, m_val, m_err;
+      if (p->sure) {
+         s_val = p->s;
+         m_val = p->m;
+         s_err = p->s_hi - s_val > s_val - p->s_lo ? p->s_hi - s_val
+                                                    : s_val - p->s_lo;
+         m_err = p->m_hi - m_val > m_val - p->m_lo ? p->m_hi - m_val
+                                                    : m_val - p->m_lo;
+      } else {
+         double s_lo = s_w.value < p->s_hi ? s_w.value : p->s_hi;
+         double m_hi = m_w.value > p->m_lo ? m_w.value : p->m_lo;
+         s_val = (s_lo + p->s_hi) / 2;
+         s_err = (p->s_hi - s_lo) / 2;
+         m_val = (p->m_lo + m_hi) / 2;
+         m_err = (m_hi - p->m_lo) / 2;
+      }
+      format_double(v, s_val, 3);
+      format_double(m, m_val * 1000, 3);
+      format_double(ve, s_err, 3);
+      format_double(me, m_err * 1000, 3);
+      if (out) {
+         WS_(out_printf)("curve run %s page tau %llu s %s m %s s-err %s "
+                         "m-err %s from %s", WS_(kind_name)(kind),
+                         1ULL << j, v, m, ve, me,
+                         p->sure ? "epochs" : "bounds");
+         WS_(out_end_line)();
+      } else {
+         VG_(gdb_printf)("  %'12llu %12s %10s   +-%s +-%s (%s)\n",
+                         1ULL << j, v, m, ve, me,
+                         p->sure ? "epochs" : "bounds");
+      }
+      if (1ULL << j >= k)
+         break;
+   }
+}
+
 /* One estimated curve and miss-ratio curve, as records (|out|) or a
    table for "ws curves" (|out| False). */
 static void sampled_curve(Int kind, Int g, Bool out)
@@ -753,6 +804,9 @@ static void sampled_curve(Int kind, Int g, Bool out)
                          (ULong)TAU_MIN << j, v, m, ve, me);
       }
    }
+   if (g == 0)
+      epochs_curve(kind, s_at[WIN_TAUS - 1], m_at[WIN_TAUS - 1],
+                   now_at, out);
    if (!out)
       VG_(gdb_printf)("  %12s %12s\n", g ? "lines" : "pages", "LRU miss");
    for (j = 0, c = 1; j < WIN_SIZES; j++, c *= 2) {
@@ -1016,6 +1070,7 @@ void WS_(curves_init)(void)
 {
    if (WS_(clo).curves == WS_CurvesSampled) {
       WS_(set_first_pass)(curves_pass);
+      WS_(epochs_init)();
       head_open();
       plan_window();
       WS_(listen)(WS_EvThreadRuns, thread_runs);
@@ -1149,8 +1204,10 @@ void WS_(curves_monitor)(WS_Kind kind, Bool lines)
 void WS_(curves_after_fork)(void)
 {
    Word i;
-   if (WS_(clo).curves == WS_CurvesSampled)
+   if (WS_(clo).curves == WS_CurvesSampled) {
       sampled_after_fork();
+      WS_(epochs_after_fork)();
+   }
    if (WS_(clo).curves != WS_CurvesExact)
       return;
    scope_close(&run_scope, NULL);

@@ -1018,10 +1018,10 @@ SizeT WS_(client_string)(Addr a, HChar* buf, SizeT size, Bool* whole);
 /* The core's one door upwards.  An analysis (or the output layer)
    registers for the events it needs at start-up, and hears of each in
    the order of registration (ws_main.c says the order that matters).
-   All of them come from the slow path or more rarely: a page entering
-   the window at most once per page and window, the rest once per
-   epoch, sample, start, stop or thread; an event nobody listens to
-   costs a load and a test. */
+   All of them come from the slow path or more rarely: a page touched
+   at most once per page and epoch, entering the window at most once
+   per page and window, the rest once per epoch, sample, start, stop or
+   thread; an event nobody listens to costs a load and a test. */
 typedef enum {
    WS_EvEntered,     /* a page entered the next sample's window: a
                         working-set miss (kind, page, ip) */
@@ -1042,6 +1042,9 @@ typedef enum {
    WS_EvSettled,     /* the boundary handler the IR called is done (its
                         sample taken, the next planned): the program
                         may be stopped here (t) */
+   WS_EvTouched,     /* a page's first touch in the current epoch
+                        (kind, page, stamp: its stamp before, with
+                        WS_STAMP_DEAD if it was unmapped since) */
    WS_N_EVENTS
 } WS_EventKind;
 
@@ -1052,7 +1055,7 @@ typedef struct {
    WS_Kind      kind;       /* Entered, Rose */
    Addr         page;       /* Entered: its page number */
    Addr         ip;         /* Entered, Rose: the instruction */
-   Stamp        stamp;      /* Epoch */
+   Stamp        stamp;      /* Epoch; Touched: the page's stamp before */
    ULong        sizes[2];   /* Sample: the window's pages per kind */
    ULong        lines[2];   /* Sample: its lines per kind (0: off) */
    Bool         final;      /* Sample: the one a stop or exit takes */

@@ -128,6 +128,11 @@ void WS_(touch_page)(WS_Kind kind, Addr page, Addr ip, Addr a)
       when its stamp is older than the region's first epoch. */
    if ((old & WS_STAMP_MASK) < WS_(region_first) || (old & WS_STAMP_DEAD))
       WS_(region_pages)[kind]++;
+   if (WS_(heard)(WS_EvTouched)) {
+      WS_Event ev = { .what = WS_EvTouched, .kind = kind, .page = page,
+                      .stamp = old };
+      WS_(tell)(&ev);
+   }
    WS_(win_set)(&windows[kind], old & WS_STAMP_MASK, WS_(cur_stamp));
    WS_(pt_stamp)(&WS_(tables)[kind], slot, page, WS_(cur_stamp));
    if (kind == WS_Insn)
