@@ -76,11 +76,12 @@ static ULong clock_now(void)
    return countdown_end - left;
 }
 
-/* Tells the running thread's IR the current stamp, or the clock and
-   the stamp (and the zero its code-slot addresses are added to). */
-static void stamp_to_shadow(void)
+/* Tells the running thread's IR the current stamp (none while every
+   access is observed: ws_core.h), or the clock and the stamp (and the
+   zero its code-slot addresses are added to). */
+void WS_(stamp_to_shadow)(void)
 {
-   ULong stamp = WS_(cur_stamp);
+   ULong stamp = WS_(observing) ? WS_OBSERVE_STAMP : WS_(cur_stamp);
    if (clock_thread != VG_INVALID_THREADID)
       VG_(set_shadow_regs_area)(clock_thread, 1, WS_SHADOW_STAMP,
                                 sizeof stamp, (const UChar*)&stamp);
@@ -101,7 +102,7 @@ static void clock_to_shadow(ULong now)
                              (const UChar*)&left);
    VG_(set_shadow_regs_area)(clock_thread, 1, WS_SHADOW_ZERO, sizeof zero,
                              (const UChar*)&zero);
-   stamp_to_shadow();
+   WS_(stamp_to_shadow)();
 }
 
 void WS_(clock_to_thread)(ThreadId tid)
@@ -272,7 +273,7 @@ void WS_(new_stamp)(void)
    /* The lines the IR flagged in the epoch that ends are its own. */
    WS_(settle_lines)();
    WS_(cur_stamp)++;
-   stamp_to_shadow();
+   WS_(stamp_to_shadow)();
    set_stamp_time(WS_(cur_stamp), WS_(now)());
    if (WS_(miss_first) == WS_STAMP_MASK && WS_(now)() >= miss_bound) {
       WS_(miss_first) = WS_(cur_stamp);
