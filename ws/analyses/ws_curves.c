@@ -407,6 +407,67 @@ static Stream win_st[N_STREAMS];
 static Window win;
 static Bool   warm_taken[N_STREAMS];
 
+/* The open window's touches by bins, made its values at its end: per
+   stream, the gaps inside the measured half (n and sum) and the
+   measured touches' gaps (a first touch in the window is cold), by
+   bin 0 (up to TAU_MIN) .. WIN_TAUS (above the largest tau); their
+   LRU distances by bits(d - 1), a first reference cold. */
+typedef struct {
+   ULong gap_n[WIN_TAUS + 1], gap_s[WIN_TAUS + 1];
+   ULong miss[WIN_TAUS + 1], cold;
+   ULong dist[65], lru_cold;
+} WinBins;
+static WinBins bins[N_STREAMS];
+
+static Int tau_bin(ULong g)
+{
+   Int k = 0;
+   while (k < WIN_TAUS && g > ((ULong)TAU_MIN << k))
+      k++;
+   return k;
+}
+
+/* The open window's units, from chunks kept for the next window: a
+   window touches thousands (lines), all dropped at its end. */
+#define CHUNK_UNITS 4096
+typedef struct _UnitChunk {
+   struct _UnitChunk* next;
+   Unit               units[CHUNK_UNITS];
+} UnitChunk;
+static UnitChunk* chunks_used = NULL;
+static UnitChunk* chunks_free = NULL;
+static UInt       chunk_left = 0;
+
+static Unit* win_unit(void)
+{
+   if (chunk_left == 0) {
+      UnitChunk* c = chunks_free;
+      if (c != NULL)
+         chunks_free = c->next;
+      else
+         c = VG_(malloc)("ws.curves.units", sizeof *c);
+      c->next = chunks_used;
+      chunks_used = c;
+      chunk_left = CHUNK_UNITS;
+   }
+   return &chunks_used->units[--chunk_left];
+}
+
+static void unit_kept(void* u)
+{
+}
+
+static void win_units_drop(void)
+{
+   while (chunks_used != NULL) {
+      UnitChunk* c = chunks_used;
+      chunks_used = c->next;
+      c->next = chunks_free;
+      chunks_free = c;
+   }
+   chunk_left = 0;
+}
+
 static ULong mix(ULong x)              /* splitmix64's finaliser */
 {
    x ^= x >> 30;
@@ -657,6 +718,7 @@ static void window_open(ULong k)
    VG_(memset)(&win, 0, sizeof win);
    win.k  = k;
    win_c0 = WS_(clock_insns)();
+   VG_(memset)(bins, 0, sizeof bins);
    for (i = 0; i < n_streams(); i++) {
       stream_open(&win_st[i]);
       warm_taken[i] = False;
@@ -696,9 +758,10 @@ static void win_touch(Int i, UWord key, ULong t)
 {
    Stream*    st = &win_st[i];
    WinStream* w  = &win.st[i];
+   WinBins*   b  = &bins[i];
    Unit*      u;
    ULong      p  = 0, d;
-   Int        j;
+   Int        k;
    if (t > win_warm + WIN_SPAN)
       return;
    if (t > win_warm)
@@ -706,29 +769,68 @@ static void win_touch(Int i, UWord key, ULong t)
    u = st->top != NULL && st->top->key == key ? st->top
        : VG_(HT_lookup)(st->units, key);
    if (u == NULL) {
-      u = VG_(malloc)("ws.curves.unit", sizeof *u);
+      u = win_unit();
       u->key = key;
       u->pos = 0;
       VG_(HT_add_node)(st->units, u);
       st->n_units++;
    } else if (t <= u->last) {
       return;
+   } else if (u->last > win_warm) {
+      /* a gap inside the measured half: in the window of each tau for
+         min(tau, gap) of its instants */
+      p = u->last;
+      k = tau_bin(t - p);
+      b->gap_n[k]++;
+      b->gap_s[k] += t - p;
    } else {
       p = u->last;
       win_span(w, p, t);
    }
-   u->last = t;
-   st->top = u;
-   d = lru_distance(st, u);
+   if (u == st->top && p != 0) {
+      /* the unit referenced last (most fetches, runs of accesses): a
+         distance of 1 */
+      u->last = t;
+      d = 1;
+   } else {
+      u->last = t;
+      st->top = u;
+      d = lru_distance(st, u);
+   }
    if (t <= win_warm)
       return;
-   for (j = 0; j < WIN_TAUS; j++)
-      if (p == 0 || t - p > ((ULong)TAU_MIN << j))
-         w->m[j]++;
    w->refs++;
-   for (j = 0; j < WIN_SIZES; j++)
-      if (d == 0 || d > (1ULL << j))
-         w->lru[j]++;
+   if (p == 0)
+      b->cold++;
+   else
+      b->miss[tau_bin(t - p)]++;
+   if (d == 0)
+      b->lru_cold++;
+   else
+      b->dist[bits(d - 1)]++;
+}
+
+/* The window's values from its bins (WinBins). */
+static void bins_to_window(const WinBins* b, WinStream* w)
+{
+   ULong below = 0, above;
+   Int   j, k;
+   for (j = 0; j < WIN_TAUS; j++) {
+      ULong tau = (ULong)TAU_MIN << j;
+      below += b->gap_s[j];
+      above = 0;
+      for (k = j + 1; k <= WIN_TAUS; k++)
+         above += b->gap_n[k];
+      w->s[j] += below + tau * above;
+      w->m[j] = b->cold;
+      for (k = j + 1; k <= WIN_TAUS; k++)
+         w->m[j] += b->miss[k];
+   }
+   for (j = 0; j < WIN_SIZES; j++) {
+      w->lru[j] = b->lru_cold;
+      for (k = j + 1; k < 65; k++)
+         w->lru[j] += b->dist[k];
+   }
 }
 
 /* Keeps the open window, if any of it was measured (window_due made
@@ -751,9 +853,12 @@ static void window_close(Bool keep)
          VG_(HT_ResetIter)(win_st[i].units);
          while ((u = VG_(HT_Next)(win_st[i].units)) != NULL)
             win_span(&win.st[i], u->last, win_t + 1);
+         bins_to_window(&bins[i], &win.st[i]);
       }
-      stream_close(&win_st[i]);
+      VG_(HT_destruct)(win_st[i].units, unit_kept);
+      VG_(free)(win_st[i].tree);
    }
+   win_units_drop();
    if (win.n > 0 && n_windows < WIN_MAX)
       windows[n_windows++] = win;
    observe(False);

@@ -334,20 +334,21 @@ void WS_(observe_all)(Bool on)
    WS_(stamp_to_shadow)();
 }
 
-/* Whether no watch's mark on |page| asks more of an access to it than
-   the inline code does (so that an observed access to a page its
-   entry holds needs nothing more). */
-static inline Bool unwatched(Addr page)
+/* Whether an access of |kind| to |page| would pass the entry that
+   holds the page were every access not observed: no watch's mark on
+   the page keeps that kind out of the TLB. */
+static inline Bool passes_unobserved(Addr page, WS_AccessKind kind)
 {
    const UChar* m;
+   UChar kept;
    if (!watching)
       return True;
-   if (*watch.all != 0)
-      return False;
    m = WS_(watch_mark)(page);
-   return m == NULL
-          || (*m & (watch.trap_read | watch.trap_write | watch.wake
-                    | watch.lines)) == 0;
+   if (m == NULL)
+      return True;
+   kept = (kind & WS_Read ? watch.trap_read : 0)
+          | (kind & WS_Write ? watch.trap_write : 0);
+   return (*m & kept) == 0;
 }
 
 /* The entry holds |page|, with the kinds of access the watch's marks
@@ -591,8 +592,10 @@ static void data_refill_check(Addr a, const WS_SiteRecord* r, SizeT size,
    if (WS_(observing) && WS_(measuring)) {
       observe_check(a, size, weight, ip, kind);
       /* the entry held the page (the inline code counted the check):
-         the tags only trapped it */
-      if (first == last && WS_DTLB_PAGE(e) == last && unwatched(last)
+         the tags only trapped it, and the rest is done as if they had
+         not */
+      if (first == last && WS_DTLB_PAGE(e) == last
+          && passes_unobserved(last, kind)
           && !(WS_(lines_apart)()
                && (!WS_(lines_inline)() || size > WS_(clo).linesize))) {
          e->accesses += weight;
