@@ -272,7 +272,7 @@ static GroupNode* find_group(Addr ip, UInt size, UInt weight,
                              WS_AccessKind kind)
 {
    GroupNode* g;
-   if (groups == NULL)
+   if (groups == NULL || weight < 2)    /* one access: no group */
       return NULL;
    g = VG_(HT_lookup)(groups, group_key(ip, size, weight, kind));
    for (; g != NULL; g = g->next)
