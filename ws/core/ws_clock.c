@@ -79,7 +79,7 @@ static ULong clock_now(void)
 /* Tells the running thread's IR the current stamp (none while every
    access is observed: ws_core.h), or the clock and the stamp (and the
    zero its code-slot addresses are added to). */
-void WS_(stamp_to_shadow)(void)
+static void stamp_to_shadow(void)
 {
    ULong stamp = WS_(observing) ? WS_OBSERVE_STAMP : WS_(cur_stamp);
    if (clock_thread != VG_INVALID_THREADID)
@@ -102,7 +102,7 @@ static void clock_to_shadow(ULong now)
                              (const UChar*)&left);
    VG_(set_shadow_regs_area)(clock_thread, 1, WS_SHADOW_ZERO, sizeof zero,
                              (const UChar*)&zero);
-   WS_(stamp_to_shadow)();
+   stamp_to_shadow();
 }
 
 void WS_(clock_to_thread)(ThreadId tid)
@@ -273,7 +273,7 @@ void WS_(new_stamp)(void)
    /* The lines the IR flagged in the epoch that ends are its own. */
    WS_(settle_lines)();
    WS_(cur_stamp)++;
-   WS_(stamp_to_shadow)();
+   stamp_to_shadow();
    set_stamp_time(WS_(cur_stamp), WS_(now)());
    if (WS_(miss_first) == WS_STAMP_MASK && WS_(now)() >= miss_bound) {
       WS_(miss_first) = WS_(cur_stamp);
@@ -285,6 +285,16 @@ void WS_(new_stamp)(void)
       WS_(tell)(&ev);
    }
    WS_(dtlb_empty)();
+}
+
+/* From a boundary (or before the program runs), as an epoch's start
+   empties the TLB: the entries filled from now on trap, or no longer
+   do, and so do the code checks (ws_core.h). */
+void WS_(observe_all)(Bool on)
+{
+   WS_(observing) = on;
+   WS_(dtlb_flush)();
+   stamp_to_shadow();
 }
 
 void WS_(plan_miss_window)(ULong from)

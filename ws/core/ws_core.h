@@ -774,7 +774,7 @@ typedef struct {
 extern Bool WS_(observed);       /* an observer is set */
 extern Bool WS_(observing);
 void WS_(observe_with)(const WS_Observer* o);
-void WS_(observe_all)(Bool on);
+void WS_(observe_all)(Bool on);          /* ws_clock.c */
 /* A check that counts the accesses of more than one instruction (a
    group: ws_instrument.c), noted as it is instrumented while an
    observer is set: its parts' instructions and bytes (off the check's
@@ -787,9 +787,6 @@ typedef struct {
 } WS_GroupPart;
 void WS_(note_group)(Addr ip, UInt size, UInt weight, WS_AccessKind kind,
                      const WS_GroupPart* parts, UInt n_parts);
-/* The stamp the running thread's IR compares (WS_(cur_stamp), or
-   WS_OBSERVE_STAMP while observing) to its shadow area again. */
-void WS_(stamp_to_shadow)(void);
 
 /*------------------------------------------------------------*/
 /*--- The code pages' slots (ws_codeslots.c)               ---*/

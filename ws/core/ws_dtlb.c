@@ -325,15 +325,6 @@ static void observe_check(Addr a, SizeT size, UInt weight, Addr ip,
                     g->parts[i].ip, g->parts[i].ip != ip);
 }
 
-/* From a boundary (or before the program runs): the entries filled
-   from now on trap, or no longer do, and so do the code checks. */
-void WS_(observe_all)(Bool on)
-{
-   WS_(observing) = on;
-   WS_(dtlb_flush)();
-   WS_(stamp_to_shadow)();
-}
-
 /* Whether an access of |kind| to |page| would pass the entry that
    holds the page were every access not observed: no watch's mark on
    the page keeps that kind out of the TLB. */
