@@ -208,6 +208,30 @@ def test_regions_and_bad_values(tmp_path):
     assert "--ws-curves takes no, sampled" in bad.stderr
 
 
+_TRANSTAB = re.compile(r"transtab: new +([0-9,]+) \(([0-9,]+) -> ([0-9,]+);")
+
+
+def test_sampled_mode_adds_no_instrumentation(tmp_path):
+    """Sampled mode instruments nothing of its own: its windows are made
+    by the core's slow paths, which every check reaches while a window
+    is open (docs/design.md, "Sampled locality curves").  So the
+    translations are those of a run without curves, byte for byte:
+    Valgrind's --stats=yes counts the superblocks translated, the guest
+    bytes and the host code made of them, the same in both runs (the
+    same program, the same superblocks).  A pass of guarded calls, one
+    per instruction and per access, makes the host code half as large
+    again."""
+    argv = [wslib.prog("knees_static"), PHASES[0]]
+    made = []
+    for mode in ("no", "sampled"):
+        run = wslib.run_ws(argv, ("--ws-curves=" + mode, "--stats=yes"),
+                           tmpdir=tmp_path, stdout=subprocess.DEVNULL)
+        m = _TRANSTAB.search(run.stderr)
+        assert m, run.stderr
+        made.append(m.groups())
+    assert made[0] == made[1]
+
+
 _EST_ROW = re.compile(r" +([0-9,]+) +([0-9]+\.[0-9]{3}) +([0-9]+\.[0-9]{3})"
                       r" +\+-([0-9]+\.[0-9]{3}) \+-([0-9]+\.[0-9]{3})"
                       r"(?: \((epochs|bounds)\))?$")

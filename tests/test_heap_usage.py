@@ -1055,3 +1055,22 @@ def test_folded_on_the_fuzz_corpus_under_sanitizers(tmp_path):
             assert p.returncode in (0, 1), (name, key, err[-3000:])
             assert "Sanitizer" not in err and "runtime error" not in err, (
                 name, err[-3000:])
+
+
+@pytest.mark.parametrize("granule", GRANULES)
+def test_heap_usage_alike_with_sampled_curves(tmp_path, granule):
+    """--ws-curves=sampled observes windows of the run by trapping every
+    data TLB entry (docs/design.md, "Sampled locality curves"), which
+    the heap-usage watch uses too: a trapped access to a page that a
+    chunk's mark watches must still reach the watcher.  heap_small runs
+    its allocations in the windows' head (its first 131,072
+    instructions, observed whole) and after it: every heap-site figure
+    is the one of a run without curves."""
+    sites = []
+    for mode in ("no", "sampled"):
+        r = wslib.run_ws([SMALL], ["--ws-syscalls=no", "--ws-curves=" + mode,
+                                   "--ws-pagesize=%d" % granule],
+                         out_path=str(tmp_path / ("ws.out." + mode)),
+                         stdout=subprocess.DEVNULL)
+        sites.append(sorted(str(h.values) for h in r.output.heap_sites))
+    assert sites[0] and sites[0] == sites[1]

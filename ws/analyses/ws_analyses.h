@@ -482,8 +482,9 @@ void  WS_(regions_summary)(void);
 /*--- Locality curves (ws_curves.c)                        ---*/
 /*------------------------------------------------------------*/
 
-/* With --ws-curves=exact or sampled: the pass that sees every access
-   (in sampled mode while a window is observed), and the region events;
+/* With --ws-curves=exact, the pass that sees every access, and the
+   region events; with sampled, the core's slow paths observing every
+   access while a window is open (WS_(observe_all)); both:
    the trailer's curve and mrc records; "ws curves" (one kind, pages or
    lines, of the run and the open region so far); a forked child's
    fresh start. */
@@ -556,8 +557,6 @@ extern UInt* WS_(rt_lines)[WS_RT_L1_ENTRIES];
 #define WS_SHADOW_RT_READ_STAMP   (WS_SHADOW_ANALYSES + 16)
 #define WS_SHADOW_RT_WRITE_STAMP  (WS_SHADOW_ANALYSES + 20)
 #define WS_SHADOW_RT_BYTES        24
-/* --ws-curves=sampled: 1 while a window is observed (ws_curves.c). */
-#define WS_SHADOW_CURVES_ON       (WS_SHADOW_ANALYSES + 24)   /* UInt */
 
 /* What the IR calls: an access's helper (the first line's entry as it
    was, the access's size), a call's (to the target, or to the routine

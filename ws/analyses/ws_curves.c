@@ -20,7 +20,10 @@
    "Locality curves"): the working-set size s(tau), the missing rate
    m(tau) and the LRU miss-ratio curve of instructions and data, in
    pages and lines, for the run and each named region, exactly as a
-   full trace gives them (tests/curve_oracle.py is the definition).
+   full trace gives them (tests/curve_oracle.py is the definition);
+   and the run's estimates of --ws-curves=sampled, from windows that
+   the core's slow paths observe whole ("Sampled mode" below), which
+   add no IR.
 
    Every access must be seen with its instruction's time, which the
    core's checks (one slow-path call per page per epoch) never give: so
@@ -179,6 +182,8 @@ static void compact(Stream* st)
 static ULong lru_distance(Stream* st, Unit* u)
 {
    ULong d = 0;
+   if (u->pos != 0 && u->pos == st->next - 1)
+      return 1;                /* the latest referenced, as in a run */
    if (st->next > st->cap)
       compact(st);
    if (u->pos != 0) {
@@ -210,12 +215,14 @@ static void add_gap(Stream* st, ULong g)
 }
 
 /* Unit |key| touched at |t|; a second touch in one instruction is
-   none. */
+   none, and so is one before the unit's latest (sampled mode notes a
+   group's later parts with its check: see "what the slow paths
+   see"). */
 static void touch(Stream* st, UWord key, ULong t)
 {
    Unit* u = st->top;
    if (u != NULL && u->key == key) {
-      if (t != u->last) {
+      if (t > u->last) {
          add_gap(st, t - u->last);
          u->last = t;
          st->refs++;
@@ -231,7 +238,7 @@ static void touch(Stream* st, UWord key, ULong t)
       VG_(HT_add_node)(st->units, u);
       st->n_units++;
       st->first_sum += t;
-   } else if (u->last == t) {
+   } else if (t <= u->last) {
       return;
    } else {
       add_gap(st, t - u->last);
@@ -389,28 +396,76 @@ static UInt   n_windows = 0;
 static ULong  period = WIN_P0;
 static ULong  next_k = WIN_HEAD / WIN_P0;
 static Bool   in_head = False;
-static ULong  head_t;          /* instants into the head */
+static ULong  head_t;          /* instants into the head, once closed */
 static ULong  t_base = 0;      /* the clock at the head's start */
 static Stream head_st[N_STREAMS];
 static Pool   head;
-static ULong  windows_opened = 0;
-static Bool   observing = False;
-static ULong  win_t;           /* instants into the open window */
+static ULong  win_c0;          /* the clock at the open window's start */
+static ULong  win_t;           /* instants into it, once closed */
 static const ULong win_warm = WIN_SPAN;
 static Stream win_st[N_STREAMS];
 static Window win;
+static Bool   warm_taken[N_STREAMS];
 
-static void observing_to_thread(ThreadId tid)
+/* The open window's touches by bins, made its values at its end: per
+   stream, the gaps inside the measured half (n and sum) and the
+   measured touches' gaps (a first touch in the window is cold), by
+   bin 0 (up to TAU_MIN) .. WIN_TAUS (above the largest tau); their
+   LRU distances by bits(d - 1), a first reference cold. */
+typedef struct {
+   ULong gap_n[WIN_TAUS + 1], gap_s[WIN_TAUS + 1];
+   ULong miss[WIN_TAUS + 1], cold;
+   ULong dist[65], lru_cold;
+} WinBins;
+static WinBins bins[N_STREAMS];
+
+static Int tau_bin(ULong g)
 {
-   UInt on = observing;
-   if (tid != VG_INVALID_THREADID)
-      VG_(set_shadow_regs_area)(tid, 1, WS_SHADOW_CURVES_ON, sizeof on,
-                                (const UChar*)&on);
+   Int k = 0;
+   while (k < WIN_TAUS && g > ((ULong)TAU_MIN << k))
+      k++;
+   return k;
 }
 
-static void thread_runs(const WS_Event* ev)
+/* The open window's units, from chunks kept for the next window: a
+   window touches thousands (lines), all dropped at its end. */
+#define CHUNK_UNITS 4096
+typedef struct _UnitChunk {
+   struct _UnitChunk* next;
+   Unit               units[CHUNK_UNITS];
+} UnitChunk;
+static UnitChunk* chunks_used = NULL;
+static UnitChunk* chunks_free = NULL;
+static UInt       chunk_left = 0;
+
+static Unit* win_unit(void)
 {
-   observing_to_thread(ev->tid);
+   if (chunk_left == 0) {
+      UnitChunk* c = chunks_free;
+      if (c != NULL)
+         chunks_free = c->next;
+      else
+         c = VG_(malloc)("ws.curves.units", sizeof *c);
+      c->next = chunks_used;
+      chunks_used = c;
+      chunk_left = CHUNK_UNITS;
+   }
+   return &chunks_used->units[--chunk_left];
+}
+
+static void unit_kept(void* u)
+{
+}
+
+static void win_units_drop(void)
+{
+   while (chunks_used != NULL) {
+      UnitChunk* c = chunks_used;
+      chunks_used = c->next;
+      c->next = chunks_free;
+      chunks_free = c;
+   }
+   chunk_left = 0;
 }
 
 static ULong mix(ULong x)              /* splitmix64's finaliser */
@@ -422,64 +477,253 @@ static ULong mix(ULong x)              /* splitmix64's finaliser */
    return x ^ (x >> 31);
 }
 
+/*------------------------------------------------------------*/
+/*--- Sampled mode: what the slow paths see                ---*/
+/*------------------------------------------------------------*/
+
+/* While the head or a window is open, the core sends every access to
+   its slow paths (WS_(observe_all)) and tells this module of each
+   superblock's start, with the clock exact there, and of each data
+   check, with the instruction that made it: no IR is added.  A
+   superblock's instructions are noted at translation (a pass that
+   adds nothing), in the order they run, a rep string instruction
+   counted once as the core counts it: at the next superblock's start
+   the clock says how many of them ran (those before the exit taken),
+   and each is touched, pages and lines, at its own instant; a data
+   check's instant is its instruction's in the running superblock.  So
+   the windows are exact on what they see: a check that covers the
+   accesses of several instructions (ws_instrument.c's groups) is told
+   with its parts, each with its instruction, and those of later
+   instructions wait until the touches before them are noted. */
+typedef struct _Superblock {
+   struct _Superblock* next;  /* VgHashNode's first two fields */
+   UWord  key;                /* its first instruction's address */
+   Bool   starts_rep;         /* with a rep string instruction */
+   UInt   n;
+   struct { Addr a; UWord len; } insn[0];
+} Superblock;
+
+static VgHashTable*      superblocks = NULL;
+static const Superblock* running;     /* the one running, if noted */
+static ULong             running_t0;  /* the clock as it began */
+static UInt              running_at;  /* its last data check's
+                                         instruction */
+
+static IRSB* note_superblock(IRSB* sb, const VexGuestLayout* layout,
+                             const VexGuestExtents* vge)
+{
+   Superblock* q;
+   Superblock* old;
+   Addr rep = 0;
+   Int  i, n = 0;
+   for (i = 0; i < sb->stmts_used; i++)
+      if (sb->stmts[i]->tag == Ist_IMark)
+         n++;
+   if (n == 0)
+      return sb;
+   q = VG_(malloc)("ws.curves.superblock",
+                   sizeof *q + n * sizeof q->insn[0]);
+   q->n = 0;
+   for (i = 0; i < sb->stmts_used; i++) {
+      Addr a;
+      UInt len;
+      Bool is_rep;
+      if (sb->stmts[i]->tag != Ist_IMark)
+         continue;
+      a   = sb->stmts[i]->Ist.IMark.addr;
+      len = sb->stmts[i]->Ist.IMark.len;
+      is_rep = WS_(clo).count_rep_once && WS_(is_rep_string)(a, len);
+      if (is_rep && a == rep)
+         continue;
+      if (is_rep)
+         rep = a;
+      if (q->n == 0)
+         q->starts_rep = is_rep;
+      q->insn[q->n].a = a;
+      q->insn[q->n++].len = len ? len : 1;
+   }
+   q->key = q->insn[0].a;
+   old = VG_(HT_remove)(superblocks, q->key);
+   if (old != NULL) {
+      if (running == old)
+         running = NULL;
+      VG_(free)(old);
+   }
+   VG_(HT_add_node)(superblocks, q);
+   return sb;
+}
+
+static void note_touch(Int kind, Addr a, UWord size, ULong t);
+
+/* A group's accesses at later instructions than its check, in the
+   order of their instants. */
+#define LATER_MAX 64
+static struct { Addr a; UWord size; ULong t; } later[LATER_MAX];
+static UInt n_later = 0;
+
+/* Notes those before instant |t| (all: ~0). */
+static void later_until(ULong t)
+{
+   UInt i, n = 0;
+   while (n < n_later && later[n].t < t)
+      n++;
+   for (i = 0; i < n; i++)
+      note_touch(WS_Data, later[i].a, later[i].size, later[i].t);
+   for (i = n; i < n_later; i++)
+      later[i - n] = later[i];
+   n_later -= n;
+}
+
+static void later_add(Addr a, UWord size, ULong t)
+{
+   UInt i;
+   if (n_later == LATER_MAX)
+      later_until(later[0].t + 1);
+   for (i = n_later; i > 0 && later[i - 1].t > t; i--)
+      later[i] = later[i - 1];
+   later[i].a = a;
+   later[i].size = size;
+   later[i].t = t;
+   n_later++;
+}
+
+/* The running superblock stopped, the clock at |c|: the instructions
+   it ran are touched. */
+static void superblock_ends(ULong c)
+{
+   const Superblock* q = running;
+   ULong n, i;
+   later_until(~0ULL);
+   running = NULL;
+   if (q == NULL || c <= running_t0)
+      return;
+   n = c - running_t0 < q->n ? c - running_t0 : q->n;
+   for (i = 0; i < n; i++)
+      note_touch(WS_Insn, q->insn[i].a, q->insn[i].len, running_t0 + 1 + i);
+}
+
+/* A superblock that starts with a rep string instruction and follows
+   itself goes on with the instruction (its other exit leads on): the
+   instruction's instant is the one it began at, the clock before it. */
+static void superblock_begins(Addr ip)
+{
+   ULong c = WS_(clock_insns)();
+   const Superblock* was = running;
+   superblock_ends(c);
+   running = VG_(HT_lookup)(superblocks, ip);
+   running_t0 = c;
+   running_at = 0;
+   if (running != NULL && running == was && running->starts_rep && c > 0)
+      running_t0 = c - 1;
+}
+
+static void data_seen(Addr a, SizeT size, Addr ip, Bool is_later)
+{
+   ULong c = WS_(clock_insns)(), t = c + 1;
+   UInt  i;
+   if (running != NULL) {
+      /* from the last check's instruction on, and past the last exit
+         (the clock counted the instructions before it): a loop VEX
+         unrolled holds an instruction more than once */
+      if (c - running_t0 > running_at)
+         running_at = c - running_t0 < running->n ? c - running_t0
+                                                  : running->n;
+      for (i = running_at; i < running->n; i++)
+         if (running->insn[i].a == ip)
+            break;
+      if (i == running->n)
+         for (i = 0; i < running_at; i++)
+            if (running->insn[i].a == ip)
+               break;
+      if (i < running->n) {
+         if (!is_later)
+            running_at = i;
+         t = running_t0 + 1 + i;
+      }
+   }
+   if (size == 0)
+      return;
+   if (is_later) {
+      later_add(a, size, t);
+      return;
+   }
+   later_until(t);
+   note_touch(WS_Data, a, size, t);
+}
+
+static const WS_Observer observer = { superblock_begins, data_seen };
+
+/* The program runs on in another thread: the clock is exact. */
+static void thread_runs(const WS_Event* ev)
+{
+   if (WS_(observing))
+      superblock_ends(WS_(clock_insns)());
+}
+
+/* Observing begins or ends, at a boundary. */
+static void observe(Bool on)
+{
+   running = NULL;
+   n_later = 0;
+   WS_(observe_all)(on);
+}
+
+/*------------------------------------------------------------*/
+/*--- Sampled mode: the head and the windows               ---*/
+/*------------------------------------------------------------*/
+
 static void head_open(void)
 {
    Int i;
    for (i = 0; i < n_streams(); i++)
       stream_open(&head_st[i]);
    VG_(memset)(&head, 0, sizeof head);
-   head_t    = 0;
-   t_base    = WS_(clock_insns)();
-   in_head   = True;
-   observing = True;
+   t_base  = WS_(clock_insns)();
+   in_head = True;
+   observe(True);
 }
 
+/* From the boundary, the trailer or a fork, the clock exact.  The
+   boundary comes at a superblock's start, a few instructions past
+   WIN_HEAD: those are left to the windows, as the rest of the run. */
 static void head_close(void)
 {
    Int i;
-   head.k = head_t;
+   ULong c = WS_(clock_insns)();
+   superblock_ends(c);
+   head_t = head.k = c - t_base < WIN_HEAD ? c - t_base : WIN_HEAD;
    for (i = 0; i < n_streams(); i++) {
       if (head_t > 0)
          stream_finish(&head_st[i], head_t, &head, i);
       stream_close(&head_st[i]);
    }
-   in_head   = False;
-   observing = False;
+   in_head = False;
+   observe(False);
 }
 
-static void head_units(Int kind, Addr a, UWord size)
+static void head_units(Int kind, Addr a, UWord size, ULong t)
 {
    Int g;
    for (g = 0; g < (WS_(lines_on)() ? 2 : 1); g++) {
       UInt  shift = g == 0 ? WS_(clo).page_shift : WS_(clo).line_shift;
       UWord x;
       for (x = a >> shift; x <= (a + size - 1) >> shift; x++)
-         touch(&head_st[stream_index(kind, g)], x, head_t);
+         touch(&head_st[stream_index(kind, g)], x, t);
    }
-}
-
-static void head_insn(Addr a, UWord len)
-{
-   if (head_t == WIN_HEAD) {
-      head_close();
-      observing_to_thread(VG_(get_running_tid)());
-      return;
-   }
-   head_t++;
-   head_units(WS_Insn, a, len);
 }
 
 static void window_open(ULong k)
 {
    Int i;
    VG_(memset)(&win, 0, sizeof win);
-   win.k = k;
-   win_t = 0;
-   for (i = 0; i < n_streams(); i++)
+   win.k  = k;
+   win_c0 = WS_(clock_insns)();
+   VG_(memset)(bins, 0, sizeof bins);
+   for (i = 0; i < n_streams(); i++) {
       stream_open(&win_st[i]);
-   observing = True;
-   windows_opened++;
-   observing_to_thread(VG_(get_running_tid)());
+      warm_taken[i] = False;
+   }
+   observe(True);
 }
 
 /* |w| gains the instants of [p, end) at which a unit touched at |p|
@@ -500,92 +744,151 @@ static void win_span(WinStream* w, ULong p, ULong end)
    }
 }
 
+/* The units referenced in the warm-up bound the LRU sizes the window
+   answers: taken before the stream's first measured touch. */
+static void take_warm(Int i)
+{
+   if (!warm_taken[i]) {
+      win.st[i].warm_units = win_st[i].n_units;
+      warm_taken[i] = True;
+   }
+}
+
 static void win_touch(Int i, UWord key, ULong t)
 {
    Stream*    st = &win_st[i];
    WinStream* w  = &win.st[i];
-   Unit*      u  = VG_(HT_lookup)(st->units, key);
+   WinBins*   b  = &bins[i];
+   Unit*      u;
    ULong      p  = 0, d;
-   Int        j;
+   Int        k;
+   if (t > win_warm + WIN_SPAN)
+      return;
+   if (t > win_warm)
+      take_warm(i);
+   u = st->top != NULL && st->top->key == key ? st->top
+       : VG_(HT_lookup)(st->units, key);
    if (u == NULL) {
-      u = VG_(malloc)("ws.curves.unit", sizeof *u);
+      u = win_unit();
       u->key = key;
       u->pos = 0;
       VG_(HT_add_node)(st->units, u);
       st->n_units++;
-   } else if (u->last == t) {
+   } else if (t <= u->last) {
       return;
+   } else if (u->last > win_warm) {
+      /* a gap inside the measured half: in the window of each tau for
+         min(tau, gap) of its instants */
+      p = u->last;
+      k = tau_bin(t - p);
+      b->gap_n[k]++;
+      b->gap_s[k] += t - p;
    } else {
       p = u->last;
       win_span(w, p, t);
    }
-   u->last = t;
-   d = lru_distance(st, u);
+   if (u == st->top && p != 0) {
+      /* the unit referenced last (most fetches, runs of accesses): a
+         distance of 1 */
+      u->last = t;
+      d = 1;
+   } else {
+      u->last = t;
+      st->top = u;
+      d = lru_distance(st, u);
+   }
    if (t <= win_warm)
       return;
-   for (j = 0; j < WIN_TAUS; j++)
-      if (p == 0 || t - p > ((ULong)TAU_MIN << j))
-         w->m[j]++;
    w->refs++;
-   for (j = 0; j < WIN_SIZES; j++)
-      if (d == 0 || d > (1ULL << j))
-         w->lru[j]++;
+   if (p == 0)
+      b->cold++;
+   else
+      b->miss[tau_bin(t - p)]++;
+   if (d == 0)
+      b->lru_cold++;
+   else
+      b->dist[bits(d - 1)]++;
+}
+
+/* The window's values from its bins (WinBins). */
+static void bins_to_window(const WinBins* b, WinStream* w)
+{
+   ULong below = 0, above;
+   Int   j, k;
+   for (j = 0; j < WIN_TAUS; j++) {
+      ULong tau = (ULong)TAU_MIN << j;
+      below += b->gap_s[j];
+      above = 0;
+      for (k = j + 1; k <= WIN_TAUS; k++)
+         above += b->gap_n[k];
+      w->s[j] += below + tau * above;
+      w->m[j] = b->cold;
+      for (k = j + 1; k <= WIN_TAUS; k++)
+         w->m[j] += b->miss[k];
+   }
+   for (j = 0; j < WIN_SIZES; j++) {
+      w->lru[j] = b->lru_cold;
+      for (k = j + 1; k < 65; k++)
+         w->lru[j] += b->dist[k];
+   }
 }
 
 /* Keeps the open window, if any of it was measured (window_due made
-   room).  The caller tells the running thread, if the program goes
-   on. */
-static void window_close(void)
+   room), from the boundary, the clock exact; |keep|: False for one cut
+   short by the program's end. */
+static void window_close(Bool keep)
 {
    Int   i;
    Unit* u;
-   observing = False;
+   ULong c = WS_(clock_insns)();
+   superblock_ends(c);
+   win_t = c - win_c0 < win_warm + WIN_SPAN ? c - win_c0
+                                            : win_warm + WIN_SPAN;
+   if (!keep)
+      win_t = 0;
    win.n = win_t > win_warm ? win_t - win_warm : 0;
    for (i = 0; i < n_streams(); i++) {
       if (win.n > 0) {
+         take_warm(i);
          VG_(HT_ResetIter)(win_st[i].units);
          while ((u = VG_(HT_Next)(win_st[i].units)) != NULL)
             win_span(&win.st[i], u->last, win_t + 1);
+         bins_to_window(&bins[i], &win.st[i]);
       }
-      stream_close(&win_st[i]);
+      VG_(HT_destruct)(win_st[i].units, unit_kept);
+      VG_(free)(win_st[i].tree);
    }
+   win_units_drop();
    if (win.n > 0 && n_windows < WIN_MAX)
       windows[n_windows++] = win;
+   observe(False);
 }
 
-static void window_insn(Addr a, UWord len)
+/* Bytes [a, a+size) of |kind| touched at instant |t| of the clock. */
+static void note_touch(Int kind, Addr a, UWord size, ULong t)
 {
-   Int i;
-   if (win_t == win_warm + WIN_SPAN) {
-      window_close();
-      observing_to_thread(VG_(get_running_tid)());
+   Int   g;
+   ULong base = in_head ? t_base : win_c0;
+   if (t <= base)
+      return;
+   if (in_head) {
+      if (t - base <= WIN_HEAD)
+         head_units(kind, a, size, t - base);
       return;
    }
-   win_t++;
-   if (win_t == win_warm + 1)
-      for (i = 0; i < n_streams(); i++)
-         win.st[i].warm_units = win_st[i].n_units;
-   for (i = 0; i < (WS_(lines_on)() ? 2 : 1); i++) {
-      UInt  shift = i == 0 ? WS_(clo).page_shift : WS_(clo).line_shift;
-      UWord x;
-      for (x = a >> shift; x <= (a + len - 1) >> shift; x++)
-         win_touch(stream_index(WS_Insn, i), x, win_t);
-   }
-}
-
-static void window_data(Addr a, UWord size)
-{
-   Int i;
-   for (i = 0; i < (WS_(lines_on)() ? 2 : 1); i++) {
-      UInt  shift = i == 0 ? WS_(clo).page_shift : WS_(clo).line_shift;
+   for (g = 0; g < (WS_(lines_on)() ? 2 : 1); g++) {
+      UInt  shift = g == 0 ? WS_(clo).page_shift : WS_(clo).line_shift;
       UWord x;
       for (x = a >> shift; x <= (a + size - 1) >> shift; x++)
-         win_touch(stream_index(WS_Data, i), x, win_t);
+         win_touch(stream_index(kind, g), x, t - base);
    }
 }
 
 static void window_due(void);
+static void window_ends(void);
 
+/* The next window's start, an event of the sampler's clock; its end
+   and the head's are events too (window_ends, head_ends). */
 static void plan_window(void)
 {
    ULong j = mix(next_k ^ (period << 24))
@@ -621,8 +924,19 @@ static void window_due(void)
       k /= 2;
    }
    next_k = k + 1;
-   if (!observing)
-      window_open(k);
+   window_open(k);
+   WS_(sampler_call_at)(win_c0 + win_warm + WIN_SPAN, window_ends);
+}
+
+static void window_ends(void)
+{
+   window_close(True);
+   plan_window();
+}
+
+static void head_ends(void)
+{
+   head_close();
    plan_window();
 }
 
@@ -861,12 +1175,10 @@ static void sampled_trailer(void)
       pool_trailer(&head);
       return;
    }
-   if (observing) {
+   if (WS_(observing))
       /* a window cut short: dropped, so that the estimates are the
          ones "ws curves" gives once measurement is off */
-      win_t = 0;
-      window_close();
-   }
+      window_close(False);
    for (kind = 0; kind < 2; kind++)
       for (g = 0; g < (WS_(lines_on)() ? 2 : 1); g++)
          sampled_curve(kind, g, True);
@@ -895,14 +1207,13 @@ static void sampled_after_fork(void)
 {
    if (in_head)
       head_close();
-   else if (observing)
-      window_close();
+   else if (WS_(observing))
+      window_close(False);
    n_windows = 0;
    period    = WIN_P0;
    head_open();
-   observing_to_thread(VG_(get_running_tid)());
    next_k    = (t_base + WIN_HEAD) / period + 1;
-   plan_window();
+   WS_(sampler_call_at)(t_base + WIN_HEAD, head_ends);
 }
 
 /*------------------------------------------------------------*/
@@ -930,32 +1241,6 @@ static VG_REGPARM(2) void curves_data(Addr a, UWord size)
       touch_units(WS_Data, a, size);
 }
 
-/* The same in sampled mode, whose IR calls them only while a window is
-   observed (as the superblock began: they check again). */
-static VG_REGPARM(2) void sampled_insn(Addr a, UWord len_rep)
-{
-   Bool rep = (len_rep & REP_FLAG) != 0, again = rep && a == rep_at;
-   if (!observing || !WS_(measuring))
-      return;
-   rep_at = rep ? a : 0;
-   if (again)
-      return;
-   if (in_head)
-      head_insn(a, len_rep & (REP_FLAG - 1));
-   else
-      window_insn(a, len_rep & (REP_FLAG - 1));
-}
-
-static VG_REGPARM(2) void sampled_data(Addr a, UWord size)
-{
-   if (!observing || !WS_(measuring) || size == 0)
-      return;
-   if (in_head)
-      head_units(WS_Data, a, size);
-   else
-      window_data(a, size);
-}
-
 static void add_call(IRSB* sb, const HChar* name, void* fn, IRExpr* a,
                      IRExpr* b, IRExpr* guard)
 {
@@ -966,57 +1251,28 @@ static void add_call(IRSB* sb, const HChar* name, void* fn, IRExpr* a,
    addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
-/* Both guards (either may be none), as an atom. */
-static IRExpr* both(IRSB* sb, IRExpr* a, IRExpr* b)
-{
-   IRTemp t;
-   if (a == NULL || b == NULL)
-      return a != NULL ? a : b;
-   t = newIRTemp(sb->tyenv, Ity_I1);
-   addStmtToIRSB(sb, IRStmt_WrTmp(t, IRExpr_Binop(Iop_And1, a, b)));
-   return IRExpr_RdTmp(t);
-}
-
 /* Runs before the core's pass: a call at every instruction, after its
-   IMark, and before every data access (guarded as the access is).  In
-   sampled mode every call is guarded by the thread's shadow word
-   WS_SHADOW_CURVES_ON, read once after the first IMark: outside the
-   windows the calls cost a test and a branch each. */
+   IMark, and before every data access (guarded as the access is). */
 static IRSB* curves_pass(IRSB* sbIn, const VexGuestLayout* layout,
                          const VexGuestExtents* vge)
 {
    const WS_Access* access = WS_(find_accesses)(sbIn);
    IRSB* sb = deepCopyIRSBExceptStmts(sbIn);
-   Bool  sampled = WS_(clo).curves == WS_CurvesSampled;
-   void* insn_fn = sampled ? (void*)sampled_insn : (void*)curves_insn;
-   void* data_fn = sampled ? (void*)sampled_data : (void*)curves_data;
-   IRExpr* on = NULL;
    Int   i;
    for (i = 0; i < sbIn->stmts_used; i++) {
       IRStmt* st = sbIn->stmts[i];
       if (access[i].addr != NULL)
-         add_call(sb, "ws_curves_data", data_fn, access[i].addr,
-                  mkIRExpr_HWord(access[i].size),
-                  both(sb, on, access[i].guard));
+         add_call(sb, "ws_curves_data", curves_data, access[i].addr,
+                  mkIRExpr_HWord(access[i].size), access[i].guard);
       addStmtToIRSB(sb, st);
       if (st->tag == Ist_IMark) {
          Addr  a   = st->Ist.IMark.addr;
          UInt  len = st->Ist.IMark.len;
          UWord arg = len;
-         if (sampled && on == NULL) {
-            IRTemp flag = newIRTemp(sb->tyenv, Ity_I32);
-            IRTemp g    = newIRTemp(sb->tyenv, Ity_I1);
-            addStmtToIRSB(sb, IRStmt_WrTmp(flag, IRExpr_Get(
-               layout->total_sizeB + WS_SHADOW_CURVES_ON, Ity_I32)));
-            addStmtToIRSB(sb, IRStmt_WrTmp(g, IRExpr_Binop(
-               Iop_CmpNE32, IRExpr_RdTmp(flag),
-               IRExpr_Const(IRConst_U32(0)))));
-            on = IRExpr_RdTmp(g);
-         }
          if (WS_(clo).count_rep_once && WS_(is_rep_string)(a, len))
             arg |= REP_FLAG;
-         add_call(sb, "ws_curves_insn", insn_fn, mkIRExpr_HWord(a),
-                  mkIRExpr_HWord(arg), on);
+         add_call(sb, "ws_curves_insn", curves_insn, mkIRExpr_HWord(a),
+                  mkIRExpr_HWord(arg), NULL);
       }
    }
    return sb;
@@ -1069,10 +1325,12 @@ static void curves_stopped(const WS_Event* ev)
 void WS_(curves_init)(void)
 {
    if (WS_(clo).curves == WS_CurvesSampled) {
-      WS_(set_first_pass)(curves_pass);
+      superblocks = VG_(HT_construct)("ws.curves.superblocks");
+      WS_(add_instrument_pass)(note_superblock);
+      WS_(observe_with)(&observer);
       WS_(epochs_init)();
       head_open();
-      plan_window();
+      WS_(sampler_call_at)(t_base + WIN_HEAD, head_ends);
       WS_(listen)(WS_EvThreadRuns, thread_runs);
       return;
    }

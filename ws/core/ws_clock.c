@@ -76,11 +76,12 @@ static ULong clock_now(void)
    return countdown_end - left;
 }
 
-/* Tells the running thread's IR the current stamp, or the clock and
-   the stamp (and the zero its code-slot addresses are added to). */
+/* Tells the running thread's IR the current stamp (none while every
+   access is observed: ws_core.h), or the clock and the stamp (and the
+   zero its code-slot addresses are added to). */
 static void stamp_to_shadow(void)
 {
-   ULong stamp = WS_(cur_stamp);
+   ULong stamp = WS_(observing) ? WS_OBSERVE_STAMP : WS_(cur_stamp);
    if (clock_thread != VG_INVALID_THREADID)
       VG_(set_shadow_regs_area)(clock_thread, 1, WS_SHADOW_STAMP,
                                 sizeof stamp, (const UChar*)&stamp);
@@ -284,6 +285,16 @@ void WS_(new_stamp)(void)
       WS_(tell)(&ev);
    }
    WS_(dtlb_empty)();
+}
+
+/* From a boundary (or before the program runs), as an epoch's start
+   empties the TLB: the entries filled from now on trap, or no longer
+   do, and so do the code checks (ws_core.h). */
+void WS_(observe_all)(Bool on)
+{
+   WS_(observing) = on;
+   WS_(dtlb_flush)();
+   stamp_to_shadow();
 }
 
 void WS_(plan_miss_window)(ULong from)

@@ -741,13 +741,52 @@ const WS_DataRefill* WS_(data_refill_of_size)(UInt size, UInt weight,
 /* A code check found its page's stamp stale.  |a|: an address in the
    code page, where it was reached. */
 VG_REGPARM(1) void WS_(insn_restamp)(Addr a);
-/* The same, for the page of the guest's instruction pointer. */
+/* The same at a superblock's first instruction, the page of the
+   guest's instruction pointer. */
 void WS_(insn_restamp_at_ip)(void);
 /* Code bytes [a, a+len) ran, whose lines the IR does not flag (no
    slot, or more lines a page than flags inline). */
 VG_REGPARM(2) void WS_(insn_lines)(Addr a, HWord len);
 /* The page after |ip|'s, which the instruction at |ip| reaches into. */
 VG_REGPARM(1) void WS_(insn_restamp_straddling)(Addr ip);
+
+/* Observing every access, for an analysis that must see each one
+   while it asks (the sampled locality curves' windows) and adds no IR
+   of its own: while on, every data TLB tag is trapped and the running
+   thread's shadow stamp is one no code page has (WS_OBSERVE_STAMP), so
+   that every data check and every superblock's first code check reach
+   their helpers, which tell the observer (while measuring) before they
+   do their own work; a data check whose entry already holds its page
+   then returns at once (the inline code counted it), unless a watch's
+   mark on the page asks for more.  |superblock|: a superblock starting
+   at |ip| begins, the clock exact (WS_(clock_insns): the instructions
+   before it); |data|: a data check of [a, a+size) at instruction |ip|
+   ran, the clock as at the superblock's last exit, or (|later|) an
+   access of the check's group at a later instruction (below), told
+   with the check.  One observer at
+   most; WS_(observe_all) switches it on and off at a superblock
+   boundary (the TLB emptied, the stamp rewritten). */
+typedef struct {
+   void (*superblock)(Addr ip);
+   void (*data)(Addr a, SizeT size, Addr ip, Bool later);
+} WS_Observer;
+#define WS_OBSERVE_STAMP 0xFFFFFFFFu       /* above WS_STAMP_MASK */
+extern Bool WS_(observed);       /* an observer is set */
+extern Bool WS_(observing);
+void WS_(observe_with)(const WS_Observer* o);
+void WS_(observe_all)(Bool on);          /* ws_clock.c */
+/* A check that counts the accesses of more than one instruction (a
+   group: ws_instrument.c), noted as it is instrumented while an
+   observer is set: its parts' instructions and bytes (off the check's
+   first), so that the helper tells the observer of each part at its
+   own instruction; a check is known by its instruction, size, weight
+   and kind, as its helper finds them. */
+typedef struct {
+   Addr ip;
+   UInt first, last;
+} WS_GroupPart;
+void WS_(note_group)(Addr ip, UInt size, UInt weight, WS_AccessKind kind,
+                     const WS_GroupPart* parts, UInt n_parts);
 
 /*------------------------------------------------------------*/
 /*--- The code pages' slots (ws_codeslots.c)               ---*/

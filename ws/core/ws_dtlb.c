@@ -237,12 +237,121 @@ static void settle_entry(WS_DtlbEntry* e, Bool lines_settled)
    e->accesses = 0;
 }
 
+/*------------------------------------------------------------*/
+/*--- Observing every access                               ---*/
+/*------------------------------------------------------------*/
+
+Bool WS_(observed)  = False;
+Bool WS_(observing) = False;
+static WS_Observer observer;
+
+void WS_(observe_with)(const WS_Observer* o)
+{
+   observer = *o;
+   WS_(observed) = True;
+}
+
+/* The groups (ws_core.h), in a hash table of nodes with VgHashNode's
+   layout; a retranslation's replaces the one before. */
+typedef struct GroupNode {
+   struct GroupNode* next;
+   UWord             key;
+   Addr              ip;
+   UInt              size, weight, kind, n_parts;
+   WS_GroupPart      parts[0];
+} GroupNode;
+
+static VgHashTable* groups = NULL;
+
+static UWord group_key(Addr ip, UInt size, UInt weight, WS_AccessKind kind)
+{
+   return ip * 31 + ((UWord)size << 4) + ((UWord)weight << 2) + kind;
+}
+
+static GroupNode* find_group(Addr ip, UInt size, UInt weight,
+                             WS_AccessKind kind)
+{
+   GroupNode* g;
+   if (groups == NULL || weight < 2)    /* one access: no group */
+      return NULL;
+   g = VG_(HT_lookup)(groups, group_key(ip, size, weight, kind));
+   for (; g != NULL; g = g->next)
+      if (g->ip == ip && g->size == size && g->weight == weight
+          && g->kind == kind)
+         return g;
+   return NULL;
+}
+
+void WS_(note_group)(Addr ip, UInt size, UInt weight, WS_AccessKind kind,
+                     const WS_GroupPart* parts, UInt n_parts)
+{
+   GroupNode* g = find_group(ip, size, weight, kind);
+   if (g != NULL && g->n_parts == n_parts) {
+      VG_(memcpy)(g->parts, parts, n_parts * sizeof *parts);
+      return;
+   }
+   if (g != NULL) {
+      VG_(HT_remove)(groups, g->key);
+      VG_(free)(g);
+   }
+   if (groups == NULL)
+      groups = VG_(HT_construct)("ws.observe.groups");
+   g = VG_(malloc)("ws.observe.group",
+                   sizeof *g + n_parts * sizeof *parts);
+   g->key = group_key(ip, size, weight, kind);
+   g->ip = ip;
+   g->size = size;
+   g->weight = weight;
+   g->kind = kind;
+   g->n_parts = n_parts;
+   VG_(memcpy)(g->parts, parts, n_parts * sizeof *parts);
+   VG_(HT_add_node)(groups, g);
+}
+
+/* Tells the observer of a check's accesses: each part of its group at
+   its own instruction, or the whole range at the check's. */
+static void observe_check(Addr a, SizeT size, UInt weight, Addr ip,
+                          WS_AccessKind kind)
+{
+   GroupNode* g = find_group(ip, size, weight, kind);
+   UInt i;
+   if (g == NULL) {
+      observer.data(a, size, ip, False);
+      return;
+   }
+   for (i = 0; i < g->n_parts; i++)
+      observer.data(a + g->parts[i].first,
+                    g->parts[i].last - g->parts[i].first + 1,
+                    g->parts[i].ip, g->parts[i].ip != ip);
+}
+
+/* Whether an access of |kind| to |page| would pass the entry that
+   holds the page were every access not observed: no watch's mark on
+   the page keeps that kind out of the TLB. */
+static inline Bool passes_unobserved(Addr page, WS_AccessKind kind)
+{
+   const UChar* m;
+   UChar kept;
+   if (!watching)
+      return True;
+   m = WS_(watch_mark)(page);
+   if (m == NULL)
+      return True;
+   kept = (kind & WS_Read ? watch.trap_read : 0)
+          | (kind & WS_Write ? watch.trap_write : 0);
+   return (*m & kept) == 0;
+}
+
 /* The entry holds |page|, with the kinds of access the watch's marks
-   keep out of it trapped. */
+   keep out of it trapped (every kind while observing). */
 static void set_tags(WS_DtlbEntry* e, ULong page)
 {
    const UChar* m;
    e->tag[0] = e->tag[1] = e->tag[2] = page;
+   if (WS_(observing) && page != WS_DTLB_EMPTY) {
+      e->tag[0] = e->tag[1] = e->tag[2] = page | WS_DTLB_TRAP;
+      return;
+   }
    if (!watching || page == WS_DTLB_EMPTY
        || (m = WS_(watch_mark)(page)) == NULL)
       return;
@@ -471,6 +580,19 @@ static void data_refill_check(Addr a, const WS_SiteRecord* r, SizeT size,
       e->accesses += weight;
       return;
    }
+   if (WS_(observing) && WS_(measuring)) {
+      observe_check(a, size, weight, ip, kind);
+      /* the entry held the page (the inline code counted the check):
+         the tags only trapped it, and the rest is done as if they had
+         not */
+      if (first == last && WS_DTLB_PAGE(e) == last
+          && passes_unobserved(last, kind)
+          && !(WS_(lines_apart)()
+               && (!WS_(lines_inline)() || size > WS_(clo).linesize))) {
+         e->accesses += weight;
+         return;
+      }
+   }
    /* A check whose lines the IR does not flag (WS_(check_flags_lines))
       calls on every run: its lines are touched here (and the watcher
       told, below, if it wants them). */
@@ -659,7 +781,10 @@ VG_REGPARM(1) void WS_(insn_restamp)(Addr a)
 
 void WS_(insn_restamp_at_ip)(void)
 {
-   WS_(insn_restamp)(guest_ip());
+   Addr ip = guest_ip();
+   if (WS_(observing) && WS_(measuring))
+      observer.superblock(ip);
+   WS_(insn_restamp)(ip);
 }
 
 VG_REGPARM(2) void WS_(insn_lines)(Addr a, HWord len)

@@ -126,7 +126,8 @@ typedef struct {
    Int      n_checks;
    WS_CheckPart* parts;           /* per access counted on a check, */
    Int*     part_check;           /* in the order they were counted, */
-   Int      n_parts;              /* and the check of each */
+   Int      n_parts;              /* and the check of each, */
+   WS_GroupPart* part_group;      /* and its instruction and bytes */
    Addr     code_pages[MAX_CODE_PAGES];     /* code pages checked */
    ULong*   code_counter[MAX_CODE_PAGES];   /* their access counters */
    Bool     code_slotted[MAX_CODE_PAGES];   /* ...in a code slot */
@@ -470,17 +471,18 @@ static Int check_code_page(SBState* s, Addr page, Bool counts)
          s->n_code_pages++;
          WS_(counters).insn_checks++;
          /* The helper finds the page from the instruction's address
-            (the first touch's location): in the guest's instruction
-            pointer when that is known to hold it (always at the
-            superblock's first instruction), which leaves no argument
-            to set up; for the page an instruction straddles into, the
-            page after its own. */
+            (the first touch's location): at the superblock's first
+            instruction in the guest's instruction pointer, where every
+            exit leaves it, which leaves no argument to set up (and
+            tells the helper that a superblock begins: ws_core.h); for
+            the page an instruction straddles into, the page after its
+            own. */
          if (page != s->ip >> WS_(page_shift)())
             call_if(s, code_stale(s, slot, stamp),
                     "ws_insn_restamp_straddling",
                     WS_(insn_restamp_straddling), 1,
                     mkIRExprVec_1(mkIRExpr_HWord(s->ip)));
-         else if (s->ip_known && s->guest_ip == s->ip)
+         else if (i == 0)
             call_if(s, code_stale(s, slot, stamp), "ws_insn_restamp_at_ip",
                     WS_(insn_restamp_at_ip), 0, mkIRExprVec_0());
          else
@@ -669,6 +671,10 @@ static void add_part(SBState* s, Check* c, Long lo, Long hi, Int weight,
                      WS_AccessKind kind)
 {
    WS_CheckPart* p = &s->parts[s->n_parts];
+   WS_GroupPart* g = &s->part_group[s->n_parts];
+   g->ip = s->ip;
+   g->first = (UInt)(lo - c->lo);
+   g->last = (UInt)(hi - c->lo);
    s->part_check[s->n_parts++] = (Int)(c - s->checks);
    p->last = (UInt)(hi - c->lo);
    p->weight = (UInt)weight;
@@ -776,6 +782,30 @@ static WS_CheckPart* gather_parts(SBState* s)
    return by_check;
 }
 
+/* While every access may be observed (ws_core.h): the checks that
+   count the accesses of more than one instruction, with each part's
+   instruction and bytes, for the helper to tell apart. */
+static WS_Scratch group_buf = { NULL, 0, "ws.instrument.group" };
+
+static void note_groups(SBState* s)
+{
+   WS_GroupPart* g = WS_(scratch)(&group_buf, (s->n_parts + 1)
+                                              * sizeof(WS_GroupPart));
+   Int i, j, n;
+   for (i = 0; i < s->n_checks; i++) {
+      Check* c = &s->checks[i];
+      Bool   apart = False;
+      for (j = 0, n = 0; j < s->n_parts; j++)
+         if (s->part_check[j] == i) {
+            g[n] = s->part_group[j];
+            apart |= g[n++].ip != c->ip;
+         }
+      if (apart)
+         WS_(note_group)(c->ip, (UInt)(c->hi - c->lo + 1),
+                         (UInt)c->weight->Ico.U64, c->kind, g, n);
+   }
+}
+
 /* Gives each check the helper's arguments.  Arguments are set up
    before the guard is tested, on the fast path too, so they are kept
    few: the address alone, for a check of a common size and weight
@@ -840,6 +870,7 @@ void WS_(hook_instrument)(const WS_InstrumentHook* h)
 static WS_Scratch checks_buf     = { NULL, 0, "ws.instrument.checks" };
 static WS_Scratch parts_buf      = { NULL, 0, "ws.instrument.parts" };
 static WS_Scratch part_check_buf = { NULL, 0, "ws.instrument.part_check" };
+static WS_Scratch part_group_buf = { NULL, 0, "ws.instrument.part_group" };
 
 /* The core's IR for |sbIn|. */
 static IRSB* measure(IRSB* sbIn, const VexGuestLayout* layout,
@@ -868,6 +899,8 @@ static IRSB* measure(IRSB* sbIn, const VexGuestLayout* layout,
                           (sbIn->stmts_used + 1) * sizeof(WS_CheckPart));
    s.part_check = WS_(scratch)(&part_check_buf,
                                (sbIn->stmts_used + 1) * sizeof(Int));
+   s.part_group = WS_(scratch)(&part_group_buf, (sbIn->stmts_used + 1)
+                                                * sizeof(WS_GroupPart));
 
    for (i = 0; i < sbIn->stmts_used; i++) {
       IRStmt* st = sbIn->stmts[i];
@@ -926,6 +959,8 @@ static IRSB* measure(IRSB* sbIn, const VexGuestLayout* layout,
       if (hook)
          hook->leave(s.sb, sbIn);
    }
+   if (WS_(observed))
+      note_groups(&s);
    finish_checks(&s);
    return s.sb;
 }
