@@ -287,6 +287,16 @@ static inline Bool WS_(lines_inline)(void)
 {
    return WS_(lines_apart)() && WS_(lpp_shift)() <= WS_MAX_INLINE_LPP_SHIFT;
 }
+/* Whether the IR flags the lines of a data check of |size| bytes (both
+   of its ends' lines, which are all it touches when it is no longer
+   than a line: a group is kept that short, ws_accesses.c); a check it
+   does not flag calls the helper on every run, which touches them.
+   Always true when lines are not apart from pages. */
+static inline Bool WS_(check_flags_lines)(SizeT size)
+{
+   return !WS_(lines_apart)()
+          || (WS_(lines_inline)() && size <= WS_(clo).linesize);
+}
 
 #define WS_MAX_PEAK_WINDOW  1000000
 #define WS_MAX_PEAK_THRESH  1000

@@ -347,12 +347,9 @@ static inline Bool passes_unobserved(Addr page, WS_AccessKind kind)
 static void set_tags(WS_DtlbEntry* e, ULong page)
 {
    const UChar* m;
-   e->tag[0] = e->tag[1] = e->tag[2] = page;
-   if (WS_(observing) && page != WS_DTLB_EMPTY) {
-      e->tag[0] = e->tag[1] = e->tag[2] = page | WS_DTLB_TRAP;
-      return;
-   }
-   if (!watching || page == WS_DTLB_EMPTY
+   Bool observed = WS_(observing) && page != WS_DTLB_EMPTY;
+   e->tag[0] = e->tag[1] = e->tag[2] = observed ? page | WS_DTLB_TRAP : page;
+   if (observed || !watching || page == WS_DTLB_EMPTY
        || (m = WS_(watch_mark)(page)) == NULL)
       return;
    if (*m & watch.trap_read)
@@ -587,8 +584,7 @@ static void data_refill_check(Addr a, const WS_SiteRecord* r, SizeT size,
          not */
       if (first == last && WS_DTLB_PAGE(e) == last
           && passes_unobserved(last, kind)
-          && !(WS_(lines_apart)()
-               && (!WS_(lines_inline)() || size > WS_(clo).linesize))) {
+          && WS_(check_flags_lines)(size)) {
          e->accesses += weight;
          return;
       }
@@ -596,8 +592,7 @@ static void data_refill_check(Addr a, const WS_SiteRecord* r, SizeT size,
    /* A check whose lines the IR does not flag (WS_(check_flags_lines))
       calls on every run: its lines are touched here (and the watcher
       told, below, if it wants them). */
-   if (WS_(lines_apart)() && WS_(measuring)
-       && (!WS_(lines_inline)() || size > WS_(clo).linesize)) {
+   if (WS_(measuring) && !WS_(check_flags_lines)(size)) {
       WS_(touch_line_range)(WS_Data, a, size);
       lines_told = wants_lines(first) || wants_lines(last);
    }

@@ -590,17 +590,6 @@ static void count_data_accesses(SBState* s, IRExpr* offset, IRExpr* n,
                  bind(s, Ity_I64, IRExpr_Binop(Iop_Add64, old, n))));
 }
 
-/* Whether the IR flags the lines of a check of |size| bytes (both of
-   its ends' lines, which are all it touches when it is no longer than
-   a line: a group is kept that short, ws_accesses.c); a check it does
-   not flag calls the helper on every run, which touches them.  Always
-   true when lines are not apart from pages. */
-static Bool flags_lines(Int size)
-{
-   return !WS_(lines_apart)()
-          || (WS_(lines_inline)() && size <= (Int)WS_(clo).linesize);
-}
-
 /* The line number of |x|. */
 static IRExpr* line_of(SBState* s, IRExpr* x)
 {
@@ -733,7 +722,7 @@ static void check_access(SBState* s, Int i, Int n_stmts)
    c->tag = NULL;
    c->weight = IRConst_U64(0);
    count_data_accesses(s, offset, IRExpr_Const(c->weight), a->guard);
-   if (size > ps || !flags_lines(size)) {
+   if (size > ps || !WS_(check_flags_lines)(size)) {
       cond = a->guard ? a->guard : IRExpr_Const(IRConst_U1(True));
    } else {
       c->tag = WS_IRConst_W(tag_address(a->kind));
@@ -755,7 +744,7 @@ static void check_access(SBState* s, Int i, Int n_stmts)
    c->call = call_if(s, cond, WS_(data_refill_of_kind)(WS_Read)->name,
                      WS_(data_refill_of_kind)(WS_Read)->fn, 2,
                      mkIRExprVec_2(addr, cW(0)));
-   if (size <= ps && flags_lines(size))
+   if (size <= ps && WS_(check_flags_lines)(size))
       flag_data_lines(s, addr, size, a->guard);
 }
 
