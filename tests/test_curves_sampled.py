@@ -160,6 +160,19 @@ def test_a_real_program_within_three_standard_errors(tmp_path):
         assert est["s-err"] < 0.03 * s, (kind, unit, est, s)
 
 
+def _json_data_pages(run, tmp_path):
+    """The run's data page curve as ws_print --json exports it, the
+    export checked against the file."""
+    js = tmp_path / "run.json"
+    subprocess.run([test_exports.WS_PRINT, "--json", str(js), run.out_path],
+                   check=True)
+    j = json.loads(js.read_text())
+    test_exports.check_json(run.out_path, j)
+    (c,) = [c for c in j["curves"]
+            if (c["scope"], c["kind"], c["unit"]) == ("run", "data", "page")]
+    return c
+
+
 def test_ws_print_finds_the_knee_and_shows_the_errors(tmp_path):
     """knees' phase of pages alone: 64 pages each stored once every
     P = 4096 instructions, so every store misses below tau = P and none
@@ -170,13 +183,7 @@ def test_ws_print_finds_the_knee_and_shows_the_errors(tmp_path):
     argv = [wslib.prog("knees_static"), PHASES[0]]
     run, out = _ws(argv, tmp_path)
     res = curve_oracle.run(wslib.VG_IN_PLACE, argv, cwd=str(tmp_path))
-    js = tmp_path / "run.json"
-    subprocess.run([test_exports.WS_PRINT, "--json", str(js), run.out_path],
-                   check=True)
-    j = json.loads(js.read_text())
-    test_exports.check_json(run.out_path, j)
-    (c,) = [c for c in j["curves"]
-            if (c["scope"], c["kind"], c["unit"]) == ("run", "data", "page")]
+    c = _json_data_pages(run, tmp_path)
     assert c["estimate"] is True
     assert [(k["tau_from"], k["tau_to"]) for k in c["knees"]] == [(2048, 4096)]
     at = {p["tau"]: p for p in c["points"]}
@@ -299,13 +306,7 @@ def test_long_period_knee_from_epochs(tmp_path):
     step = (at[1 << 19][1] - at[1 << 20][1]) * k / 1000
     assert abs(step - pages * (rounds - 1)) <= \
         (err[1 << 19]["m-err"] + err[1 << 20]["m-err"] + 0.002) * k / 1000
-    js = tmp_path / "run.json"
-    subprocess.run([test_exports.WS_PRINT, "--json", str(js), run.out_path],
-                   check=True)
-    j = json.loads(js.read_text())
-    test_exports.check_json(run.out_path, j)
-    (c,) = [c for c in j["curves"]
-            if (c["scope"], c["kind"], c["unit"]) == ("run", "data", "page")]
+    c = _json_data_pages(run, tmp_path)
     (knee,) = [n for n in c["knees"] if n["tau_to"] == 1 << 20]
     assert knee["tau_from"] == 1 << 19
     assert at[1 << 20][0] >= pages
